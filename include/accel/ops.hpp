@@ -1,0 +1,127 @@
+// The operations of the C++ API, with NumPy's names and semantics.
+//
+// Every function checks its arguments at once and throws (see errors.hpp) at the call; the
+// arithmetic itself is deferred until the result is needed (Array::eval, accel::eval, or data
+// access), so that chains of operations can run as one kernel.
+#pragma once
+
+#include <complex>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "accel/array.hpp"
+
+namespace accel {
+
+// An operand of an elementwise op: an array or a scalar. C++ numbers are weak scalars (like
+// Python's): `add(x, 2.0)` keeps x's float32.
+class ArrayOrScalar {
+ public:
+  ArrayOrScalar(const Array& a) : value_(a) {}  // NOLINT: implicit by design
+  ArrayOrScalar(Scalar s) : value_(s) {}        // NOLINT
+  ArrayOrScalar(bool v) : value_(Scalar::weak_bool(v)) {}
+  ArrayOrScalar(int v) : value_(Scalar::weak_int(v)) {}
+  ArrayOrScalar(int64_t v) : value_(Scalar::weak_int(v)) {}
+  ArrayOrScalar(double v) : value_(Scalar::weak_float(v)) {}
+  ArrayOrScalar(std::complex<double> v) : value_(Scalar::weak_complex(v)) {}
+
+  bool is_array() const { return std::holds_alternative<Array>(value_); }
+  const Array& array() const { return std::get<Array>(value_); }
+  const Scalar& scalar() const { return std::get<Scalar>(value_); }
+
+ private:
+  std::variant<Array, Scalar> value_;
+};
+
+using Axes = std::optional<std::vector<int64_t>>;  // nullopt: all axes
+
+// ---- creation -------------------------------------------------------------------------------
+Array empty(const Shape& shape, DType dtype = kDefaultFloat, Device device = default_device());
+Array full(const Shape& shape, Scalar value, std::optional<DType> dtype = std::nullopt,
+           Device device = default_device());
+Array zeros(const Shape& shape, DType dtype = kDefaultFloat, Device device = default_device());
+Array ones(const Shape& shape, DType dtype = kDefaultFloat, Device device = default_device());
+Array arange(Scalar start, Scalar stop, Scalar step, std::optional<DType> dtype = std::nullopt,
+             Device device = default_device());
+Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint = true,
+               std::optional<DType> dtype = std::nullopt, Device device = default_device());
+Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
+          DType dtype = kDefaultFloat, Device device = default_device());
+// Copies `shape` elements of `dtype` in C order from host memory.
+Array from_host(const void* data, DType dtype, const Shape& shape,
+                Device device = default_device());
+// Copies the array's elements in C order to host memory (evaluates first).
+void to_host(const Array& a, void* dst);
+
+Array copy(const Array& a);
+Array astype(const Array& a, DType dtype, bool copy = true);
+Array to_device(const Array& a, Device device);
+
+// ---- elementwise (one function per row of elementwise_ops.def) ------------------------------
+#define ACCEL_ELEMENTWISE(Name, name, arity, ...) ACCEL_DECLARE_##arity(name)
+#define ACCEL_DECLARE_1(name) Array name(const ArrayOrScalar& x);
+#define ACCEL_DECLARE_2(name) Array name(const ArrayOrScalar& x1, const ArrayOrScalar& x2);
+#include "accel/elementwise_ops.def"
+#undef ACCEL_DECLARE_1
+#undef ACCEL_DECLARE_2
+#undef ACCEL_ELEMENTWISE
+
+// Real and imaginary parts: views into complex storage (imag of a real array is zeros).
+Array real(const Array& a);
+Array imag(const Array& a);
+
+Array where(const ArrayOrScalar& cond, const ArrayOrScalar& x, const ArrayOrScalar& y);
+// Result type of an elementwise op over these operands (NumPy's result_type with NEP 50).
+DType result_type(const std::vector<ArrayOrScalar>& operands);
+
+// ---- reductions -----------------------------------------------------------------------------
+Array sum(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false,
+          std::optional<DType> dtype = std::nullopt);
+Array prod(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false,
+           std::optional<DType> dtype = std::nullopt);
+Array mean(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false,
+           std::optional<DType> dtype = std::nullopt);
+Array var(const Array& a, const Axes& axis = std::nullopt, double ddof = 0, bool keepdims = false,
+          std::optional<DType> dtype = std::nullopt);
+Array std(const Array& a, const Axes& axis = std::nullopt, double ddof = 0, bool keepdims = false,
+          std::optional<DType> dtype = std::nullopt);
+Array max(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
+Array min(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
+Array any(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
+Array all(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
+// axis: one axis or none (the flattened array), as NumPy.
+Array argmax(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
+Array argmin(const Array& a, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
+
+// ---- manipulation ---------------------------------------------------------------------------
+// `shape` may hold one -1. A view when the layout allows, else a copy (NumPy's rule).
+Array reshape(const Array& a, const Shape& shape);
+Array ravel(const Array& a);
+Array transpose(const Array& a, const std::optional<std::vector<int64_t>>& axes = std::nullopt);
+Array swapaxes(const Array& a, int64_t axis1, int64_t axis2);
+Array moveaxis(const Array& a, const std::vector<int64_t>& source,
+               const std::vector<int64_t>& destination);
+Array squeeze(const Array& a, const Axes& axis = std::nullopt);
+Array expand_dims(const Array& a, const std::vector<int64_t>& axis);
+Array broadcast_to(const Array& a, const Shape& shape);
+std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
+Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis = 0);
+Array stack(const std::vector<Array>& arrays, int64_t axis = 0);
+
+// ---- indexing -------------------------------------------------------------------------------
+struct Slice {
+  std::optional<int64_t> start, stop, step;
+};
+struct Ellipsis {};
+struct NewAxis {};
+using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis>;
+
+// Basic indexing (integers, slices, ..., None): always a view.
+Array index(const Array& a, const std::vector<Index>& indices);
+// a[indices] = value, with value broadcast to the indexed shape.
+void index_assign(const Array& a, const std::vector<Index>& indices, const ArrayOrScalar& value);
+// dst[...] = value: writes through the view `dst` (the write barrier runs first).
+void assign(const Array& dst, const ArrayOrScalar& value);
+
+}  // namespace accel

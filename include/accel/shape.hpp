@@ -1,0 +1,35 @@
+// Shapes, strides and broadcasting. Strides count elements (not bytes), as int64.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "accel/small_vector.hpp"
+
+namespace accel {
+
+using Shape = SmallVector<int64_t, 6>;
+using Strides = SmallVector<int64_t, 6>;
+
+// NumPy's limit on the number of dimensions.
+inline constexpr int kMaxDims = 64;
+
+int64_t shape_size(const Shape& shape);
+Strides contiguous_strides(const Shape& shape);
+bool is_contiguous(const Shape& shape, const Strides& strides);
+
+// NumPy's broadcasting rules; ValueError naming all shapes when they do not broadcast.
+Shape broadcast_shapes(const Shape& a, const Shape& b);
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+
+// Maps a possibly negative axis into [0, ndim); AxisError ("axis 3 is out of bounds for array
+// of dimension 2") otherwise.
+int normalize_axis(int64_t axis, int ndim);
+// Normalizes a list of axes and rejects repeats (ValueError "duplicate value in 'axis'").
+std::vector<int> normalize_axes(const std::vector<int64_t>& axes, int ndim);
+
+// "(2, 3)", "(5,)", "()" as Python prints tuples.
+std::string shape_str(const Shape& shape);
+
+}  // namespace accel

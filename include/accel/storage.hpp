@@ -1,0 +1,64 @@
+// Storage: one allocation on one device, shared by every view of it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "accel/device.hpp"
+
+namespace accel {
+
+struct Node;
+
+class Storage : public std::enable_shared_from_this<Storage> {
+ public:
+  // Pending storage: `producer` computes it; memory is allocated when it runs.
+  Storage(Device device, size_t nbytes, std::shared_ptr<Node> producer);
+  // Materialized storage over memory this storage owns (freed through the device's allocator).
+  Storage(Device device, size_t nbytes, void* ptr);
+  // Materialized storage over memory owned by `owner` (NumPy, DLPack, ...).
+  Storage(Device device, size_t nbytes, void* ptr, std::shared_ptr<void> owner);
+  ~Storage();
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  Device device() const { return device_; }
+  size_t nbytes() const { return nbytes_; }
+  // Null while pending.
+  void* data() const { return ptr_; }
+  bool is_pending() const { return producer_ != nullptr; }
+  Node* producer() const { return producer_.get(); }
+  bool is_external() const { return owner_ != nullptr; }
+
+  // The evaluator gives a pending storage its memory before the producer runs, then releases
+  // the producer (and with it the graph behind it) once the data is written.
+  void set_data(void* ptr);
+  std::shared_ptr<Node> take_producer() { return std::move(producer_); }
+
+  // Nodes that read this storage and may still be pending: the write barrier evaluates them
+  // before anything writes here.
+  void add_reader(const std::shared_ptr<Node>& node);
+  std::vector<std::weak_ptr<Node>> take_readers();
+
+  // Bumped on every write; lets caches notice that the data changed.
+  uint64_t version() const { return version_; }
+  void bump_version() { ++version_; }
+
+ private:
+  Device device_;
+  size_t nbytes_;
+  void* ptr_ = nullptr;
+  bool owns_ = false;
+  std::shared_ptr<void> owner_;
+  std::shared_ptr<Node> producer_;
+  std::vector<std::weak_ptr<Node>> readers_;
+  uint64_t version_ = 0;
+};
+
+// The write barrier: before anything writes into `storage`, computes it if pending and
+// evaluates every pending node that reads it, so that readers see the old values (NumPy order).
+void prepare_write(Storage& storage);
+
+}  // namespace accel

@@ -1,0 +1,60 @@
+"""accelpy: NumPy-compatible arrays on NVIDIA GPUs and CPUs, with automatic fusion.
+
+    import accelpy as ap
+    x = ap.asarray(numpy_array)
+    y = ap.sqrt(x * x + 1.0).sum(axis=0)   # deferred; runs as one kernel
+    print(ap.asnumpy(y))                   # evaluated here
+"""
+
+from . import _core
+from ._dtypes import (  # noqa: F401 - public dtypes
+    bfloat16,
+    bool,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from ._dtypes import DTYPES as _DTYPES
+
+_core._set_dtypes(list(_DTYPES))
+
+from . import _format  # noqa: E402
+from ._core import *  # noqa: E402,F401,F403 - the bound functions
+from ._core import Device, OutOfMemoryError, ndarray  # noqa: E402,F401
+from ._core import eval  # noqa: E402,F401,A004
+from ._creation import (  # noqa: E402,F401
+    array,
+    asarray,
+    empty_like,
+    full_like,
+    identity,
+    ones_like,
+    zeros_like,
+)
+
+_core._set_asarray(asarray)
+_format.install()
+
+import numpy as _np  # noqa: E402
+
+from ._aliases import *  # noqa: E402,F401,F403
+
+device = Device
+AxisError = _np.exceptions.AxisError
+newaxis = None
+pi = _np.pi
+e = _np.e
+inf = _np.inf
+nan = _np.nan
+
+__version__ = "0.1.0"

@@ -1,0 +1,92 @@
+"""Creating arrays from Python objects and from other arrays."""
+
+import numpy as np
+
+from . import _core
+from ._core import ndarray
+from ._dtypes import supported
+
+
+def asarray(obj, dtype=None, device=None, copy=None):
+    """Converts obj (an array, NumPy array, buffer, nested sequence or scalar) to an ndarray.
+
+    As ``numpy.asarray``: no copy unless one is needed (another device or dtype) or
+    ``copy=True``; ``copy=False`` raises ValueError when a copy cannot be avoided.
+    NumPy arrays on the CPU are wrapped without copying.
+    """
+    if isinstance(obj, ndarray):
+        out = obj
+        if device is not None and out.device != device:
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            out = out.to(device)
+        if dtype is not None and out.dtype != np.dtype(dtype):
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            out = out.astype(dtype)
+        if copy and out is obj:
+            out = obj.copy()
+        return out
+    is_numpy = isinstance(obj, np.ndarray)
+    if copy is False and not is_numpy and not _exports_memory(obj):
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
+    arr = _storable(arr, obj)
+    return _core._from_numpy(arr, dtype, device, copy)
+
+
+def array(obj, dtype=None, *, copy=True, device=None):
+    """Like ``numpy.array``: a copy by default."""
+    return asarray(obj, dtype=dtype, device=device, copy=copy)
+
+
+def _exports_memory(obj):
+    return hasattr(obj, "__array_interface__") or hasattr(obj, "__array__") or isinstance(
+        obj, (bytes, bytearray, memoryview))
+
+
+def _storable(arr, original):
+    """The NumPy array in a dtype and byte order accelpy stores, or TypeError."""
+    dt = arr.dtype
+    if not dt.isnative:
+        arr = arr.astype(dt.newbyteorder("="))
+        dt = arr.dtype
+    if not supported(dt):
+        raise TypeError(
+            f"cannot make an accelpy array from {type(original).__name__} with dtype {dt}: "
+            "accelpy stores bool, integers, float16/bfloat16/float32/float64 and complex64/complex128")
+    return arr
+
+
+def _like(a, dtype, device):
+    return (a.shape, a.dtype if dtype is None else dtype,
+            a.device if device is None else device)
+
+
+def empty_like(a, dtype=None, *, device=None):
+    """An uninitialized array with a's shape, dtype and device."""
+    shape, dt, dev = _like(a, dtype, device)
+    return _core.empty(shape, dt, device=dev)
+
+
+def zeros_like(a, dtype=None, *, device=None):
+    """Zeros with a's shape, dtype and device."""
+    shape, dt, dev = _like(a, dtype, device)
+    return _core.zeros(shape, dt, device=dev)
+
+
+def ones_like(a, dtype=None, *, device=None):
+    """Ones with a's shape, dtype and device."""
+    shape, dt, dev = _like(a, dtype, device)
+    return _core.ones(shape, dt, device=dev)
+
+
+def full_like(a, fill_value, dtype=None, *, device=None):
+    """fill_value with a's shape, dtype and device."""
+    shape, dt, dev = _like(a, dtype, device)
+    return _core.full(shape, fill_value, dt, device=dev)
+
+
+def identity(n, dtype=None, *, device=None):
+    """The n x n identity matrix."""
+    return _core.eye(n, dtype=dtype, device=device)

@@ -1,0 +1,28 @@
+"""repr and str of arrays, exactly as NumPy prints them."""
+
+import numpy as np
+
+from . import _core
+
+
+def array_repr(a):
+    return repr(_core.asnumpy(a))
+
+
+def array_str(a):
+    return str(_core.asnumpy(a))
+
+
+def install():
+    _core.ndarray.__repr__ = array_repr
+    _core.ndarray.__str__ = array_str
+    _core.ndarray.__format__ = lambda a, spec: format(_core.asnumpy(a), spec) if spec else array_str(a)
+    _core.ndarray.__iter__ = _iterate
+    np  # noqa: B018 - NumPy formats; imported for its printoptions
+
+
+def _iterate(a):
+    if a.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(a.shape[0]):
+        yield a[i]

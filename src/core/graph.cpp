@@ -1,0 +1,125 @@
+#include "src/core/graph.hpp"
+
+#include <algorithm>
+
+#include "src/core/eval.hpp"
+
+namespace accel {
+
+OpClass op_class(OpKind op) {
+  switch (op) {
+    case OpKind::Where:
+    case OpKind::Cast: return OpClass::Elementwise;
+    case OpKind::Fill:
+    case OpKind::Arange:
+    case OpKind::Linspace:
+    case OpKind::Eye: return OpClass::Generator;
+    case OpKind::Sum:
+    case OpKind::Prod:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::ArgMax:
+    case OpKind::ArgMin:
+    case OpKind::Any:
+    case OpKind::All:
+    case OpKind::Mean:
+    case OpKind::Var: return OpClass::Reduction;
+    case OpKind::Concatenate: return OpClass::Other;
+    default: return OpClass::Elementwise;  // the rows of elementwise_ops.def
+  }
+}
+
+const char* op_name(OpKind op) {
+  switch (op) {
+#define ACCEL_ELEMENTWISE(Name, name, ...) \
+  case OpKind::Name: return #name;
+#include "accel/elementwise_ops.def"
+#undef ACCEL_ELEMENTWISE
+    case OpKind::Where: return "where";
+    case OpKind::Cast: return "cast";
+    case OpKind::Fill: return "fill";
+    case OpKind::Arange: return "arange";
+    case OpKind::Linspace: return "linspace";
+    case OpKind::Eye: return "eye";
+    case OpKind::Sum: return "sum";
+    case OpKind::Prod: return "prod";
+    case OpKind::Max: return "max";
+    case OpKind::Min: return "min";
+    case OpKind::ArgMax: return "argmax";
+    case OpKind::ArgMin: return "argmin";
+    case OpKind::Any: return "any";
+    case OpKind::All: return "all";
+    case OpKind::Mean: return "mean";
+    case OpKind::Var: return "var";
+    case OpKind::Concatenate: return "concatenate";
+  }
+  return "?";
+}
+
+ScalarArg ScalarArg::of(const Scalar& value, DType dtype) {
+  ScalarArg s;
+  s.dtype = dtype;
+  value.store(dtype, s.bytes);
+  return s;
+}
+
+Node::Node(OpKind op_, DType dtype_, Device device_, Shape shape_, std::vector<Operand> inputs_,
+           NodeParams params_)
+    : op(op_),
+      dtype(dtype_),
+      device(device_),
+      shape(std::move(shape_)),
+      inputs(std::move(inputs_)),
+      params(params_) {}
+
+namespace {
+// Arrays released by dying nodes wait here, so that tearing down a long chain (node -> input
+// array -> storage -> node -> ...) runs as a loop instead of a recursion as deep as the chain.
+thread_local std::vector<Array>* g_graveyard = nullptr;
+}  // namespace
+
+Node::~Node() {
+  if (g_graveyard) {
+    for (Operand& in : inputs) {
+      if (in.array.defined()) g_graveyard->push_back(std::move(in.array));
+    }
+    return;
+  }
+  std::vector<Array> graveyard;
+  g_graveyard = &graveyard;
+  for (Operand& in : inputs) {
+    if (in.array.defined()) graveyard.push_back(std::move(in.array));
+  }
+  while (!graveyard.empty()) {
+    Array a = std::move(graveyard.back());
+    graveyard.pop_back();
+    // `a` is destroyed here; a node it frees appends its inputs to the graveyard.
+  }
+  g_graveyard = nullptr;
+}
+
+Array make_pending(OpKind op, DType dtype, Shape shape, Device device,
+                   std::vector<Operand> inputs, NodeParams params) {
+  int depth = 1;
+  for (const Operand& in : inputs) {
+    if (in.array.defined() && in.array.is_pending()) {
+      depth = std::max(depth, in.array.storage()->producer()->depth + 1);
+    }
+  }
+  if (depth > kMaxPendingDepth) {
+    std::vector<Storage*> deep;
+    for (const Operand& in : inputs) {
+      if (in.array.defined() && in.array.is_pending()) deep.push_back(in.array.storage().get());
+    }
+    evaluate_storages(deep);
+    depth = 1;
+  }
+  auto node = std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
+  node->depth = depth;
+  for (const Operand& in : node->inputs) {
+    if (in.array.defined()) in.array.storage()->add_reader(node);
+  }
+  return Array::pending(std::move(node));
+}
+
+}  // namespace accel

@@ -1,0 +1,100 @@
+// The lazy graph: nodes, their operands and parameters.
+//
+// Op front-ends (src/core/ops/) validate arguments eagerly and then create a Node; the node's
+// output is a pending Storage. Nothing is computed until the evaluator (eval.cpp) runs a plan.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "accel/array.hpp"
+#include "accel/scalar.hpp"
+#include "accel/storage.hpp"
+
+namespace accel {
+
+enum class OpKind : uint16_t {
+#define ACCEL_ELEMENTWISE(Name, ...) Name,
+#include "accel/elementwise_ops.def"
+#undef ACCEL_ELEMENTWISE
+  Where,  // where(cond, x, y): cond is bool, x and y have the node's dtype
+  Cast,   // conversion to the node's dtype; also plain copies
+  // Generators: elementwise over the output index, no array operands.
+  Fill,      // scalar operand 0
+  Arange,    // start + i * step (scalar operands 0, 1)
+  Linspace,  // start + i * step, the last element exactly `stop` (operands 0, 1, 2)
+  Eye,       // 1 where column - row == params.k
+  // Reductions over params.axes of operand 0.
+  Sum,
+  Prod,
+  Max,
+  Min,
+  ArgMax,
+  ArgMin,
+  Any,
+  All,
+  Mean,
+  Var,  // params.ddof
+  // Structural.
+  Concatenate,  // operands along params.axis
+};
+
+enum class OpClass : uint8_t { Elementwise, Generator, Reduction, Other };
+OpClass op_class(OpKind op);
+const char* op_name(OpKind op);
+
+// A scalar operand, already converted to the dtype the op computes in.
+struct ScalarArg {
+  DType dtype = DType::Bool;
+  alignas(16) unsigned char bytes[16] = {};
+
+  static ScalarArg of(const Scalar& value, DType dtype);
+  template <class T>
+  T as() const {
+    return *reinterpret_cast<const T*>(bytes);
+  }
+};
+
+struct Operand {
+  Array array;  // defined for array operands
+  ScalarArg scalar;
+
+  Operand(Array a) : array(std::move(a)) {}  // NOLINT: implicit by design
+  Operand(ScalarArg s) : scalar(s) {}        // NOLINT
+  bool is_scalar() const { return !array.defined(); }
+};
+
+struct NodeParams {
+  uint64_t axes = 0;  // reductions: bit i set when input dimension i is reduced
+  double ddof = 0;    // Var
+  int axis = 0;       // Concatenate
+  int64_t k = 0;      // Eye: the diagonal
+};
+
+struct Node {
+  OpKind op;
+  DType dtype;  // of the output
+  Device device;
+  Shape shape;  // of the output, which is always contiguous with offset 0
+  std::vector<Operand> inputs;
+  NodeParams params;
+  int depth = 1;  // the longest chain of pending nodes that ends here
+  // The pending storage this node computes; it owns the node. Null once computed.
+  Storage* output = nullptr;
+
+  Node(OpKind op, DType dtype, Device device, Shape shape, std::vector<Operand> inputs,
+       NodeParams params = {});
+  ~Node();  // tears deep graphs down iteratively, never by deep recursion
+};
+
+// The longest pending chain allowed before its inputs are evaluated: keeps plans and kernels
+// bounded in loops such as `for _ in range(n): b = b + 1`.
+inline constexpr int kMaxPendingDepth = 64;
+
+// Creates the node and returns its (pending) output; registers the node as a reader of every
+// array operand's storage, for the write barrier.
+Array make_pending(OpKind op, DType dtype, Shape shape, Device device,
+                   std::vector<Operand> inputs, NodeParams params = {});
+
+}  // namespace accel

@@ -1,0 +1,55 @@
+#include "src/core/ops/common.hpp"
+
+#include "accel/errors.hpp"
+
+namespace accel {
+
+Device common_device(const std::vector<const ArrayOrScalar*>& operands) {
+  bool found = false;
+  Device device;
+  for (const ArrayOrScalar* op : operands) {
+    if (!op->is_array()) continue;
+    const Device d = op->array().device();
+    if (found && d != device) {
+      throw ValueError("operands are on different devices: " + device.str() + " and " + d.str() +
+                       "; move them to one device with .to(device)");
+    }
+    device = d;
+    found = true;
+  }
+  return found ? device : default_device();
+}
+
+Device common_device(const std::vector<Array>& arrays) {
+  std::vector<ArrayOrScalar> ops(arrays.begin(), arrays.end());
+  std::vector<const ArrayOrScalar*> ptrs;
+  for (const ArrayOrScalar& o : ops) ptrs.push_back(&o);
+  return common_device(ptrs);
+}
+
+Array cast_to(const Array& a, DType dtype) {
+  if (a.dtype() == dtype) return a;
+  return make_pending(OpKind::Cast, dtype, a.shape(), a.device(), {Operand{a}});
+}
+
+Array broadcast_view(const Array& a, const Shape& shape) {
+  if (a.shape() == shape) return a;
+  const size_t lead = shape.size() - a.shape().size();
+  Strides strides(shape.size(), 0);
+  for (size_t i = 0; i < a.shape().size(); ++i) {
+    strides[lead + i] = a.shape()[i] == 1 && shape[lead + i] != 1 ? 0 : a.strides()[i];
+  }
+  return a.view(shape, strides, a.offset());
+}
+
+ScalarArg scalar_arg(const Scalar& s, DType dtype) {
+  if (s.is_weak() && is_integer(dtype) && !s.fits(dtype)) {
+    const std::string value = s.kind() == DTypeKind::UnsignedInt ? std::to_string(s.as_uint())
+                                                                 : std::to_string(s.as_int());
+    throw OverflowError("Python integer " + value + " out of bounds for " +
+                        std::string(dtype_name(dtype)));
+  }
+  return ScalarArg::of(s, dtype);
+}
+
+}  // namespace accel

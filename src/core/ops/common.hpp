@@ -1,0 +1,27 @@
+// Helpers shared by the op front-ends.
+#pragma once
+
+#include <vector>
+
+#include "accel/ops.hpp"
+#include "src/core/graph.hpp"
+
+namespace accel {
+
+// The generic elementwise front-end: resolves dtypes (type_rules.hpp), broadcasts, converts
+// operands, and returns the pending result.
+Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands);
+
+// The device all array operands share (the default device when there are none); ValueError
+// naming both devices when they differ.
+Device common_device(const std::vector<const ArrayOrScalar*>& operands);
+Device common_device(const std::vector<Array>& arrays);
+
+// A lazy conversion (no node when the dtype already matches).
+Array cast_to(const Array& a, DType dtype);
+// A view of `a` broadcast to `shape` (already known to be compatible).
+Array broadcast_view(const Array& a, const Shape& shape);
+// A copy of a scalar in `dtype`, checking that Python integers fit integer dtypes.
+ScalarArg scalar_arg(const Scalar& s, DType dtype);
+
+}  // namespace accel

@@ -1,0 +1,124 @@
+// Basic indexing (integers, slices, Ellipsis, newaxis) as views, and assignment through views.
+#include <string>
+
+#include "accel/errors.hpp"
+#include "src/core/eval.hpp"
+#include "src/core/ops/common.hpp"
+
+namespace accel {
+
+namespace {
+
+// Python's PySlice_AdjustIndices: clamps start/stop for `len`, returns the element count.
+int64_t adjust_slice(const Slice& s, int64_t len, int64_t& start, int64_t& step) {
+  step = s.step.value_or(1);
+  if (step == 0) throw ValueError("slice step cannot be zero");
+  int64_t stop;
+  if (step > 0) {
+    start = s.start.value_or(0);
+    stop = s.stop.value_or(len);
+    if (start < 0) start = std::max<int64_t>(start + len, 0);
+    if (stop < 0) stop = std::max<int64_t>(stop + len, 0);
+    start = std::min(start, len);
+    stop = std::min(stop, len);
+    return stop > start ? (stop - start + step - 1) / step : 0;
+  }
+  start = s.start.value_or(len - 1);
+  stop = s.stop.value_or(-len - 1);
+  if (start < 0) start = std::max<int64_t>(start + len, -1);
+  if (stop < 0) stop = std::max<int64_t>(stop + len, -1);
+  start = std::min(start, len - 1);
+  stop = std::min(stop, len - 1);
+  return start > stop ? (start - stop - step - 1) / (-step) : 0;
+}
+
+}  // namespace
+
+Array index(const Array& a, const std::vector<Index>& indices) {
+  int consumed = 0, ellipses = 0;
+  for (const Index& ix : indices) {
+    if (std::holds_alternative<Ellipsis>(ix)) {
+      ++ellipses;
+    } else if (!std::holds_alternative<NewAxis>(ix)) {
+      ++consumed;
+    }
+  }
+  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+  if (consumed > a.ndim()) {
+    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
+                     "-dimensional, but " + std::to_string(consumed) + " were indexed");
+  }
+  Shape shape;
+  Strides strides;
+  int64_t offset = a.offset();
+  int dim = 0;
+  auto take_full = [&](int count) {
+    for (int i = 0; i < count; ++i, ++dim) {
+      shape.push_back(a.shape()[dim]);
+      strides.push_back(a.strides()[dim]);
+    }
+  };
+  for (const Index& ix : indices) {
+    if (const int64_t* i = std::get_if<int64_t>(&ix)) {
+      const int64_t len = a.shape()[dim];
+      if (*i < -len || *i >= len) {
+        throw IndexError("index " + std::to_string(*i) + " is out of bounds for axis " +
+                         std::to_string(dim) + " with size " + std::to_string(len));
+      }
+      offset += (*i < 0 ? *i + len : *i) * a.strides()[dim];
+      ++dim;
+    } else if (const Slice* s = std::get_if<Slice>(&ix)) {
+      int64_t start, step;
+      const int64_t n = adjust_slice(*s, a.shape()[dim], start, step);
+      if (n > 0) offset += start * a.strides()[dim];
+      shape.push_back(n);
+      strides.push_back(a.strides()[dim] * step);
+      ++dim;
+    } else if (std::holds_alternative<NewAxis>(ix)) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {
+      take_full(a.ndim() - consumed);
+    }
+  }
+  take_full(a.ndim() - dim);
+  return a.view(shape, strides, offset);
+}
+
+void assign(const Array& dst, const ArrayOrScalar& value) {
+  if (!dst.writeable()) throw ValueError("assignment destination is read-only");
+  Array src;
+  if (value.is_array()) {
+    const Array& v = value.array();
+    if (v.device() != dst.device()) {
+      throw ValueError("cannot assign an array on " + v.device().str() + " into an array on " +
+                       dst.device().str() + "; move it with .to(device)");
+    }
+    bool ok = v.ndim() <= dst.ndim();
+    for (int i = 0; ok && i < v.ndim(); ++i) {
+      const int64_t s = v.shape()[v.ndim() - 1 - i], t = dst.shape()[dst.ndim() - 1 - i];
+      ok = s == t || s == 1;
+    }
+    if (!ok) {
+      // NumPy also accepts extra leading length-1 dimensions on the value.
+      Array squeezed = v;
+      while (squeezed.ndim() > dst.ndim() && squeezed.shape()[0] == 1) squeezed = squeeze(squeezed, std::vector<int64_t>{0});
+      if (squeezed.ndim() == v.ndim() || squeezed.ndim() > dst.ndim()) {
+        throw ValueError("could not broadcast input array from shape " + shape_str(v.shape()) +
+                         " into shape " + shape_str(dst.shape()));
+      }
+      return assign(dst, squeezed);
+    }
+    src = broadcast_view(v, dst.shape());
+  } else {
+    src = full(dst.shape(), value.scalar(), dst.dtype(), dst.device());
+  }
+  if (dst.size() == 0) return;
+  evaluate_into(dst, src);
+}
+
+void index_assign(const Array& a, const std::vector<Index>& indices, const ArrayOrScalar& value) {
+  assign(index(a, indices), value);
+}
+
+}  // namespace accel

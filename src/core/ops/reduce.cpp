@@ -1,0 +1,166 @@
+// Front-ends of the reductions. mean, var and std are written in terms of sum, as NumPy
+// writes them (var is two-pass: the mean, then the sum of squared deviations), so that they
+// fuse like any other chain and share the summation's accuracy.
+#include <string>
+
+#include "accel/errors.hpp"
+#include "src/core/ops/common.hpp"
+
+namespace accel {
+
+namespace {
+
+struct Reduced {
+  uint64_t mask = 0;
+  Shape out_shape;   // without the reduced axes
+  Shape keep_shape;  // with them as 1
+  int64_t count = 1;  // elements per output
+};
+
+Reduced reduced_axes(const Array& a, const Axes& axis) {
+  Reduced r;
+  const int nd = a.ndim();
+  if (axis) {
+    for (int d : normalize_axes(*axis, nd)) r.mask |= uint64_t{1} << d;
+  } else {
+    r.mask = nd >= 64 ? ~uint64_t{0} : (uint64_t{1} << nd) - 1;
+  }
+  for (int d = 0; d < nd; ++d) {
+    if ((r.mask >> d) & 1) {
+      r.keep_shape.push_back(1);
+      r.count *= a.shape()[d];
+    } else {
+      r.out_shape.push_back(a.shape()[d]);
+      r.keep_shape.push_back(a.shape()[d]);
+    }
+  }
+  return r;
+}
+
+Array with_keepdims(const Array& out, const Reduced& r, bool keepdims) {
+  if (!keepdims) return out;
+  return reshape(out, r.keep_shape);
+}
+
+Array reduce_node(OpKind op, DType out_dtype, const Array& input, const Reduced& r) {
+  NodeParams p;
+  p.axes = r.mask;
+  return make_pending(op, out_dtype, r.out_shape, input.device(), {Operand{input}}, p);
+}
+
+// NumPy's default accumulation dtype for sum and prod.
+DType sum_dtype(DType dt) {
+  if (dt == DType::Bool || kind(dt) == DTypeKind::SignedInt) return DType::Int64;
+  if (kind(dt) == DTypeKind::UnsignedInt) return DType::UInt64;
+  return dt;
+}
+
+void require_nonempty(const Array& a, const Reduced& r, const char* what) {
+  if (r.count == 0 && a.size() == 0) {
+    throw ValueError(std::string("zero-size array to reduction operation ") + what +
+                     " which has no identity");
+  }
+}
+
+Array sum_like(OpKind op, const Array& a, const Axes& axis, bool keepdims,
+               std::optional<DType> dtype) {
+  const Reduced r = reduced_axes(a, axis);
+  const DType dt = dtype ? *dtype : sum_dtype(a.dtype());
+  return with_keepdims(reduce_node(op, dt, cast_to(a, dt), r), r, keepdims);
+}
+
+Array extreme(OpKind op, const char* name, const Array& a, const Axes& axis, bool keepdims) {
+  const Reduced r = reduced_axes(a, axis);
+  require_nonempty(a, r, name);
+  return with_keepdims(reduce_node(op, a.dtype(), a, r), r, keepdims);
+}
+
+Array logical(OpKind op, const Array& a, const Axes& axis, bool keepdims) {
+  const Reduced r = reduced_axes(a, axis);
+  return with_keepdims(reduce_node(op, DType::Bool, cast_to(a, DType::Bool), r), r, keepdims);
+}
+
+Array arg_extreme(OpKind op, const char* name, const Array& a, std::optional<int64_t> axis,
+                  bool keepdims) {
+  const Reduced r = reduced_axes(a, axis ? Axes(std::vector<int64_t>{*axis}) : Axes());
+  if (a.size() == 0 && (r.count == 0 || !axis)) {
+    throw ValueError(std::string("attempt to get ") + name + " of an empty sequence");
+  }
+  return with_keepdims(reduce_node(op, DType::Int64, a, r), r, keepdims);
+}
+
+// The dtype mean and var compute in: float64 for integers, float32 for 16-bit floats.
+DType mean_dtype(DType dt, std::optional<DType> dtype) {
+  if (dtype) return *dtype;
+  if (!is_inexact(dt)) return kDefaultFloat;
+  if (dt == DType::Float16 || dt == DType::BFloat16) return DType::Float32;
+  return dt;
+}
+
+}  // namespace
+
+Array sum(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  return sum_like(OpKind::Sum, a, axis, keepdims, dtype);
+}
+
+Array prod(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  return sum_like(OpKind::Prod, a, axis, keepdims, dtype);
+}
+
+Array max(const Array& a, const Axes& axis, bool keepdims) {
+  return extreme(OpKind::Max, "maximum", a, axis, keepdims);
+}
+
+Array min(const Array& a, const Axes& axis, bool keepdims) {
+  return extreme(OpKind::Min, "minimum", a, axis, keepdims);
+}
+
+Array any(const Array& a, const Axes& axis, bool keepdims) {
+  return logical(OpKind::Any, a, axis, keepdims);
+}
+
+Array all(const Array& a, const Axes& axis, bool keepdims) {
+  return logical(OpKind::All, a, axis, keepdims);
+}
+
+Array argmax(const Array& a, std::optional<int64_t> axis, bool keepdims) {
+  return arg_extreme(OpKind::ArgMax, "argmax", a, axis, keepdims);
+}
+
+Array argmin(const Array& a, std::optional<int64_t> axis, bool keepdims) {
+  return arg_extreme(OpKind::ArgMin, "argmin", a, axis, keepdims);
+}
+
+Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
+  const Reduced r = reduced_axes(a, axis);
+  const DType acc = mean_dtype(a.dtype(), dtype);
+  const Array s = sum(a, axis, keepdims, acc);
+  const Array m = divide(s, Scalar::weak_int(r.count));
+  // float16 input: accumulated in float32, returned as float16 (NumPy's _mean).
+  return dtype ? m : cast_to(m, is_inexact(a.dtype()) ? a.dtype() : m.dtype());
+}
+
+Array var(const Array& a, const Axes& axis, double ddof, bool keepdims,
+          std::optional<DType> dtype) {
+  const Reduced r = reduced_axes(a, axis);
+  // NumPy's _var: sums in dtype (float64 for integer input), the rest in the input's dtype.
+  const std::optional<DType> sum_dt =
+      dtype ? dtype : (is_inexact(a.dtype()) ? std::nullopt : std::optional(kDefaultFloat));
+  const Array m = divide(sum(a, axis, true, sum_dt), Scalar::weak_int(r.count));
+  const Array x = subtract(a, m);
+  Array sq;
+  if (is_complex(x.dtype())) {
+    sq = real(multiply(x, conj(x)));
+  } else {
+    sq = multiply(x, x);
+  }
+  const double denom = std::max(double(r.count) - ddof, 0.0);
+  return divide(sum(sq, axis, keepdims, sum_dt), Scalar::weak_float(denom));
+}
+
+Array std(const Array& a, const Axes& axis, double ddof, bool keepdims,
+          std::optional<DType> dtype) {
+  return sqrt(var(a, axis, ddof, keepdims, dtype));
+}
+
+}  // namespace accel

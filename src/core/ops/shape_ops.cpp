@@ -1,0 +1,264 @@
+// Manipulation: reshape, transposes, squeeze/expand_dims, broadcasting, concatenate/stack,
+// real/imag. All are views when the layout allows (NumPy's rules), so they cost nothing.
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "accel/errors.hpp"
+#include "src/core/ops/common.hpp"
+
+namespace accel {
+
+namespace {
+
+// NumPy's _attempt_nocopy_reshape: strides for `shape` over a's memory, if a view can have it.
+std::optional<Strides> view_strides(const Array& a, const Shape& shape) {
+  Shape old_dims;
+  Strides old_strides;
+  for (int i = 0; i < a.ndim(); ++i) {
+    if (a.shape()[i] != 1) {
+      old_dims.push_back(a.shape()[i]);
+      old_strides.push_back(a.strides()[i]);
+    }
+  }
+  const size_t oldnd = old_dims.size(), newnd = shape.size();
+  Strides out(newnd, 0);
+  size_t oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < newnd && oi < oldnd) {
+    int64_t np = shape[ni], op = old_dims[oi];
+    while (np != op) {
+      if (np < op) {
+        np *= shape[nj++];
+      } else {
+        op *= old_dims[oj++];
+      }
+    }
+    for (size_t ok = oi; ok + 1 < oj; ++ok) {
+      if (old_strides[ok] != old_dims[ok + 1] * old_strides[ok + 1]) return std::nullopt;
+    }
+    out[nj - 1] = old_strides[oj - 1];
+    for (size_t nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * shape[nk];
+    ni = nj++;
+    oi = oj++;
+  }
+  const int64_t last = ni >= 1 ? out[ni - 1] : 1;
+  for (size_t nk = ni; nk < newnd; ++nk) out[nk] = last;
+  return out;
+}
+
+Shape resolve_shape(const Array& a, const Shape& shape) {
+  Shape out = shape;
+  int unknown = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      if (unknown >= 0) throw ValueError("can only specify one unknown dimension");
+      unknown = int(i);
+    } else if (out[i] < 0) {
+      throw ValueError("negative dimensions not allowed");
+    } else {
+      known *= out[i];
+    }
+  }
+  if (unknown >= 0) {
+    if (known == 0 || a.size() % known != 0) {
+      throw ValueError("cannot reshape array of size " + std::to_string(a.size()) + " into shape " +
+                       shape_str(shape));
+    }
+    out[unknown] = a.size() / known;
+  }
+  if (shape_size(out) != a.size()) {
+    throw ValueError("cannot reshape array of size " + std::to_string(a.size()) + " into shape " +
+                     shape_str(shape));
+  }
+  return out;
+}
+
+Array permuted(const Array& a, const std::vector<int>& perm) {
+  Shape shape;
+  Strides strides;
+  for (int p : perm) {
+    shape.push_back(a.shape()[p]);
+    strides.push_back(a.strides()[p]);
+  }
+  return a.view(shape, strides, a.offset());
+}
+
+}  // namespace
+
+Array reshape(const Array& a, const Shape& shape) {
+  const Shape target = resolve_shape(a, shape);
+  if (target == a.shape()) return a.view(a.shape(), a.strides(), a.offset());
+  if (a.size() == 0) return a.view(target, contiguous_strides(target), a.offset());
+  if (auto strides = view_strides(a, target)) return a.view(target, *strides, a.offset());
+  const Array c = copy(a);
+  return c.view(target, contiguous_strides(target), 0);
+}
+
+Array ravel(const Array& a) { return reshape(a, {a.size()}); }
+
+Array transpose(const Array& a, const std::optional<std::vector<int64_t>>& axes) {
+  std::vector<int> perm(a.ndim());
+  if (!axes) {
+    std::iota(perm.rbegin(), perm.rend(), 0);
+    return permuted(a, perm);
+  }
+  if (int(axes->size()) != a.ndim()) throw ValueError("axes don't match array");
+  perm = normalize_axes(*axes, a.ndim());
+  return permuted(a, perm);
+}
+
+Array swapaxes(const Array& a, int64_t axis1, int64_t axis2) {
+  std::vector<int> perm(a.ndim());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[normalize_axis(axis1, a.ndim())], perm[normalize_axis(axis2, a.ndim())]);
+  return permuted(a, perm);
+}
+
+Array moveaxis(const Array& a, const std::vector<int64_t>& source,
+               const std::vector<int64_t>& destination) {
+  if (source.size() != destination.size()) {
+    throw ValueError("`source` and `destination` arguments must have the same number of elements");
+  }
+  const std::vector<int> src = normalize_axes(source, a.ndim());
+  const std::vector<int> dst = normalize_axes(destination, a.ndim());
+  std::vector<int> order;
+  for (int i = 0; i < a.ndim(); ++i) {
+    if (std::find(src.begin(), src.end(), i) == src.end()) order.push_back(i);
+  }
+  std::vector<std::pair<int, int>> moves;
+  for (size_t i = 0; i < src.size(); ++i) moves.push_back({dst[i], src[i]});
+  std::sort(moves.begin(), moves.end());
+  for (auto [d, s] : moves) order.insert(order.begin() + d, s);
+  return permuted(a, order);
+}
+
+Array squeeze(const Array& a, const Axes& axis) {
+  std::vector<bool> drop(a.ndim(), false);
+  if (axis) {
+    for (int d : normalize_axes(*axis, a.ndim())) {
+      if (a.shape()[d] != 1) {
+        throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
+      }
+      drop[d] = true;
+    }
+  } else {
+    for (int d = 0; d < a.ndim(); ++d) drop[d] = a.shape()[d] == 1;
+  }
+  Shape shape;
+  Strides strides;
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (!drop[d]) {
+      shape.push_back(a.shape()[d]);
+      strides.push_back(a.strides()[d]);
+    }
+  }
+  return a.view(shape, strides, a.offset());
+}
+
+Array expand_dims(const Array& a, const std::vector<int64_t>& axis) {
+  const int nd = a.ndim() + int(axis.size());
+  const std::vector<int> axes = normalize_axes(axis, nd);
+  Shape shape;
+  Strides strides;
+  int src = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (std::find(axes.begin(), axes.end(), d) != axes.end()) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {
+      shape.push_back(a.shape()[src]);
+      strides.push_back(a.strides()[src++]);
+    }
+  }
+  return a.view(shape, strides, a.offset());
+}
+
+Array broadcast_to(const Array& a, const Shape& shape) {
+  for (int64_t d : shape) {
+    if (d < 0) throw ValueError("all elements of broadcast shape must be non-negative");
+  }
+  bool ok = shape.size() >= a.shape().size();
+  for (size_t i = 0; ok && i < a.shape().size(); ++i) {
+    const int64_t s = a.shape()[a.ndim() - 1 - i], t = shape[shape.size() - 1 - i];
+    ok = s == t || s == 1;
+  }
+  if (!ok) {
+    throw ValueError("cannot broadcast array of shape " + shape_str(a.shape()) + " to shape " +
+                     shape_str(shape));
+  }
+  return broadcast_view(a, shape).as_readonly();
+}
+
+std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
+  std::vector<Shape> shapes;
+  for (const Array& a : arrays) shapes.push_back(a.shape());
+  const Shape shape = broadcast_shapes(shapes);
+  std::vector<Array> out;
+  for (const Array& a : arrays) out.push_back(a.shape() == shape ? a : broadcast_view(a, shape).as_readonly());
+  return out;
+}
+
+Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis) {
+  if (arrays.empty()) throw ValueError("need at least one array to concatenate");
+  if (!axis) {
+    std::vector<Array> flat;
+    for (const Array& a : arrays) flat.push_back(ravel(a));
+    return concatenate(flat, 0);
+  }
+  const Array& first = arrays[0];
+  if (first.ndim() == 0) throw ValueError("zero-dimensional arrays cannot be concatenated");
+  const int ax = normalize_axis(*axis, first.ndim());
+  const Device device = common_device(arrays);
+  std::vector<ArrayOrScalar> ops(arrays.begin(), arrays.end());
+  const DType dtype = result_type(ops);
+  Shape shape = first.shape();
+  shape[ax] = 0;
+  std::vector<Operand> inputs;
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    const Array& a = arrays[i];
+    if (a.ndim() != first.ndim()) {
+      throw ValueError("all the input array dimensions except for the concatenation axis must match exactly, but along dimension 0, the array at index 0 has " +
+                       std::to_string(first.ndim()) + " dimension(s) and the array at index " + std::to_string(i) +
+                       " has " + std::to_string(a.ndim()) + " dimension(s)");
+    }
+    for (int d = 0; d < a.ndim(); ++d) {
+      if (d != ax && a.shape()[d] != first.shape()[d]) {
+        throw ValueError("all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
+                         std::to_string(d) + ", the array at index 0 has size " + std::to_string(first.shape()[d]) +
+                         " and the array at index " + std::to_string(i) + " has size " + std::to_string(a.shape()[d]));
+      }
+    }
+    shape[ax] += a.shape()[ax];
+    inputs.push_back(Operand{cast_to(a, dtype)});
+  }
+  NodeParams p;
+  p.axis = ax;
+  return make_pending(OpKind::Concatenate, dtype, shape, device, std::move(inputs), p);
+}
+
+Array stack(const std::vector<Array>& arrays, int64_t axis) {
+  if (arrays.empty()) throw ValueError("need at least one array to stack");
+  std::vector<Array> expanded;
+  for (const Array& a : arrays) {
+    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
+    expanded.push_back(expand_dims(a, {axis}));
+  }
+  return concatenate(expanded, normalize_axis(axis, arrays[0].ndim() + 1));
+}
+
+Array real(const Array& a) {
+  if (!is_complex(a.dtype())) return a;
+  Strides strides = a.strides();
+  for (int64_t& s : strides) s *= 2;
+  return a.view(real_dtype(a.dtype()), a.shape(), strides, a.offset() * 2);
+}
+
+Array imag(const Array& a) {
+  if (!is_complex(a.dtype())) return zeros(a.shape(), a.dtype(), a.device()).as_readonly();
+  Strides strides = a.strides();
+  for (int64_t& s : strides) s *= 2;
+  return a.view(real_dtype(a.dtype()), a.shape(), strides, a.offset() * 2 + 1);
+}
+
+}  // namespace accel

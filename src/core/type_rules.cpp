@@ -1,0 +1,125 @@
+#include "src/core/type_rules.hpp"
+
+#include <string>
+
+#include "accel/errors.hpp"
+
+namespace accel {
+
+namespace {
+
+using namespace dtypes;  // NOLINT: the masks the table names
+
+std::vector<std::pair<OpKind, ElementwiseRule>> build_rules() {
+  std::vector<std::pair<OpKind, ElementwiseRule>> rules;
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags) \
+  rules.push_back({OpKind::Name, {#name, arity, inputs, ResultRule::result, flags}});
+#include "accel/elementwise_ops.def"
+#undef ACCEL_ELEMENTWISE
+  return rules;
+}
+
+std::string dtype_list(DTypeSet set) {
+  std::string out;
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (contains(set, static_cast<DType>(i))) {
+      if (!out.empty()) out += ", ";
+      out += dtype_name(static_cast<DType>(i));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::pair<OpKind, ElementwiseRule>>& elementwise_rules() {
+  static const auto rules = build_rules();
+  return rules;
+}
+
+const ElementwiseRule& elementwise_rule(OpKind op) {
+  return elementwise_rules()[static_cast<size_t>(op)].second;
+}
+
+DType result_type_of(const std::vector<const ArrayOrScalar*>& operands) {
+  bool any_strong = false;
+  DType strong = DType::Bool;
+  DTypeKind weak_kind = DTypeKind::Bool;
+  bool weak_uint = false;
+  for (const ArrayOrScalar* op : operands) {
+    if (op->is_array() || !op->scalar().is_weak()) {
+      const DType dt = op->is_array() ? op->array().dtype() : op->scalar().dtype();
+      strong = any_strong ? promote_types(strong, dt) : dt;
+      any_strong = true;
+    } else {
+      const DTypeKind k = op->scalar().kind();
+      weak_uint = weak_uint || k == DTypeKind::UnsignedInt;
+      const auto rank = [](DTypeKind kk) {
+        return kk == DTypeKind::Bool ? 0 : kk == DTypeKind::Float ? 2 : kk == DTypeKind::Complex ? 3 : 1;
+      };
+      if (rank(k) > rank(weak_kind)) weak_kind = k;
+    }
+  }
+  if (!any_strong) {
+    switch (weak_kind) {
+      case DTypeKind::Bool: return DType::Bool;
+      case DTypeKind::Float: return kDefaultFloat;
+      case DTypeKind::Complex: return kDefaultComplex;
+      default: return weak_uint ? DType::UInt64 : kDefaultInt;
+    }
+  }
+  // NEP 50: a weak scalar changes the result only when its kind is higher.
+  switch (weak_kind) {
+    case DTypeKind::Bool: return strong;
+    case DTypeKind::SignedInt:
+    case DTypeKind::UnsignedInt: return strong == DType::Bool ? kDefaultInt : strong;
+    case DTypeKind::Float: return is_inexact(strong) ? strong : kDefaultFloat;
+    case DTypeKind::Complex:
+      if (is_complex(strong)) return strong;
+      return is_floating(strong) ? complex_dtype(strong) : kDefaultComplex;
+  }
+  return strong;
+}
+
+Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
+  const ElementwiseRule& rule = elementwise_rule(op);
+  const DType promoted = result_type_of(operands);
+  if (promoted == DType::Bool) {
+    if (op == OpKind::Subtract) {
+      throw TypeError(
+          "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+          "`^` operator, or the logical_xor function instead.");
+    }
+    if (op == OpKind::Negative) {
+      throw TypeError(
+          "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
+          "or the logical_not function instead.");
+    }
+  }
+  DType compute = promoted;
+  if (rule.flags & kInputsToBool) {
+    compute = DType::Bool;
+  } else if ((rule.flags & kIntsToDefaultFloat) && !is_inexact(promoted)) {
+    compute = kDefaultFloat;
+  } else if (!contains(rule.inputs, promoted)) {
+    bool found = false;
+    for (int i = 0; i < kNumDTypes && !found; ++i) {
+      const DType c = static_cast<DType>(i);
+      if (contains(rule.inputs, c) && can_cast_safely(promoted, c)) {
+        compute = c;
+        found = true;
+      }
+    }
+    if (!found) {
+      throw TypeError(std::string("ufunc '") + rule.name + "' not supported for the input type " +
+                      std::string(dtype_name(promoted)) + "; it supports " +
+                      dtype_list(rule.inputs));
+    }
+  }
+  DType result = compute;
+  if (rule.result == ResultRule::Bool) result = DType::Bool;
+  if (rule.result == ResultRule::Real) result = real_dtype(compute);
+  return {compute, result};
+}
+
+}  // namespace accel

@@ -1,0 +1,297 @@
+#include "src/cpu/program.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "accel/errors.hpp"
+#include "accel/storage.hpp"
+
+namespace accel::cpu {
+
+namespace {
+
+constexpr size_t kAlign = 64;
+size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+const char* base_of(const Array& a) {
+  return static_cast<const char*>(a.storage()->data()) +
+         a.offset() * static_cast<int64_t>(itemsize(a.dtype()));
+}
+
+// Walks linear indices [start, start + n) of `shape` in C order and calls
+// fn(offset, stride, count, pos) for each run along the last dimension: `count` elements whose
+// element offsets are offset + j * stride, landing at positions pos + j of the block.
+template <class Fn>
+void walk(const Shape& shape, const Strides& strides, int64_t start, int64_t n, Fn&& fn) {
+  const size_t nd = shape.size();
+  SmallVector<int64_t, 6> idx(nd, 0);
+  int64_t offset = 0;
+  int64_t rem = start;
+  for (size_t d = nd; d-- > 0;) {
+    idx[d] = rem % shape[d];
+    rem /= shape[d];
+    offset += idx[d] * strides[d];
+  }
+  const int64_t inner = shape[nd - 1], inner_stride = strides[nd - 1];
+  int64_t pos = 0;
+  while (pos < n) {
+    const int64_t count = std::min(n - pos, inner - idx[nd - 1]);
+    fn(offset, inner_stride, count, pos);
+    pos += count;
+    if (pos >= n) break;
+    // Carry into the outer dimensions.
+    offset += (inner - idx[nd - 1]) * inner_stride;
+    idx[nd - 1] = inner;
+    for (size_t d = nd - 1; d > 0 && idx[d] == shape[d]; --d) {
+      offset -= shape[d] * strides[d];
+      idx[d] = 0;
+      ++idx[d - 1];
+      offset += strides[d - 1];
+    }
+  }
+}
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+template <class T>
+void copy_strided(const char* src, int64_t stride, int64_t count, char* dst) {
+  const T* s = reinterpret_cast<const T*>(src);
+  T* d = reinterpret_cast<T*>(dst);
+  if (stride == 1) {
+    std::memcpy(d, s, static_cast<size_t>(count) * sizeof(T));
+  } else {
+    for (int64_t j = 0; j < count; ++j) d[j] = s[j * stride];
+  }
+}
+
+template <class T>
+void store_strided(const char* src, char* dst, int64_t stride, int64_t count) {
+  const T* s = reinterpret_cast<const T*>(src);
+  T* d = reinterpret_cast<T*>(dst);
+  for (int64_t j = 0; j < count; ++j) d[j * stride] = s[j];
+}
+
+template <class F>
+void by_itemsize(size_t isz, F&& f) {
+  switch (isz) {
+    case 1: f(uint8_t{}); break;
+    case 2: f(uint16_t{}); break;
+    case 4: f(uint32_t{}); break;
+    case 8: f(uint64_t{}); break;
+    default: f(Bytes16{}); break;
+  }
+}
+
+bool is_c_contiguous(const Shape& shape, const Strides& strides) {
+  return strides == contiguous_strides(shape);
+}
+
+DType compute_dtype(const Node& node) {
+  const Operand& in = node.op == OpKind::Where ? node.inputs[1] : node.inputs[0];
+  return in.is_scalar() ? in.scalar.dtype : in.array.dtype();
+}
+
+}  // namespace
+
+Layout make_layout(const Group& group, const std::vector<int>& perm) {
+  Layout lay;
+  auto permute = [&](const Strides& s) {
+    Strides out;
+    for (int p : perm) out.push_back(s[p]);
+    return out;
+  };
+  for (int p : perm) lay.shape.push_back(group.shape[p]);
+  for (const Array& in : group.inputs) lay.inputs.push_back(permute(in.strides()));
+  for (const GroupOutput& out : group.outputs) {
+    lay.outputs.push_back(out.dest.shape() == group.shape ? permute(out.dest.strides()) : Strides{});
+  }
+  lay.index = permute(contiguous_strides(group.shape));
+
+  // Drop unit dimensions and merge neighbours that every operand walks as one.
+  auto all_strides = [&](auto&& fn) {
+    for (Strides& s : lay.inputs) fn(s);
+    for (Strides& s : lay.outputs) {
+      if (!s.empty()) fn(s);
+    }
+    fn(lay.index);
+  };
+  if (shape_size(lay.shape) == 0) {
+    lay.shape = {0};
+    all_strides([](Strides& s) { s = {0}; });
+    return lay;
+  }
+  Shape shape;
+  std::vector<int> keep;
+  for (size_t d = 0; d < lay.shape.size(); ++d) {
+    if (lay.shape[d] != 1) keep.push_back(int(d));
+  }
+  all_strides([&](Strides& s) {
+    Strides t;
+    for (int d : keep) t.push_back(s[d]);
+    s = t;
+  });
+  for (int d : keep) shape.push_back(lay.shape[d]);
+  for (size_t d = shape.size(); d-- > 1;) {
+    bool mergeable = true;
+    all_strides([&](Strides& s) { mergeable = mergeable && s[d - 1] == s[d] * shape[d]; });
+    if (!mergeable) continue;
+    shape[d - 1] *= shape[d];
+    shape.erase(shape.begin() + d);
+    all_strides([&](Strides& s) { s.erase(s.begin() + d - 1); });
+  }
+  if (shape.empty()) {
+    shape = {1};
+    all_strides([](Strides& s) { s = {0}; });
+  }
+  lay.shape = shape;
+  return lay;
+}
+
+Program::Program(const Group& group, int num_steps, Layout layout)
+    : group_(group), shape_(std::move(layout.shape)), size_(shape_size(shape_)) {
+  size_t offset = 0;
+  auto reserve = [&](size_t bytes) {
+    const size_t at = offset;
+    offset += align_up(bytes);
+    return at;
+  };
+  for (size_t i = 0; i < group.inputs.size(); ++i) {
+    const Array& in = group.inputs[i];
+    Operand op{base_of(in), itemsize(in.dtype()), layout.inputs[i], false};
+    op.contiguous = is_c_contiguous(shape_, op.strides);
+    input_buffers_.push_back(op.contiguous ? 0 : reserve(kBlock * op.itemsize));
+    inputs_.push_back(std::move(op));
+  }
+  for (size_t o = 0; o < group.outputs.size(); ++o) {
+    const Array& dest = group.outputs[o].dest;
+    Operand op{base_of(dest), itemsize(dest.dtype()), layout.outputs[o], false};
+    op.contiguous = !op.strides.empty() && is_c_contiguous(shape_, op.strides);
+    outputs_.push_back(std::move(op));
+  }
+  index_ = {nullptr, sizeof(int64_t), layout.index, is_c_contiguous(shape_, layout.index)};
+  for (int k = 0; k < num_steps; ++k) {
+    const Step& step = group.steps[k];
+    const Node& node = *step.node;
+    CompiledStep cs{nullptr, step.args, -1, itemsize(node.dtype), 0};
+    switch (op_class(node.op)) {
+      case OpClass::Generator:
+        cs.fn = generator_loop(node.op, node.dtype);
+        needs_index_ = true;
+        break;
+      case OpClass::Elementwise:
+        cs.fn = node.op == OpKind::Cast ? cast_loop(compute_dtype(node), node.dtype)
+                                        : elementwise_loop(node.op, compute_dtype(node));
+        break;
+      default: break;
+    }
+    if (!cs.fn) {
+      throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " on " +
+                                std::string(dtype_name(compute_dtype(node))));
+    }
+    for (size_t o = 0; o < group.outputs.size(); ++o) {
+      if (group.outputs[o].step == k) cs.output = int(o);
+    }
+    cs.buffer = reserve(kBlock * cs.out_itemsize);
+    for (const StepArg& a : cs.args) {
+      if (a.kind == StepArg::Scalar &&
+          std::none_of(constants_.begin(), constants_.end(),
+                       [&](const auto& c) { return c.first == a.scalar; })) {
+        constants_.push_back({a.scalar, reserve(kBlock * itemsize(a.scalar->dtype))});
+      }
+    }
+    steps_.push_back(cs);
+  }
+  if (needs_index_) index_buffer_ = reserve(kBlock * sizeof(int64_t));
+  scratch_bytes_ = offset;
+}
+
+void Program::prepare(Scratch& scratch) const {
+  if (scratch.memory) return;
+  // One growing buffer per thread serves every program that thread runs.
+  thread_local std::vector<char> memory;
+  if (memory.size() < scratch_bytes_ + kAlign) memory.resize(scratch_bytes_ + kAlign);
+  const auto addr = reinterpret_cast<uintptr_t>(memory.data());
+  scratch.memory = memory.data() + (align_up(addr) - addr);
+  scratch.values.assign(steps_.size(), nullptr);
+  scratch.inputs.assign(inputs_.size(), nullptr);
+  const int64_t n = std::min(kBlock, size_);
+  for (const auto& [scalar, at] : constants_) {
+    const size_t isz = itemsize(scalar->dtype);
+    for (int64_t i = 0; i < n; ++i) std::memcpy(scratch.memory + at + i * isz, scalar->bytes, isz);
+  }
+}
+
+void Program::gather(const Operand& op, int64_t start, int64_t n, char* dst) const {
+  by_itemsize(op.itemsize, [&](auto t) {
+    using T = decltype(t);
+    walk(shape_, op.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+      copy_strided<T>(op.base + off * int64_t(sizeof(T)), stride, count, dst + pos * int64_t(sizeof(T)));
+    });
+  });
+}
+
+void Program::scatter(const Operand& op, int64_t start, int64_t n, const char* src) const {
+  char* base = const_cast<char*>(op.base);
+  by_itemsize(op.itemsize, [&](auto t) {
+    using T = decltype(t);
+    walk(shape_, op.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+      store_strided<T>(src + pos * int64_t(sizeof(T)), base + off * int64_t(sizeof(T)), stride, count);
+    });
+  });
+}
+
+void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
+  prepare(scratch);
+  char* mem = scratch.memory;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Operand& op = inputs_[i];
+    if (op.contiguous) {
+      scratch.inputs[i] = op.base + start * int64_t(op.itemsize);
+    } else {
+      gather(op, start, n, mem + input_buffers_[i]);
+      scratch.inputs[i] = mem + input_buffers_[i];
+    }
+  }
+  int64_t* index = reinterpret_cast<int64_t*>(mem + index_buffer_);
+  if (needs_index_) {
+    if (index_.contiguous) {
+      for (int64_t i = 0; i < n; ++i) index[i] = start + i;
+    } else {
+      walk(shape_, index_.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+        for (int64_t j = 0; j < count; ++j) index[pos + j] = off + j * stride;
+      });
+    }
+  }
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const CompiledStep& cs = steps_[k];
+    const char* in[3] = {nullptr, nullptr, nullptr};
+    if (op_class(group_.steps[k].node->op) == OpClass::Generator) {
+      in[0] = reinterpret_cast<const char*>(index);
+    } else {
+      for (size_t a = 0; a < cs.args.size(); ++a) in[a] = values(cs.args[a], scratch);
+    }
+    char* out = mem + cs.buffer;
+    if (cs.output >= 0 && outputs_[cs.output].contiguous) {
+      out = const_cast<char*>(outputs_[cs.output].base) + start * int64_t(cs.out_itemsize);
+    }
+    cs.fn(in, out, n, group_.steps[k].node);
+    scratch.values[k] = out;
+    if (cs.output >= 0 && !outputs_[cs.output].contiguous) scatter(outputs_[cs.output], start, n, out);
+  }
+}
+
+const char* Program::values(const StepArg& arg, Scratch& scratch) const {
+  switch (arg.kind) {
+    case StepArg::Input: return scratch.inputs[arg.index];
+    case StepArg::Step: return scratch.values[arg.index];
+    case StepArg::Scalar:
+      for (const auto& [scalar, at] : constants_) {
+        if (scalar == arg.scalar) return scratch.memory + at;
+      }
+  }
+  return nullptr;
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,89 @@
+// The CPU's block evaluator for the elementwise steps of a group.
+//
+// A group's iteration space is walked in blocks of at most kBlock elements along a linear
+// index. For each block, array inputs that are contiguous along that index are read in place;
+// others (strided, broadcast, transposed) are gathered into a small buffer; then every step
+// runs its precompiled loop over buffers that stay in L1/L2, and results that the group
+// writes out go straight to their destination when it is contiguous, else are scattered.
+// Reductions (reduce.cpp) use the same evaluator to produce the values they consume, so a
+// chain of elementwise ops feeding a reduction never touches memory in between.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/core/group.hpp"
+#include "src/cpu/loops.hpp"
+
+namespace accel::cpu {
+
+inline constexpr int64_t kBlock = 2048;
+
+// The layout of the iteration space: a shape, and for each operand its strides in elements
+// over that shape. The linear index walks the shape in C order.
+struct Layout {
+  Shape shape;
+  std::vector<Strides> inputs;   // one per Group::inputs
+  std::vector<Strides> outputs;  // one per Group::outputs
+  Strides index;                 // maps to the logical C-order flat index (for generators)
+};
+
+// Reorders dimensions by `perm` and merges neighbours that every operand can walk as one.
+Layout make_layout(const Group& group, const std::vector<int>& perm);
+
+class Program {
+ public:
+  // Runs steps [0, num_steps) of `group`; pass group.steps.size() for a pure elementwise group
+  // and one less for a reduction group (whose last step reduces).
+  Program(const Group& group, int num_steps, Layout layout);
+
+  // Per-thread working memory for one program; its buffers live in thread-local memory.
+  struct Scratch {
+    char* memory = nullptr;
+    SmallVector<const char*, 8> values;  // per step: its results for the current block
+    SmallVector<const char*, 8> inputs;  // per input: its values for the current block
+  };
+
+  // Evaluates linear indices [start, start + n), n <= kBlock, writing the group's outputs that
+  // belong to these steps.
+  void run(int64_t start, int64_t n, Scratch& scratch) const;
+
+  // The values of a step argument for the block last run (contiguous, n elements).
+  const char* values(const StepArg& arg, Scratch& scratch) const;
+
+  int64_t size() const { return size_; }
+
+ private:
+  struct Operand {
+    const char* base;
+    size_t itemsize;
+    Strides strides;  // in elements
+    bool contiguous;  // strides are the C-order strides of the layout's shape
+  };
+  struct CompiledStep {
+    LoopFn fn;
+    SmallVector<StepArg, 3> args;
+    int output = -1;  // index into outputs_, or -1
+    size_t out_itemsize;
+    size_t buffer;  // offset of the step's result buffer in scratch memory
+  };
+
+  void gather(const Operand& op, int64_t start, int64_t n, char* dst) const;
+  void scatter(const Operand& op, int64_t start, int64_t n, const char* src) const;
+  void prepare(Scratch& scratch) const;
+
+  const Group& group_;
+  Shape shape_;
+  int64_t size_;
+  std::vector<Operand> inputs_;
+  std::vector<Operand> outputs_;
+  Operand index_;
+  bool needs_index_ = false;
+  std::vector<CompiledStep> steps_;
+  std::vector<size_t> input_buffers_;  // offset of each input's gather buffer
+  std::vector<std::pair<const ScalarArg*, size_t>> constants_;  // scalar -> buffer offset
+  size_t index_buffer_ = 0;
+  size_t scratch_bytes_ = 0;
+};
+
+}  // namespace accel::cpu

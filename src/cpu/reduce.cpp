@@ -1,0 +1,413 @@
+// Reductions on the CPU: sum, prod, max, min, argmax, argmin, any, all over any set of axes,
+// consuming the values of their group's elementwise steps block by block (program.hpp).
+//
+// The iteration space is reordered so that each output's elements are one linear range:
+// kept axes first, reduced axes last ("inner" reduction: every output reduces a run), or,
+// when the fastest-varying memory axis is kept and there are enough outputs to fill a block,
+// reduced axes first ("outer": each block updates a row of column accumulators). Float sums
+// are pairwise within blocks and cascade pairwise across blocks, so they are at least as
+// accurate as NumPy's; across threads, partial results merge in a fixed order.
+#include <algorithm>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "accel/dtype_traits.hpp"
+#include "accel/kernels/scalar_ops.h"
+#include "src/cpu/program.hpp"
+#include "src/cpu/reduce.hpp"
+#include "src/cpu/thread_pool.hpp"
+
+namespace accel::cpu {
+
+namespace {
+
+// Accumulation type: float16/bfloat16 accumulate in float, as NumPy's half sums do.
+template <class T>
+using acc_t = std::conditional_t<is_half_v<T>, float, T>;
+
+template <class A, class T>
+A pairwise_sum(const T* x, int64_t n) {
+  if (n < 8) {
+    A s = A(0);
+    for (int64_t i = 0; i < n; ++i) s = s + A(x[i]);
+    return s;
+  }
+  if (n <= 128) {
+    A r[8];
+    for (int j = 0; j < 8; ++j) r[j] = A(x[j]);
+    int64_t i = 8;
+    for (; i + 8 <= n; i += 8) {
+      for (int j = 0; j < 8; ++j) r[j] = r[j] + A(x[i + j]);
+    }
+    A s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) s = s + A(x[i]);
+    return s;
+  }
+  int64_t half = n / 2;
+  half -= half % 8;
+  return pairwise_sum<A>(x, half) + pairwise_sum<A>(x + half, n - half);
+}
+
+// Partial sums of consecutive blocks, combined like a binary counter: error grows with the
+// logarithm of the number of blocks, not linearly.
+template <class A>
+struct Cascade {
+  A level[64];
+  uint64_t count = 0;
+  void push(A v) {
+    int l = 0;
+    for (; (count >> l) & 1; ++l) v = level[l] + v;
+    level[l] = v;
+    ++count;
+  }
+  A total() const {
+    A s = A(0);
+    for (int l = 63; l >= 0; --l) {
+      if ((count >> l) & 1) s = s + level[l];
+    }
+    return s;
+  }
+};
+
+// Each reducer R has an Acc for "inner" reductions (init, run over a run of values, merge a
+// later partial, store) and a Col for "outer" ones (column accumulators updated row by row;
+// `first` marks the first row a thread sees).
+template <class T>
+struct SumR {
+  using In = T;
+  using Out = T;
+  using A = acc_t<T>;
+  using Acc = Cascade<A>;
+  using Col = A;
+  Acc init() const { return {}; }
+  void run(Acc& acc, const T* x, int64_t n, int64_t) const { acc.push(pairwise_sum<A>(x, n)); }
+  void merge(Acc& a, const Acc& b) const { a.push(b.total()); }
+  Out result(const Acc& a) const { return T(a.total()); }
+  Col col_init() const { return A(0); }
+  void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
+    for (int64_t j = 0; j < n; ++j) c[j] = c[j] + A(x[j]);
+  }
+  void col_merge(Col* a, const Col* b, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) a[j] = a[j] + b[j];
+  }
+  Out col_result(const Col& c) const { return T(c); }
+};
+
+template <class T>
+struct ProdR {
+  using In = T;
+  using Out = T;
+  using A = acc_t<T>;
+  using Acc = A;
+  using Col = A;
+  Acc init() const { return A(1); }
+  void run(Acc& acc, const T* x, int64_t n, int64_t) const {
+    for (int64_t i = 0; i < n; ++i) acc = ops::Multiply{}(acc, A(x[i]));
+  }
+  void merge(Acc& a, const Acc& b) const { a = ops::Multiply{}(a, b); }
+  Out result(const Acc& a) const { return T(a); }
+  Col col_init() const { return A(1); }
+  void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
+    for (int64_t j = 0; j < n; ++j) c[j] = ops::Multiply{}(c[j], A(x[j]));
+  }
+  void col_merge(Col* a, const Col* b, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) a[j] = ops::Multiply{}(a[j], b[j]);
+  }
+  Out col_result(const Col& c) const { return T(c); }
+};
+
+// max/min: folds with the elementwise maximum/minimum functors (NaN propagates). Never empty:
+// the front-end rejects empty max/min as NumPy does.
+template <class T, class Op>
+struct FoldR {
+  using In = T;
+  using Out = T;
+  struct Acc {
+    T v;
+    bool any = false;
+  };
+  using Col = T;
+  Acc init() const { return {}; }
+  void run(Acc& acc, const T* x, int64_t n, int64_t) const {
+    if (n == 0) return;
+    T v = acc.any ? Op{}(acc.v, x[0]) : x[0];
+    for (int64_t i = 1; i < n; ++i) v = Op{}(v, x[i]);
+    acc = {v, true};
+  }
+  void merge(Acc& a, const Acc& b) const {
+    if (b.any) a = {a.any ? Op{}(a.v, b.v) : b.v, true};
+  }
+  Out result(const Acc& a) const { return a.v; }
+  Col col_init() const { return T(); }
+  void col_run(Col* c, const T* x, int64_t n, int64_t, bool first) const {
+    for (int64_t j = 0; j < n; ++j) c[j] = first ? x[j] : Op{}(c[j], x[j]);
+  }
+  void col_merge(Col* a, const Col* b, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) a[j] = Op{}(a[j], b[j]);
+  }
+  Out col_result(const Col& c) const { return c; }
+};
+
+// argmax/argmin: the first index of the extreme value; a NaN counts as extreme, so the first
+// NaN wins, as in NumPy.
+template <class T, bool Max>
+struct ArgR {
+  using In = T;
+  using Out = int64_t;
+  struct Acc {
+    T v;
+    int64_t i = -1;
+  };
+  using Col = Acc;
+  static bool is_nan(T x) {
+    if constexpr (is_complex_v<T>) {
+      return math::isnan(x.re) || math::isnan(x.im);
+    } else if constexpr (is_float_v<T>) {
+      return math::isnan(x);
+    } else {
+      return false;
+    }
+  }
+  // Whether x replaces the current best: strictly better, so that earlier indices win ties.
+  static bool better(T x, T best) {
+    if (is_nan(best)) return false;
+    if (is_nan(x)) return true;
+    return Max ? ops::less(best, x) : ops::less(x, best);
+  }
+  Acc init() const { return {}; }
+  void run(Acc& acc, const T* x, int64_t n, int64_t index0) const {
+    for (int64_t i = 0; i < n; ++i) {
+      if (acc.i < 0 || better(x[i], acc.v)) acc = {x[i], index0 + i};
+    }
+  }
+  void merge(Acc& a, const Acc& b) const {
+    if (b.i >= 0 && (a.i < 0 || better(b.v, a.v))) a = b;
+  }
+  Out result(const Acc& a) const { return a.i; }
+  Col col_init() const { return {}; }
+  void col_run(Col* c, const T* x, int64_t n, int64_t row, bool) const {
+    for (int64_t j = 0; j < n; ++j) {
+      if (c[j].i < 0 || better(x[j], c[j].v)) c[j] = {x[j], row};
+    }
+  }
+  void col_merge(Col* a, const Col* b, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) merge(a[j], b[j]);
+  }
+  Out col_result(const Col& c) const { return c.i; }
+};
+
+// any/all over bool input (the front-end casts to bool).
+template <bool All>
+struct BoolR {
+  using In = bool;
+  using Out = bool;
+  using Acc = bool;
+  using Col = bool;
+  Acc init() const { return All; }
+  void run(Acc& acc, const bool* x, int64_t n, int64_t) const {
+    for (int64_t i = 0; i < n && acc == All; ++i) acc = x[i];
+  }
+  void merge(Acc& a, const Acc& b) const { a = All ? (a && b) : (a || b); }
+  Out result(const Acc& a) const { return a; }
+  Col col_init() const { return All; }
+  void col_run(Col* c, const bool* x, int64_t n, int64_t, bool) const {
+    for (int64_t j = 0; j < n; ++j) c[j] = All ? (c[j] && x[j]) : (c[j] || x[j]);
+  }
+  void col_merge(Col* a, const Col* b, int64_t n) const {
+    for (int64_t j = 0; j < n; ++j) a[j] = All ? (a[j] && b[j]) : (a[j] || b[j]);
+  }
+  Out col_result(const Col& c) const { return c; }
+};
+
+// Below this many input elements a reduction runs on one thread.
+constexpr int64_t kParallelMin = 1 << 15;
+
+struct Geometry {
+  int64_t outputs;  // product of the kept axes
+  int64_t reduced;  // product of the reduced axes
+};
+
+// Kept axes first: output o reduces linear range [o * reduced, (o + 1) * reduced).
+template <class R>
+void run_inner(const R& r, const Program& prog, const StepArg& arg, typename R::Out* out,
+               const Geometry& g) {
+  using T = typename R::In;
+  const int64_t rn = g.reduced, no = g.outputs;
+  auto reduce_one = [&](int64_t o, int64_t lo, int64_t hi, typename R::Acc& acc,
+                        Program::Scratch& s) {
+    for (int64_t b = lo; b < hi; b += kBlock) {
+      const int64_t n = std::min(kBlock, hi - b);
+      prog.run(o * rn + b, n, s);
+      r.run(acc, reinterpret_cast<const T*>(prog.values(arg, s)), n, b);
+    }
+  };
+  const int threads = num_threads();
+  if (no >= threads || no * rn < kParallelMin || rn <= kBlock) {
+    const int64_t per_block = rn > 0 && rn <= kBlock ? kBlock / rn : 1;
+    const int64_t grain = no * rn < kParallelMin ? no : std::max<int64_t>(per_block, 1);
+    parallel_for(no, grain, [&](int64_t lo, int64_t hi, int) {
+      Program::Scratch s;
+      if (rn > 0 && rn <= kBlock) {
+        for (int64_t o = lo; o < hi; o += per_block) {  // several whole outputs per block
+          const int64_t cnt = std::min(per_block, hi - o);
+          prog.run(o * rn, cnt * rn, s);
+          const T* x = reinterpret_cast<const T*>(prog.values(arg, s));
+          for (int64_t j = 0; j < cnt; ++j) {
+            typename R::Acc acc = r.init();
+            r.run(acc, x + j * rn, rn, 0);
+            out[o + j] = r.result(acc);
+          }
+        }
+      } else {
+        for (int64_t o = lo; o < hi; ++o) {
+          typename R::Acc acc = r.init();
+          reduce_one(o, 0, rn, acc, s);
+          out[o] = r.result(acc);
+        }
+      }
+    });
+    return;
+  }
+  // Few outputs, each long: split every output's range across the threads.
+  auto parts = std::make_unique<typename R::Acc[]>(threads);
+  for (int64_t o = 0; o < no; ++o) {
+    std::fill(parts.get(), parts.get() + threads, r.init());
+    parallel_for(rn, kBlock, [&](int64_t lo, int64_t hi, int t) {
+      Program::Scratch s;
+      reduce_one(o, lo, hi, parts[t], s);
+    });
+    for (int t = 1; t < threads; ++t) r.merge(parts[0], parts[t]);
+    out[o] = r.result(parts[0]);
+  }
+}
+
+// Reduced axes first: row `row` of the reduced space covers [row * outputs, (row+1) * outputs),
+// and each block updates a run of column accumulators.
+template <class R>
+void run_outer(const R& r, const Program& prog, const StepArg& arg, typename R::Out* out,
+               const Geometry& g) {
+  using T = typename R::In;
+  using Col = typename R::Col;
+  const int64_t rows = g.reduced, cols = g.outputs;
+  auto accumulate = [&](int64_t c0, int64_t len, int64_t row_lo, int64_t row_hi, Col* acc,
+                        Program::Scratch& s) {
+    for (int64_t row = row_lo; row < row_hi; ++row) {
+      prog.run(row * cols + c0, len, s);
+      r.col_run(acc, reinterpret_cast<const T*>(prog.values(arg, s)), len, row, row == row_lo);
+    }
+  };
+  const int threads = num_threads();
+  if (cols >= int64_t(threads) * kBlock || rows * cols < kParallelMin) {
+    parallel_for(cols, rows * cols < kParallelMin ? cols : kBlock, [&](int64_t lo, int64_t hi, int) {
+      Program::Scratch s;
+      auto acc = std::make_unique<Col[]>(static_cast<size_t>(std::min(kBlock, hi - lo)));
+      for (int64_t c0 = lo; c0 < hi; c0 += kBlock) {
+        const int64_t len = std::min(kBlock, hi - c0);
+        std::fill(acc.get(), acc.get() + len, r.col_init());
+        accumulate(c0, len, 0, rows, acc.get(), s);
+        for (int64_t j = 0; j < len; ++j) out[c0 + j] = r.col_result(acc[j]);
+      }
+    });
+    return;
+  }
+  // Few columns, many rows: each thread accumulates a band of rows; bands merge in order.
+  for (int64_t c0 = 0; c0 < cols; c0 += kBlock) {
+    const int64_t len = std::min(kBlock, cols - c0);
+    std::vector<std::unique_ptr<Col[]>> parts;
+    for (int t = 0; t < threads; ++t) {
+      parts.push_back(std::make_unique<Col[]>(static_cast<size_t>(len)));
+      std::fill(parts[t].get(), parts[t].get() + len, r.col_init());
+    }
+    std::vector<char> used(threads, 0);
+    parallel_for(rows, 1, [&](int64_t lo, int64_t hi, int t) {
+      Program::Scratch s;
+      accumulate(c0, len, lo, hi, parts[t].get(), s);
+      used[t] = 1;
+    });
+    for (int t = 1; t < threads; ++t) {
+      if (used[t]) r.col_merge(parts[0].get(), parts[t].get(), len);
+    }
+    for (int64_t j = 0; j < len; ++j) out[c0 + j] = r.col_result(parts[0][j]);
+  }
+}
+
+template <class R>
+void run_with(const R& r, const Group& group, bool outer, const std::vector<int>& perm,
+              const Geometry& geo) {
+  const Program prog(group, int(group.steps.size()) - 1, make_layout(group, perm));
+  const Step& last = group.steps.back();
+  char* out = nullptr;
+  for (const GroupOutput& o : group.outputs) {
+    if (o.step == int(group.steps.size()) - 1) {
+      out = static_cast<char*>(o.dest.storage()->data()) +
+            o.dest.offset() * int64_t(itemsize(o.dest.dtype()));
+    }
+  }
+  auto* typed = reinterpret_cast<typename R::Out*>(out);
+  if (outer) {
+    run_outer(r, prog, last.args[0], typed, geo);
+  } else {
+    run_inner(r, prog, last.args[0], typed, geo);
+  }
+}
+
+DType input_dtype(const Group& group) {
+  const Node& n = *group.steps.back().node;
+  return n.inputs[0].array.dtype();
+}
+
+}  // namespace
+
+void run_reduction(const Group& group) {
+  const Node& node = *group.steps.back().node;
+  const int nd = int(group.shape.size());
+  std::vector<int> kept, reduced;
+  Geometry geo{1, 1};
+  for (int d = 0; d < nd; ++d) {
+    if ((node.params.axes >> d) & 1) {
+      reduced.push_back(d);
+      geo.reduced *= group.shape[d];
+    } else {
+      kept.push_back(d);
+      geo.outputs *= group.shape[d];
+    }
+  }
+  if (geo.outputs == 0) return;
+  // Outer when the fastest-moving memory axis of the main input is kept and there are enough
+  // outputs for column blocks to pay off.
+  bool outer = false;
+  const StepArg& arg = group.steps.back().args[0];
+  const Array* primary = arg.kind == StepArg::Input ? &group.inputs[arg.index]
+                         : group.inputs.empty()     ? nullptr
+                                                    : &group.inputs[0];
+  if (primary && geo.outputs >= 16 && geo.reduced > 1) {
+    int fastest = -1;
+    for (int d = 0; d < nd; ++d) {
+      if (group.shape[d] <= 1) continue;
+      const int64_t s = std::abs(primary->strides()[d]);
+      if (fastest < 0 || s < std::abs(primary->strides()[fastest])) fastest = d;
+    }
+    outer = fastest >= 0 && !((node.params.axes >> fastest) & 1);
+  }
+  std::vector<int> perm = outer ? reduced : kept;
+  const std::vector<int>& rest = outer ? kept : reduced;
+  perm.insert(perm.end(), rest.begin(), rest.end());
+
+  dispatch_dtype(input_dtype(group), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    switch (node.op) {
+      case OpKind::Sum: return run_with(SumR<T>{}, group, outer, perm, geo);
+      case OpKind::Prod: return run_with(ProdR<T>{}, group, outer, perm, geo);
+      case OpKind::Max: return run_with(FoldR<T, ops::Maximum>{}, group, outer, perm, geo);
+      case OpKind::Min: return run_with(FoldR<T, ops::Minimum>{}, group, outer, perm, geo);
+      case OpKind::ArgMax: return run_with(ArgR<T, true>{}, group, outer, perm, geo);
+      case OpKind::ArgMin: return run_with(ArgR<T, false>{}, group, outer, perm, geo);
+      case OpKind::Any: return run_with(BoolR<false>{}, group, outer, perm, geo);
+      case OpKind::All: return run_with(BoolR<true>{}, group, outer, perm, geo);
+      default: break;
+    }
+  });
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,146 @@
+#include "src/cpu/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace accel::cpu {
+
+namespace {
+
+class Pool {
+ public:
+  explicit Pool(int n) : size_(n) {
+    for (int i = 1; i < n; ++i) workers_.emplace_back([this, i] { work(i); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      ++generation_;
+    }
+    wake_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  int size() const { return size_; }
+
+  // Runs task(i) for i in [0, count) with count <= size(); index 0 on the calling thread.
+  void run(int count, const std::function<void(int)>& task) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      task_ = &task;
+      count_ = count;
+      pending_ = count - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    task(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    task_ = nullptr;
+  }
+
+ private:
+  void work(int index) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int)>* task;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        wake_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (stop_) return;
+        if (index >= count_) continue;
+        task = task_;
+      }
+      (*task)(index);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (--pending_ == 0) done_.notify_one();
+      }
+    }
+  }
+
+  int size_;
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int)>* task_ = nullptr;
+  int count_ = 0;
+  int pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+};
+
+int initial_threads() {
+  if (const char* v = std::getenv("ACCELPY_NUM_THREADS")) {
+    const int n = std::atoi(v);
+    if (n > 0) return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+std::mutex g_pool_mu;
+Pool* g_pool = nullptr;
+int g_threads = 0;
+thread_local bool g_in_pool_task = false;
+
+Pool& pool() {
+  std::lock_guard<std::mutex> lock(g_pool_mu);
+  if (!g_threads) g_threads = initial_threads();
+  if (!g_pool || g_pool->size() != g_threads) {
+    delete g_pool;
+    g_pool = new Pool(g_threads);  // intentionally leaked at exit: workers may outlive statics
+  }
+  return *g_pool;
+}
+
+}  // namespace
+
+int num_threads() {
+  std::lock_guard<std::mutex> lock(g_pool_mu);
+  if (!g_threads) g_threads = initial_threads();
+  return g_threads;
+}
+
+void set_num_threads(int n) {
+  std::lock_guard<std::mutex> lock(g_pool_mu);
+  g_threads = std::max(1, n);
+}
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t, int)>& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  const int64_t max_chunks = (n + grain - 1) / grain;
+  const int threads = g_in_pool_task ? 1 : num_threads();
+  const int chunks = static_cast<int>(std::min<int64_t>(threads, max_chunks));
+  if (chunks <= 1) {
+    fn(0, n, 0);
+    return;
+  }
+  // Chunk boundaries on multiples of the grain, spread evenly.
+  const int64_t units = max_chunks;
+  std::exception_ptr error;
+  std::mutex error_mu;
+  const std::function<void(int)> task = [&](int i) {
+    const int64_t lo = std::min(n, units * i / chunks * grain);
+    const int64_t hi = std::min(n, units * (i + 1) / chunks * grain);
+    g_in_pool_task = true;
+    try {
+      if (lo < hi) fn(lo, hi, i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mu);
+      if (!error) error = std::current_exception();
+    }
+    g_in_pool_task = false;
+  };
+  pool().run(chunks, task);
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,43 @@
+// Shared declarations of the binding files.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <optional>
+
+#include "accel/ops.hpp"
+#include "src/core/graph.hpp"
+
+namespace accel::python {
+
+namespace nb = nanobind;
+
+void bind_device(nb::module_& m);
+void bind_array(nb::module_& m);
+void bind_ops(nb::module_& m);
+
+// The elementwise op named `name` in elementwise_ops.def, if the table has it.
+std::optional<OpKind> elementwise_op(const char* name);
+
+// Applies an elementwise op to Python operands (arrays, scalars, array-likes).
+Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
+
+// Handles NumPy's out= argument: writes `result` into `out` (when given) and returns it.
+nb::object finish(Array result, nb::handle out);
+
+// Reductions with NumPy's signatures, shared by the module functions and the methods.
+nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
+nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
+nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
+nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
+                      bool keepdims);
+nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
+                      bool keepdims);
+nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+
+}  // namespace accel::python

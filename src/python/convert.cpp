@@ -1,0 +1,326 @@
+#include "src/python/convert.hpp"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/complex.h>
+#include <nanobind/stl/string.h>
+
+#include <array>
+#include <complex>
+#include <cstring>
+
+#include "accel/errors.hpp"
+#include "accel/storage.hpp"
+#include "src/core/eval.hpp"
+
+namespace accel::python {
+
+namespace {
+
+std::array<nb::object, kNumDTypes> g_dtypes;  // numpy.dtype objects, by DType
+std::array<nb::object, kNumDTypes> g_types;   // their scalar types (numpy.float32, ...)
+nb::object g_numpy_dtype;                     // numpy.dtype
+nb::object g_numpy_generic;                   // numpy.generic
+nb::object g_numpy_ndarray;                   // numpy.ndarray
+nb::object g_asarray;                         // accelpy.asarray
+
+std::string py_repr(nb::handle obj) { return nb::cast<std::string>(nb::repr(obj)); }
+
+int64_t to_int64(nb::handle obj, const char* what) {
+  PyObject* idx = PyNumber_Index(obj.ptr());
+  if (!idx) {
+    PyErr_Clear();
+    throw TypeError(std::string("'") + Py_TYPE(obj.ptr())->tp_name +
+                    "' object cannot be interpreted as an integer (" + what + ")");
+  }
+  const long long v = PyLong_AsLongLong(idx);
+  Py_DECREF(idx);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+DType dlpack_dtype(nb::dlpack::dtype dt) {
+  using Code = nb::dlpack::dtype_code;
+  const auto code = static_cast<Code>(dt.code);
+  const int bits = dt.bits;
+  switch (code) {
+    case Code::Bool: return DType::Bool;
+    case Code::Int:
+      return bits == 8 ? DType::Int8 : bits == 16 ? DType::Int16 : bits == 32 ? DType::Int32 : DType::Int64;
+    case Code::UInt:
+      return bits == 8 ? DType::UInt8 : bits == 16 ? DType::UInt16 : bits == 32 ? DType::UInt32 : DType::UInt64;
+    case Code::Float:
+      return bits == 16 ? DType::Float16 : bits == 32 ? DType::Float32 : DType::Float64;
+    case Code::Bfloat: return DType::BFloat16;
+    case Code::Complex: return bits == 64 ? DType::Complex64 : DType::Complex128;
+    default: break;
+  }
+  throw TypeError("unsupported array element type (DLPack code " + std::to_string(dt.code) + ", " +
+                  std::to_string(bits) + " bits)");
+}
+
+nb::dlpack::dtype to_dlpack(DType dt) {
+  using Code = nb::dlpack::dtype_code;
+  nb::dlpack::dtype d{};
+  d.lanes = 1;
+  d.bits = static_cast<uint8_t>(itemsize(dt) * 8);
+  switch (kind(dt)) {
+    case DTypeKind::Bool: d.code = uint8_t(Code::Bool); break;
+    case DTypeKind::SignedInt: d.code = uint8_t(Code::Int); break;
+    case DTypeKind::UnsignedInt: d.code = uint8_t(Code::UInt); break;
+    case DTypeKind::Float: d.code = uint8_t(Code::Float); break;
+    case DTypeKind::Complex: d.code = uint8_t(Code::Complex); break;
+  }
+  if (dt == DType::BFloat16) d.code = uint8_t(Code::UInt);  // exported as uint16, viewed as bfloat16
+  return d;
+}
+
+// Keeps a Python object alive for as long as a Storage that wraps its memory.
+std::shared_ptr<void> hold(nb::handle obj) {
+  PyObject* p = obj.ptr();
+  Py_INCREF(p);
+  return std::shared_ptr<void>(p, [](void* q) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(q));
+  });
+}
+
+}  // namespace
+
+void set_dtype_objects(nb::list dtypes) {
+  if (nb::len(dtypes) != size_t(kNumDTypes)) throw ValueError("expected one dtype object per DType");
+  for (int i = 0; i < kNumDTypes; ++i) {
+    g_dtypes[i] = dtypes[i];
+    g_types[i] = dtypes[i].attr("type");
+  }
+  nb::module_ np = nb::module_::import_("numpy");
+  g_numpy_dtype = np.attr("dtype");
+  g_numpy_generic = np.attr("generic");
+  g_numpy_ndarray = np.attr("ndarray");
+}
+
+void set_asarray(nb::object fn) { g_asarray = std::move(fn); }
+
+nb::object dtype_object(DType dt) { return g_dtypes[static_cast<int>(dt)]; }
+
+std::optional<DType> to_dtype_opt(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_dtype(obj);
+}
+
+DType to_dtype(nb::handle obj) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (obj.is(g_dtypes[i]) || obj.is(g_types[i])) return static_cast<DType>(i);
+  }
+  if (obj.is((PyObject*)&PyBool_Type)) return DType::Bool;
+  if (obj.is((PyObject*)&PyLong_Type)) return kDefaultInt;
+  if (obj.is((PyObject*)&PyFloat_Type)) return kDefaultFloat;
+  if (obj.is((PyObject*)&PyComplex_Type)) return kDefaultComplex;
+  nb::object dt;
+  try {
+    dt = g_numpy_dtype(obj);
+  } catch (nb::python_error&) {
+    throw TypeError("data type " + py_repr(obj) + " not understood");
+  }
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (dt.equal(g_dtypes[i])) return static_cast<DType>(i);
+  }
+  throw TypeError("accelpy does not support dtype " + py_repr(dt) +
+                  "; supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, "
+                  "complex64, complex128");
+}
+
+std::optional<Scalar> to_scalar(nb::handle obj) {
+  PyObject* p = obj.ptr();
+  if (PyBool_Check(p)) return Scalar::weak_bool(p == Py_True);
+  if (PyLong_Check(p)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (!overflow) return Scalar::weak_int(v);
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(p);
+      if (!PyErr_Occurred()) return Scalar::weak_uint(u);
+      PyErr_Clear();
+    }
+    throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for int64");
+  }
+  if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_Check(p)) {
+    return Scalar::weak_complex({PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)});
+  }
+  if (g_numpy_generic.is_valid() && PyObject_IsInstance(p, g_numpy_generic.ptr()) == 1) {
+    const DType dt = to_dtype(obj.attr("dtype"));
+    nb::object v = obj.attr("item")();
+    std::optional<Scalar> s = to_scalar(v);
+    if (!s) return std::nullopt;
+    return s->cast(dt);
+  }
+  return std::nullopt;
+}
+
+Array to_array(nb::handle obj, std::optional<Device> device) {
+  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  nb::object dev = device ? nb::cast(*device) : nb::none();
+  return nb::cast<Array>(g_asarray(obj, nb::arg("device") = dev));
+}
+
+std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device) {
+  if (nb::isinstance<Array>(obj)) return ArrayOrScalar(nb::cast<Array>(obj));
+  if (std::optional<Scalar> s = to_scalar(obj)) return ArrayOrScalar(*s);
+  PyObject* p = obj.ptr();
+  if (PyList_Check(p) || PyTuple_Check(p) || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
+    return ArrayOrScalar(to_array(obj, device));
+  }
+  return std::nullopt;
+}
+
+Device to_device(nb::handle obj) {
+  if (obj.is_none()) return default_device();
+  if (nb::isinstance<Device>(obj)) return nb::cast<Device>(obj);
+  if (nb::isinstance<nb::str>(obj)) return Device::parse(nb::cast<std::string>(obj));
+  throw TypeError("expected a device ('cpu', 'cuda:0' or accelpy.device), got " + py_repr(obj));
+}
+
+std::optional<Device> to_device_opt(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_device(obj);
+}
+
+Axes to_axes(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  std::vector<int64_t> axes;
+  if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
+    for (nb::handle h : obj) axes.push_back(to_int64(h, "axis"));
+  } else {
+    axes.push_back(to_int64(obj, "axis"));
+  }
+  return axes;
+}
+
+Shape to_shape(nb::handle obj) {
+  Shape shape;
+  if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
+    for (nb::handle h : obj) shape.push_back(to_int64(h, "shape"));
+  } else {
+    shape.push_back(to_int64(obj, "shape"));
+  }
+  return shape;
+}
+
+std::vector<Index> to_index(nb::handle obj) {
+  std::vector<Index> out;
+  auto one = [&](nb::handle h) {
+    PyObject* p = h.ptr();
+    if (p == Py_None) {
+      out.push_back(NewAxis{});
+    } else if (p == Py_Ellipsis) {
+      out.push_back(Ellipsis{});
+    } else if (PySlice_Check(p)) {
+      auto part = [&](const char* name) -> std::optional<int64_t> {
+        nb::object v = h.attr(name);
+        if (v.is_none()) return std::nullopt;
+        return to_int64(v, "slice indices");
+      };
+      out.push_back(Slice{part("start"), part("stop"), part("step")});
+    } else if (!PyBool_Check(p) && PyIndex_Check(p) &&
+               !(g_numpy_ndarray.is_valid() && PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1)) {
+      out.push_back(to_int64(h, "index"));
+    } else if (PyList_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
+               PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
+      throw NotImplementedError(
+          "integer-array and boolean indexing are not supported yet; use integers, slices, "
+          "Ellipsis and None");
+    } else {
+      throw IndexError(
+          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+          "boolean arrays are valid indices");
+    }
+  };
+  if (PyTuple_Check(obj.ptr())) {
+    for (nb::handle h : obj) one(h);
+  } else {
+    one(obj);
+  }
+  return out;
+}
+
+nb::tuple shape_tuple(const Shape& shape) {
+  PyObject* t = PyTuple_New(Py_ssize_t(shape.size()));
+  for (size_t i = 0; i < shape.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(shape[i]));
+  return nb::steal<nb::tuple>(t);
+}
+
+nb::object to_python_scalar(const Array& a) {
+  alignas(16) unsigned char bytes[16];
+  to_host(a, bytes);
+  const Scalar s = Scalar::from_bytes(a.dtype(), bytes);
+  switch (s.kind()) {
+    case DTypeKind::Bool: return nb::bool_(s.as_bool());
+    case DTypeKind::SignedInt: return nb::int_(s.as_int());
+    case DTypeKind::UnsignedInt: return nb::steal(PyLong_FromUnsignedLongLong(s.as_uint()));
+    case DTypeKind::Float: return nb::float_(s.as_double());
+    case DTypeKind::Complex: return nb::cast(s.as_complex());
+  }
+  return nb::none();
+}
+
+nb::object to_numpy(const Array& a, std::optional<bool> copy) {
+  if (!a.device().is_cpu()) {
+    throw TypeError(
+        "Implicit conversion to a NumPy array is not allowed for an array on " + a.device().str() +
+        ". Please use `.get()` or `accelpy.asnumpy()` to construct a NumPy array explicitly.");
+  }
+  Array src = a;
+  if (copy.value_or(false)) {
+    src = accel::copy(a);
+    src.eval();
+  } else {
+    src.eval();
+    // NumPy may write through the view it gets: pending readers must see the current data.
+    prepare_write(*src.storage());
+  }
+  std::vector<size_t> shape(src.shape().begin(), src.shape().end());
+  auto* keep = new Array(src);
+  nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
+  void* data = src.size() ? src.data() : src.storage()->data();
+  nb::object out;
+  if (src.writeable()) {
+    out = nb::cast(nb::ndarray<nb::numpy>(data, shape.size(), shape.data(), owner,
+                                          src.strides().data(), to_dlpack(src.dtype())));
+  } else {
+    out = nb::cast(nb::ndarray<nb::numpy, nb::ro>(data, shape.size(), shape.data(), owner,
+                                                  src.strides().data(), to_dlpack(src.dtype())));
+  }
+  if (src.dtype() == DType::BFloat16) out = out.attr("view")(dtype_object(DType::BFloat16));
+  return out;
+}
+
+Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
+                 std::optional<bool> copy) {
+  nb::object np_arr = nb::borrow(arr);
+  const bool is_bf16 = nb::getattr(arr, "dtype").equal(g_dtypes[int(DType::BFloat16)]);
+  if (is_bf16) np_arr = np_arr.attr("view")(g_dtypes[int(DType::UInt16)]);
+  auto t = nb::cast<nb::ndarray<nb::ro, nb::device::cpu>>(np_arr);
+  const DType src_dt = is_bf16 ? DType::BFloat16 : dlpack_dtype(t.dtype());
+  Shape shape;
+  Strides strides;
+  for (size_t i = 0; i < t.ndim(); ++i) {
+    shape.push_back(int64_t(t.shape(i)));
+    strides.push_back(t.stride(i));
+  }
+  const bool writeable = nb::cast<bool>(arr.attr("flags").attr("writeable"));
+  const Array wrapped = Array::wrap(const_cast<void*>(static_cast<const void*>(t.data())), src_dt,
+                                    shape, strides, Device::cpu(), hold(arr), writeable);
+  const Device dev = device.value_or(default_device());
+  const DType dt = dtype.value_or(src_dt);
+  const bool zero_copy = dev.is_cpu() && dt == src_dt && !copy.value_or(false);
+  if (zero_copy) return wrapped;
+  if (copy.has_value() && !*copy) {
+    throw ValueError("Unable to avoid copy while creating an array as requested.");
+  }
+  // Copy now: the NumPy array may change after this call returns.
+  Array out = to_device(astype(wrapped, dt, true), dev);
+  out.eval();
+  return out;
+}
+
+}  // namespace accel::python

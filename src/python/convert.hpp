@@ -1,0 +1,51 @@
+// Conversions between Python objects and the core's types. Bindings only: no array logic.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <optional>
+#include <vector>
+
+#include "accel/ops.hpp"
+
+namespace accel::python {
+
+namespace nb = nanobind;
+
+// Called once from accelpy/__init__.py with the NumPy dtype objects of the 15 dtypes (in
+// DType order) and the Python function that turns any array-like into an ndarray.
+void set_dtype_objects(nb::list dtypes);
+void set_asarray(nb::object fn);
+
+// The NumPy dtype object of `dt` (accelpy's dtypes are NumPy's, plus ml_dtypes' bfloat16).
+nb::object dtype_object(DType dt);
+// Parses anything NumPy accepts as a dtype (np.float32, "f4", float, a dtype object, ...).
+DType to_dtype(nb::handle obj);
+std::optional<DType> to_dtype_opt(nb::handle obj);
+
+// Python bool/int/float/complex (weak) or a NumPy scalar (typed); nullopt for other objects.
+std::optional<Scalar> to_scalar(nb::handle obj);
+// An ndarray, or an array-like converted on `device` (NumPy arrays, lists, buffers...).
+Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
+// Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.
+// nullopt when the object is not array-like (operators then return NotImplemented).
+std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device);
+
+Device to_device(nb::handle obj);
+std::optional<Device> to_device_opt(nb::handle obj);
+
+// axis=None | int | tuple of ints
+Axes to_axes(nb::handle obj);
+Shape to_shape(nb::handle obj);
+std::vector<Index> to_index(nb::handle obj);
+
+nb::tuple shape_tuple(const Shape& shape);
+// A Python scalar holding element 0 of a size-1 array.
+nb::object to_python_scalar(const Array& a);
+// A NumPy array over the data (CPU arrays), or a copy of it; `copy` as in __array__.
+nb::object to_numpy(const Array& a, std::optional<bool> copy);
+// Imports a NumPy array: zero-copy on the CPU when dtype and copy allow, else a copy.
+Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
+                 std::optional<bool> copy);
+
+}  // namespace accel::python
