@@ -11,10 +11,10 @@ namespace accel {
 
 template <DType D>
 struct dtype_traits;
-#define ACCEL_DTYPE_TRAIT(D, T) \
-  template <>                   \
+#define ACCEL_DTYPE_TRAIT(D, T)   \
+  template <>                     \
   struct dtype_traits<DType::D> { \
-    using type = T;             \
+    using type = T;               \
   };
 ACCEL_DTYPE_TRAIT(Bool, bool)
 ACCEL_DTYPE_TRAIT(Int8, int8_t)
@@ -45,21 +45,36 @@ struct type_tag {
 template <class F>
 decltype(auto) dispatch_dtype(DType dt, F&& f) {
   switch (dt) {
-    case DType::Bool: return f(type_tag<bool>{});
-    case DType::Int8: return f(type_tag<int8_t>{});
-    case DType::UInt8: return f(type_tag<uint8_t>{});
-    case DType::Int16: return f(type_tag<int16_t>{});
-    case DType::UInt16: return f(type_tag<uint16_t>{});
-    case DType::Int32: return f(type_tag<int32_t>{});
-    case DType::UInt32: return f(type_tag<uint32_t>{});
-    case DType::Int64: return f(type_tag<int64_t>{});
-    case DType::UInt64: return f(type_tag<uint64_t>{});
-    case DType::Float16: return f(type_tag<float16>{});
-    case DType::BFloat16: return f(type_tag<bfloat16>{});
-    case DType::Float32: return f(type_tag<float>{});
-    case DType::Float64: return f(type_tag<double>{});
-    case DType::Complex64: return f(type_tag<complex64>{});
-    case DType::Complex128: return f(type_tag<complex128>{});
+    case DType::Bool:
+      return f(type_tag<bool>{});
+    case DType::Int8:
+      return f(type_tag<int8_t>{});
+    case DType::UInt8:
+      return f(type_tag<uint8_t>{});
+    case DType::Int16:
+      return f(type_tag<int16_t>{});
+    case DType::UInt16:
+      return f(type_tag<uint16_t>{});
+    case DType::Int32:
+      return f(type_tag<int32_t>{});
+    case DType::UInt32:
+      return f(type_tag<uint32_t>{});
+    case DType::Int64:
+      return f(type_tag<int64_t>{});
+    case DType::UInt64:
+      return f(type_tag<uint64_t>{});
+    case DType::Float16:
+      return f(type_tag<float16>{});
+    case DType::BFloat16:
+      return f(type_tag<bfloat16>{});
+    case DType::Float32:
+      return f(type_tag<float>{});
+    case DType::Float64:
+      return f(type_tag<double>{});
+    case DType::Complex64:
+      return f(type_tag<complex64>{});
+    case DType::Complex128:
+      return f(type_tag<complex128>{});
   }
   __builtin_unreachable();
 }
@@ -69,7 +84,8 @@ template <class F>
 void for_each_dtype(F&& f) {
   [&]<int... I>(std::integer_sequence<int, I...>) {
     (f(std::integral_constant<DType, static_cast<DType>(I)>{}), ...);
-  }(std::make_integer_sequence<int, kNumDTypes>{});
+  }
+  (std::make_integer_sequence<int, kNumDTypes>{});
 }
 
 }  // namespace accel

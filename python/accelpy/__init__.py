@@ -7,6 +7,7 @@
 """
 
 from . import _core
+from ._dtypes import DTYPES as _DTYPES
 from ._dtypes import (  # noqa: F401 - public dtypes
     bfloat16,
     bool,
@@ -24,14 +25,12 @@ from ._dtypes import (  # noqa: F401 - public dtypes
     uint32,
     uint64,
 )
-from ._dtypes import DTYPES as _DTYPES
 
 _core._set_dtypes(list(_DTYPES))
 
 from . import _format  # noqa: E402
 from ._core import *  # noqa: E402,F401,F403 - the bound functions
-from ._core import Device, OutOfMemoryError, ndarray  # noqa: E402,F401
-from ._core import eval  # noqa: E402,F401,A004
+from ._core import Device, OutOfMemoryError, eval, ndarray  # noqa: E402,F401
 from ._creation import (  # noqa: E402,F401
     array,
     asarray,

@@ -1,7 +1,5 @@
 """repr and str of arrays, exactly as NumPy prints them."""
 
-import numpy as np
-
 from . import _core
 
 
@@ -16,9 +14,12 @@ def array_str(a):
 def install():
     _core.ndarray.__repr__ = array_repr
     _core.ndarray.__str__ = array_str
-    _core.ndarray.__format__ = lambda a, spec: format(_core.asnumpy(a), spec) if spec else array_str(a)
+    _core.ndarray.__format__ = _format
     _core.ndarray.__iter__ = _iterate
-    np  # noqa: B018 - NumPy formats; imported for its printoptions
+
+
+def _format(a, spec):
+    return format(_core.asnumpy(a), spec) if spec else array_str(a)
 
 
 def _iterate(a):

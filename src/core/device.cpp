@@ -28,7 +28,9 @@ Device Device::parse(std::string_view text) {
     }
   }
   if (kind == "cpu") {
-    if (index != 0) throw ValueError("invalid device '" + std::string(text) + "': there is one cpu device, 'cpu'");
+    if (index != 0)
+      throw ValueError("invalid device '" + std::string(text) +
+                       "': there is one cpu device, 'cpu'");
     return cpu();
   }
   if (kind == "cuda" || kind == "gpu") return cuda(index);

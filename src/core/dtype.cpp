@@ -27,11 +27,15 @@ constexpr std::array<DTypeInfo, kNumDTypes> kInfo = {{
 // Significand bits of each float dtype (and of the float part of complex).
 int float_digits(DType dt) {
   switch (dt) {
-    case DType::Float16: return 11;
-    case DType::BFloat16: return 8;
+    case DType::Float16:
+      return 11;
+    case DType::BFloat16:
+      return 8;
     case DType::Float32:
-    case DType::Complex64: return 24;
-    default: return 53;
+    case DType::Complex64:
+      return 24;
+    default:
+      return 53;
   }
 }
 
@@ -42,11 +46,14 @@ int int_digits(DType dt) {  // value bits, without the sign
 
 int float_max_exponent(DType dt) {
   switch (dt) {
-    case DType::Float16: return 16;
+    case DType::Float16:
+      return 16;
     case DType::BFloat16:
     case DType::Float32:
-    case DType::Complex64: return 128;
-    default: return 1024;
+    case DType::Complex64:
+      return 128;
+    default:
+      return 1024;
   }
 }
 
@@ -77,7 +84,8 @@ bool can_cast_safely(DType from, DType to) {
   if (from == to || from == DType::Bool) return true;
   const DTypeKind fk = kind(from), tk = kind(to);
   switch (fk) {
-    case DTypeKind::Bool: return true;
+    case DTypeKind::Bool:
+      return true;
     case DTypeKind::SignedInt:
     case DTypeKind::UnsignedInt:
       if (tk == DTypeKind::Bool) return false;
@@ -98,7 +106,8 @@ bool can_cast_safely(DType from, DType to) {
                float_max_exponent(to) >= float_max_exponent(from);
       }
       return false;
-    case DTypeKind::Complex: return tk == DTypeKind::Complex && itemsize(to) >= itemsize(from);
+    case DTypeKind::Complex:
+      return tk == DTypeKind::Complex && itemsize(to) >= itemsize(from);
   }
   return false;
 }
@@ -111,11 +120,15 @@ bool can_cast(DType from, DType to, std::string_view casting) {
     if (can_cast_safely(from, to)) return true;
     const auto rank = [](DType dt) {
       switch (kind(dt)) {
-        case DTypeKind::Bool: return 0;
+        case DTypeKind::Bool:
+          return 0;
         case DTypeKind::SignedInt:
-        case DTypeKind::UnsignedInt: return 1;
-        case DTypeKind::Float: return 2;
-        case DTypeKind::Complex: return 3;
+        case DTypeKind::UnsignedInt:
+          return 1;
+        case DTypeKind::Float:
+          return 2;
+        case DTypeKind::Complex:
+          return 3;
       }
       return 0;
     };

@@ -45,7 +45,8 @@ struct Plan {
   std::vector<std::pair<const Node*, int>> sorted;  // (node, index in `nodes`), by pointer
 
   int index_of(const Node* n) const {
-    const auto it = std::lower_bound(sorted.begin(), sorted.end(), std::pair<const Node*, int>{n, -1});
+    const auto it =
+        std::lower_bound(sorted.begin(), sorted.end(), std::pair<const Node*, int>{n, -1});
     return (it != sorted.end() && it->first == n) ? it->second : -1;
   }
 };
@@ -82,7 +83,8 @@ void collect(const std::vector<Storage*>& targets, Plan& plan) {
     }
   }
   plan.sorted.reserve(plan.nodes.size());
-  for (size_t i = 0; i < plan.nodes.size(); ++i) plan.sorted.push_back({plan.nodes[i].node, int(i)});
+  for (size_t i = 0; i < plan.nodes.size(); ++i)
+    plan.sorted.push_back({plan.nodes[i].node, int(i)});
   std::sort(plan.sorted.begin(), plan.sorted.end());
 }
 
@@ -218,7 +220,8 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
         arg.scalar = &in.scalar;
       } else if (p && plan.nodes[plan.index_of(p)].group == group_id) {
         arg.kind = StepArg::Step;
-        arg.index = int(std::find(members.begin(), members.end(), plan.index_of(p)) - members.begin());
+        arg.index =
+            int(std::find(members.begin(), members.end(), plan.index_of(p)) - members.begin());
       } else {
         arg.kind = StepArg::Input;
         const auto it = std::find(input_impls.begin(), input_impls.end(), in.array.impl());
@@ -333,7 +336,8 @@ void evaluate_into(const Array& dst, const Array& value) {
   // dst's own layout. Otherwise (a[1:] = a[:-1]) compute into fresh memory first.
   Array src = value;
   if (reads_other_view(value, dst)) {
-    src = make_pending(OpKind::Cast, value.dtype(), value.shape(), value.device(), {Operand{value}});
+    src =
+        make_pending(OpKind::Cast, value.dtype(), value.shape(), value.device(), {Operand{value}});
     src.eval();
   }
   Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(), {Operand{src}});

@@ -9,11 +9,13 @@ namespace accel {
 OpClass op_class(OpKind op) {
   switch (op) {
     case OpKind::Where:
-    case OpKind::Cast: return OpClass::Elementwise;
+    case OpKind::Cast:
+      return OpClass::Elementwise;
     case OpKind::Fill:
     case OpKind::Arange:
     case OpKind::Linspace:
-    case OpKind::Eye: return OpClass::Generator;
+    case OpKind::Eye:
+      return OpClass::Generator;
     case OpKind::Sum:
     case OpKind::Prod:
     case OpKind::Max:
@@ -23,35 +25,56 @@ OpClass op_class(OpKind op) {
     case OpKind::Any:
     case OpKind::All:
     case OpKind::Mean:
-    case OpKind::Var: return OpClass::Reduction;
-    case OpKind::Concatenate: return OpClass::Other;
-    default: return OpClass::Elementwise;  // the rows of elementwise_ops.def
+    case OpKind::Var:
+      return OpClass::Reduction;
+    case OpKind::Concatenate:
+      return OpClass::Other;
+    default:
+      return OpClass::Elementwise;  // the rows of elementwise_ops.def
   }
 }
 
 const char* op_name(OpKind op) {
   switch (op) {
 #define ACCEL_ELEMENTWISE(Name, name, ...) \
-  case OpKind::Name: return #name;
+  case OpKind::Name:                       \
+    return #name;
 #include "accel/elementwise_ops.def"
 #undef ACCEL_ELEMENTWISE
-    case OpKind::Where: return "where";
-    case OpKind::Cast: return "cast";
-    case OpKind::Fill: return "fill";
-    case OpKind::Arange: return "arange";
-    case OpKind::Linspace: return "linspace";
-    case OpKind::Eye: return "eye";
-    case OpKind::Sum: return "sum";
-    case OpKind::Prod: return "prod";
-    case OpKind::Max: return "max";
-    case OpKind::Min: return "min";
-    case OpKind::ArgMax: return "argmax";
-    case OpKind::ArgMin: return "argmin";
-    case OpKind::Any: return "any";
-    case OpKind::All: return "all";
-    case OpKind::Mean: return "mean";
-    case OpKind::Var: return "var";
-    case OpKind::Concatenate: return "concatenate";
+    case OpKind::Where:
+      return "where";
+    case OpKind::Cast:
+      return "cast";
+    case OpKind::Fill:
+      return "fill";
+    case OpKind::Arange:
+      return "arange";
+    case OpKind::Linspace:
+      return "linspace";
+    case OpKind::Eye:
+      return "eye";
+    case OpKind::Sum:
+      return "sum";
+    case OpKind::Prod:
+      return "prod";
+    case OpKind::Max:
+      return "max";
+    case OpKind::Min:
+      return "min";
+    case OpKind::ArgMax:
+      return "argmax";
+    case OpKind::ArgMin:
+      return "argmin";
+    case OpKind::Any:
+      return "any";
+    case OpKind::All:
+      return "all";
+    case OpKind::Mean:
+      return "mean";
+    case OpKind::Var:
+      return "var";
+    case OpKind::Concatenate:
+      return "concatenate";
   }
   return "?";
 }
@@ -98,8 +121,8 @@ Node::~Node() {
   g_graveyard = nullptr;
 }
 
-Array make_pending(OpKind op, DType dtype, Shape shape, Device device,
-                   std::vector<Operand> inputs, NodeParams params) {
+Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
+                   NodeParams params) {
   int depth = 1;
   for (const Operand& in : inputs) {
     if (in.array.defined() && in.array.is_pending()) {
@@ -114,7 +137,8 @@ Array make_pending(OpKind op, DType dtype, Shape shape, Device device,
     evaluate_storages(deep);
     depth = 1;
   }
-  auto node = std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
+  auto node =
+      std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
   node->depth = depth;
   for (const Operand& in : node->inputs) {
     if (in.array.defined()) in.array.storage()->add_reader(node);

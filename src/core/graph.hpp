@@ -94,7 +94,7 @@ inline constexpr int kMaxPendingDepth = 64;
 
 // Creates the node and returns its (pending) output; registers the node as a reader of every
 // array operand's storage, for the write barrier.
-Array make_pending(OpKind op, DType dtype, Shape shape, Device device,
-                   std::vector<Operand> inputs, NodeParams params = {});
+Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
+                   NodeParams params = {});
 
 }  // namespace accel

@@ -71,42 +71,59 @@ Scalar Scalar::from_bytes(DType dt, const void* bytes) {
 
 bool Scalar::as_bool() const {
   switch (kind()) {
-    case DTypeKind::Bool: return v_.b;
-    case DTypeKind::SignedInt: return v_.i != 0;
-    case DTypeKind::UnsignedInt: return v_.u != 0;
-    case DTypeKind::Float: return v_.f != 0;
-    case DTypeKind::Complex: return v_.f != 0 || im_ != 0;
+    case DTypeKind::Bool:
+      return v_.b;
+    case DTypeKind::SignedInt:
+      return v_.i != 0;
+    case DTypeKind::UnsignedInt:
+      return v_.u != 0;
+    case DTypeKind::Float:
+      return v_.f != 0;
+    case DTypeKind::Complex:
+      return v_.f != 0 || im_ != 0;
   }
   return false;
 }
 
 int64_t Scalar::as_int() const {
   switch (kind()) {
-    case DTypeKind::Bool: return v_.b;
-    case DTypeKind::SignedInt: return v_.i;
-    case DTypeKind::UnsignedInt: return static_cast<int64_t>(v_.u);
+    case DTypeKind::Bool:
+      return v_.b;
+    case DTypeKind::SignedInt:
+      return v_.i;
+    case DTypeKind::UnsignedInt:
+      return static_cast<int64_t>(v_.u);
     case DTypeKind::Float:
-    case DTypeKind::Complex: return accel::cast<int64_t>(v_.f);
+    case DTypeKind::Complex:
+      return accel::cast<int64_t>(v_.f);
   }
   return 0;
 }
 
 uint64_t Scalar::as_uint() const {
   switch (kind()) {
-    case DTypeKind::SignedInt: return static_cast<uint64_t>(v_.i);
-    case DTypeKind::UnsignedInt: return v_.u;
+    case DTypeKind::SignedInt:
+      return static_cast<uint64_t>(v_.i);
+    case DTypeKind::UnsignedInt:
+      return v_.u;
     case DTypeKind::Float:
-    case DTypeKind::Complex: return accel::cast<uint64_t>(v_.f);
-    default: return static_cast<uint64_t>(as_int());
+    case DTypeKind::Complex:
+      return accel::cast<uint64_t>(v_.f);
+    default:
+      return static_cast<uint64_t>(as_int());
   }
 }
 
 double Scalar::as_double() const {
   switch (kind()) {
-    case DTypeKind::Bool: return v_.b;
-    case DTypeKind::SignedInt: return static_cast<double>(v_.i);
-    case DTypeKind::UnsignedInt: return static_cast<double>(v_.u);
-    default: return v_.f;
+    case DTypeKind::Bool:
+      return v_.b;
+    case DTypeKind::SignedInt:
+      return static_cast<double>(v_.i);
+    case DTypeKind::UnsignedInt:
+      return static_cast<double>(v_.u);
+    default:
+      return v_.f;
   }
 }
 
@@ -120,7 +137,8 @@ bool Scalar::fits(DType dt) const {
   return dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (is_int_v<T>) {
-      if (kind() == DTypeKind::UnsignedInt) return v_.u <= static_cast<uint64_t>(numeric_limits<T>::max());
+      if (kind() == DTypeKind::UnsignedInt)
+        return v_.u <= static_cast<uint64_t>(numeric_limits<T>::max());
       if (v_.i < 0) {
         return is_signed_int_v<T> && v_.i >= static_cast<int64_t>(numeric_limits<T>::lowest());
       }
@@ -136,11 +154,21 @@ void Scalar::store(DType dt, void* out) const {
     using T = typename decltype(tag)::type;
     T v{};
     switch (kind()) {
-      case DTypeKind::Bool: v = accel::cast<T>(v_.b); break;
-      case DTypeKind::SignedInt: v = accel::cast<T>(v_.i); break;
-      case DTypeKind::UnsignedInt: v = accel::cast<T>(v_.u); break;
-      case DTypeKind::Float: v = accel::cast<T>(v_.f); break;
-      case DTypeKind::Complex: v = accel::cast<T>(complex128(v_.f, im_)); break;
+      case DTypeKind::Bool:
+        v = accel::cast<T>(v_.b);
+        break;
+      case DTypeKind::SignedInt:
+        v = accel::cast<T>(v_.i);
+        break;
+      case DTypeKind::UnsignedInt:
+        v = accel::cast<T>(v_.u);
+        break;
+      case DTypeKind::Float:
+        v = accel::cast<T>(v_.f);
+        break;
+      case DTypeKind::Complex:
+        v = accel::cast<T>(complex128(v_.f, im_));
+        break;
     }
     *static_cast<T*>(out) = v;
   });

@@ -55,25 +55,35 @@ DType result_type_of(const std::vector<const ArrayOrScalar*>& operands) {
       const DTypeKind k = op->scalar().kind();
       weak_uint = weak_uint || k == DTypeKind::UnsignedInt;
       const auto rank = [](DTypeKind kk) {
-        return kk == DTypeKind::Bool ? 0 : kk == DTypeKind::Float ? 2 : kk == DTypeKind::Complex ? 3 : 1;
+        return kk == DTypeKind::Bool      ? 0
+               : kk == DTypeKind::Float   ? 2
+               : kk == DTypeKind::Complex ? 3
+                                          : 1;
       };
       if (rank(k) > rank(weak_kind)) weak_kind = k;
     }
   }
   if (!any_strong) {
     switch (weak_kind) {
-      case DTypeKind::Bool: return DType::Bool;
-      case DTypeKind::Float: return kDefaultFloat;
-      case DTypeKind::Complex: return kDefaultComplex;
-      default: return weak_uint ? DType::UInt64 : kDefaultInt;
+      case DTypeKind::Bool:
+        return DType::Bool;
+      case DTypeKind::Float:
+        return kDefaultFloat;
+      case DTypeKind::Complex:
+        return kDefaultComplex;
+      default:
+        return weak_uint ? DType::UInt64 : kDefaultInt;
     }
   }
   // NEP 50: a weak scalar changes the result only when its kind is higher.
   switch (weak_kind) {
-    case DTypeKind::Bool: return strong;
+    case DTypeKind::Bool:
+      return strong;
     case DTypeKind::SignedInt:
-    case DTypeKind::UnsignedInt: return strong == DType::Bool ? kDefaultInt : strong;
-    case DTypeKind::Float: return is_inexact(strong) ? strong : kDefaultFloat;
+    case DTypeKind::UnsignedInt:
+      return strong == DType::Bool ? kDefaultInt : strong;
+    case DTypeKind::Float:
+      return is_inexact(strong) ? strong : kDefaultFloat;
     case DTypeKind::Complex:
       if (is_complex(strong)) return strong;
       return is_floating(strong) ? complex_dtype(strong) : kDefaultComplex;

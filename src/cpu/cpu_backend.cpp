@@ -25,8 +25,8 @@ void run_concatenate(const Group& group) {
   for (const Operand& in : node.inputs) {
     const Array& src = in.array;
     // The slab of the output this input fills, written by a one-step copy group.
-    const Array dest = out.view(out.dtype(), src.shape(), out.strides(),
-                                out.offset() + at * out.strides()[axis]);
+    const Array dest =
+        out.view(out.dtype(), src.shape(), out.strides(), out.offset() + at * out.strides()[axis]);
     at += src.shape()[axis];
     if (src.size() == 0) continue;
     Node copy(OpKind::Cast, out.dtype(), out.device(), src.shape(), {Operand{src}});
@@ -53,9 +53,12 @@ class CpuBackend final : public Backend {
   void deallocate(void* ptr, size_t) override { std::free(ptr); }
   void run(const Group& group) override {
     switch (group.kind) {
-      case Group::Kind::Elementwise: return run_elementwise(group);
-      case Group::Kind::Reduction: return run_reduction(group);
-      case Group::Kind::Single: return run_concatenate(group);
+      case Group::Kind::Elementwise:
+        return run_elementwise(group);
+      case Group::Kind::Reduction:
+        return run_reduction(group);
+      case Group::Kind::Single:
+        return run_concatenate(group);
     }
   }
   void copy_to_host(const void* src, void* dst, size_t nbytes) override {

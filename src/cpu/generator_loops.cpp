@@ -26,7 +26,8 @@ void fill_loop(const char* const*, char* out, int64_t n, const Node* node) {
 // arange: first + i * delta in the step dtype (float for the 16-bit floats), as NumPy's fill
 // functions compute it; integers wrap instead of overflowing.
 template <class T>
-using arange_step_t = std::conditional_t<is_half_v<T>, float, std::conditional_t<is_same_v<T, bool>, int64_t, T>>;
+using arange_step_t =
+    std::conditional_t<is_half_v<T>, float, std::conditional_t<is_same_v<T, bool>, int64_t, T>>;
 
 template <class T>
 void arange_loop(const char* const* in, char* out, int64_t n, const Node* node) {
@@ -107,11 +108,16 @@ LoopFn generator_loop(OpKind op, DType out) {
   return dispatch_dtype(out, [&](auto tag) -> LoopFn {
     using T = typename decltype(tag)::type;
     switch (op) {
-      case OpKind::Fill: return &fill_loop<T>;
-      case OpKind::Arange: return &arange_loop<T>;
-      case OpKind::Linspace: return &linspace_loop<T>;
-      case OpKind::Eye: return &eye_loop<T>;
-      default: return nullptr;
+      case OpKind::Fill:
+        return &fill_loop<T>;
+      case OpKind::Arange:
+        return &arange_loop<T>;
+      case OpKind::Linspace:
+        return &linspace_loop<T>;
+      case OpKind::Eye:
+        return &eye_loop<T>;
+      default:
+        return nullptr;
     }
   });
 }

@@ -76,11 +76,21 @@ void store_strided(const char* src, char* dst, int64_t stride, int64_t count) {
 template <class F>
 void by_itemsize(size_t isz, F&& f) {
   switch (isz) {
-    case 1: f(uint8_t{}); break;
-    case 2: f(uint16_t{}); break;
-    case 4: f(uint32_t{}); break;
-    case 8: f(uint64_t{}); break;
-    default: f(Bytes16{}); break;
+    case 1:
+      f(uint8_t{});
+      break;
+    case 2:
+      f(uint16_t{});
+      break;
+    case 4:
+      f(uint32_t{});
+      break;
+    case 8:
+      f(uint64_t{});
+      break;
+    default:
+      f(Bytes16{});
+      break;
   }
 }
 
@@ -105,7 +115,8 @@ Layout make_layout(const Group& group, const std::vector<int>& perm) {
   for (int p : perm) lay.shape.push_back(group.shape[p]);
   for (const Array& in : group.inputs) lay.inputs.push_back(permute(in.strides()));
   for (const GroupOutput& out : group.outputs) {
-    lay.outputs.push_back(out.dest.shape() == group.shape ? permute(out.dest.strides()) : Strides{});
+    lay.outputs.push_back(out.dest.shape() == group.shape ? permute(out.dest.strides())
+                                                          : Strides{});
   }
   lay.index = permute(contiguous_strides(group.shape));
 
@@ -184,7 +195,8 @@ Program::Program(const Group& group, int num_steps, Layout layout)
         cs.fn = node.op == OpKind::Cast ? cast_loop(compute_dtype(node), node.dtype)
                                         : elementwise_loop(node.op, compute_dtype(node));
         break;
-      default: break;
+      default:
+        break;
     }
     if (!cs.fn) {
       throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " on " +
@@ -226,9 +238,11 @@ void Program::prepare(Scratch& scratch) const {
 void Program::gather(const Operand& op, int64_t start, int64_t n, char* dst) const {
   by_itemsize(op.itemsize, [&](auto t) {
     using T = decltype(t);
-    walk(shape_, op.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-      copy_strided<T>(op.base + off * int64_t(sizeof(T)), stride, count, dst + pos * int64_t(sizeof(T)));
-    });
+    walk(shape_, op.strides, start, n,
+         [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+           copy_strided<T>(op.base + off * int64_t(sizeof(T)), stride, count,
+                           dst + pos * int64_t(sizeof(T)));
+         });
   });
 }
 
@@ -236,9 +250,11 @@ void Program::scatter(const Operand& op, int64_t start, int64_t n, const char* s
   char* base = const_cast<char*>(op.base);
   by_itemsize(op.itemsize, [&](auto t) {
     using T = decltype(t);
-    walk(shape_, op.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-      store_strided<T>(src + pos * int64_t(sizeof(T)), base + off * int64_t(sizeof(T)), stride, count);
-    });
+    walk(shape_, op.strides, start, n,
+         [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+           store_strided<T>(src + pos * int64_t(sizeof(T)), base + off * int64_t(sizeof(T)), stride,
+                            count);
+         });
   });
 }
 
@@ -259,9 +275,10 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     if (index_.contiguous) {
       for (int64_t i = 0; i < n; ++i) index[i] = start + i;
     } else {
-      walk(shape_, index_.strides, start, n, [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-        for (int64_t j = 0; j < count; ++j) index[pos + j] = off + j * stride;
-      });
+      walk(shape_, index_.strides, start, n,
+           [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
+             for (int64_t j = 0; j < count; ++j) index[pos + j] = off + j * stride;
+           });
     }
   }
   for (size_t k = 0; k < steps_.size(); ++k) {
@@ -278,14 +295,17 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     }
     cs.fn(in, out, n, group_.steps[k].node);
     scratch.values[k] = out;
-    if (cs.output >= 0 && !outputs_[cs.output].contiguous) scatter(outputs_[cs.output], start, n, out);
+    if (cs.output >= 0 && !outputs_[cs.output].contiguous)
+      scatter(outputs_[cs.output], start, n, out);
   }
 }
 
 const char* Program::values(const StepArg& arg, Scratch& scratch) const {
   switch (arg.kind) {
-    case StepArg::Input: return scratch.inputs[arg.index];
-    case StepArg::Step: return scratch.values[arg.index];
+    case StepArg::Input:
+      return scratch.inputs[arg.index];
+    case StepArg::Step:
+      return scratch.values[arg.index];
     case StepArg::Scalar:
       for (const auto& [scalar, at] : constants_) {
         if (scalar == arg.scalar) return scratch.memory + at;

@@ -299,16 +299,17 @@ void run_outer(const R& r, const Program& prog, const StepArg& arg, typename R::
   };
   const int threads = num_threads();
   if (cols >= int64_t(threads) * kBlock || rows * cols < kParallelMin) {
-    parallel_for(cols, rows * cols < kParallelMin ? cols : kBlock, [&](int64_t lo, int64_t hi, int) {
-      Program::Scratch s;
-      auto acc = std::make_unique<Col[]>(static_cast<size_t>(std::min(kBlock, hi - lo)));
-      for (int64_t c0 = lo; c0 < hi; c0 += kBlock) {
-        const int64_t len = std::min(kBlock, hi - c0);
-        std::fill(acc.get(), acc.get() + len, r.col_init());
-        accumulate(c0, len, 0, rows, acc.get(), s);
-        for (int64_t j = 0; j < len; ++j) out[c0 + j] = r.col_result(acc[j]);
-      }
-    });
+    parallel_for(
+        cols, rows * cols < kParallelMin ? cols : kBlock, [&](int64_t lo, int64_t hi, int) {
+          Program::Scratch s;
+          auto acc = std::make_unique<Col[]>(static_cast<size_t>(std::min(kBlock, hi - lo)));
+          for (int64_t c0 = lo; c0 < hi; c0 += kBlock) {
+            const int64_t len = std::min(kBlock, hi - c0);
+            std::fill(acc.get(), acc.get() + len, r.col_init());
+            accumulate(c0, len, 0, rows, acc.get(), s);
+            for (int64_t j = 0; j < len; ++j) out[c0 + j] = r.col_result(acc[j]);
+          }
+        });
     return;
   }
   // Few columns, many rows: each thread accumulates a band of rows; bands merge in order.
@@ -397,15 +398,24 @@ void run_reduction(const Group& group) {
   dispatch_dtype(input_dtype(group), [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (node.op) {
-      case OpKind::Sum: return run_with(SumR<T>{}, group, outer, perm, geo);
-      case OpKind::Prod: return run_with(ProdR<T>{}, group, outer, perm, geo);
-      case OpKind::Max: return run_with(FoldR<T, ops::Maximum>{}, group, outer, perm, geo);
-      case OpKind::Min: return run_with(FoldR<T, ops::Minimum>{}, group, outer, perm, geo);
-      case OpKind::ArgMax: return run_with(ArgR<T, true>{}, group, outer, perm, geo);
-      case OpKind::ArgMin: return run_with(ArgR<T, false>{}, group, outer, perm, geo);
-      case OpKind::Any: return run_with(BoolR<false>{}, group, outer, perm, geo);
-      case OpKind::All: return run_with(BoolR<true>{}, group, outer, perm, geo);
-      default: break;
+      case OpKind::Sum:
+        return run_with(SumR<T>{}, group, outer, perm, geo);
+      case OpKind::Prod:
+        return run_with(ProdR<T>{}, group, outer, perm, geo);
+      case OpKind::Max:
+        return run_with(FoldR<T, ops::Maximum>{}, group, outer, perm, geo);
+      case OpKind::Min:
+        return run_with(FoldR<T, ops::Minimum>{}, group, outer, perm, geo);
+      case OpKind::ArgMax:
+        return run_with(ArgR<T, true>{}, group, outer, perm, geo);
+      case OpKind::ArgMin:
+        return run_with(ArgR<T, false>{}, group, outer, perm, geo);
+      case OpKind::Any:
+        return run_with(BoolR<false>{}, group, outer, perm, geo);
+      case OpKind::All:
+        return run_with(BoolR<true>{}, group, outer, perm, geo);
+      default:
+        break;
     }
   });
 }

@@ -40,11 +40,14 @@ constexpr BinaryOperator kBinary[] = {
     {"__rshift__", "__rrshift__", "__irshift__", "bitwise_right_shift"},
 };
 constexpr std::pair<const char*, const char*> kCompare[] = {
-    {"__eq__", "equal"},     {"__ne__", "not_equal"}, {"__lt__", "less"},
-    {"__le__", "less_equal"}, {"__gt__", "greater"},  {"__ge__", "greater_equal"},
+    {"__eq__", "equal"},      {"__ne__", "not_equal"}, {"__lt__", "less"},
+    {"__le__", "less_equal"}, {"__gt__", "greater"},   {"__ge__", "greater_equal"},
 };
 constexpr std::pair<const char*, const char*> kUnary[] = {
-    {"__neg__", "negative"}, {"__pos__", "positive"}, {"__abs__", "abs"}, {"__invert__", "bitwise_invert"},
+    {"__neg__", "negative"},
+    {"__pos__", "positive"},
+    {"__abs__", "abs"},
+    {"__invert__", "bitwise_invert"},
 };
 
 nb::object binary(OpKind op, const Array& self, nb::handle other, bool reflected) {
@@ -76,8 +79,8 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
 
 void require_size_one(const Array& a, const char* what) {
   if (a.size() != 1) {
-    throw TypeError(std::string("only length-1 arrays can be converted to Python scalars (") + what +
-                    " of an array of size " + std::to_string(a.size()) + ")");
+    throw TypeError(std::string("only length-1 arrays can be converted to Python scalars (") +
+                    what + " of an array of size " + std::to_string(a.size()) + ")");
   }
 }
 
@@ -90,150 +93,203 @@ Strides byte_strides(const Array& a) {
 }  // namespace
 
 void bind_device(nb::module_& m) {
-  nb::class_<Device>(m, "Device", "Where arrays live: 'cpu' or 'cuda:N'. Also a context manager that "
-                                  "makes new arrays go there.")
-      .def("__init__", [](Device* d, nb::handle spec) { new (d) Device(to_device(spec)); }, "device"_a)
+  nb::class_<Device>(m, "Device",
+                     "Where arrays live: 'cpu' or 'cuda:N'. Also a context manager that "
+                     "makes new arrays go there.")
+      .def(
+          "__init__", [](Device* d, nb::handle spec) { new (d) Device(to_device(spec)); },
+          "device"_a)
       .def_prop_ro("type", [](const Device& d) { return d.is_cpu() ? "cpu" : "cuda"; })
       .def_prop_ro("index", [](const Device& d) { return d.index; })
       .def("__str__", &Device::str)
-      .def("__repr__", [](const Device& d) {
-        return d.is_cpu() ? std::string("device(type='cpu')")
-                          : "device(type='cuda', index=" + std::to_string(d.index) + ")";
-      })
-      .def("__eq__", [](const Device& d, nb::handle other) {
-        try {
-          return d == to_device(other);
-        } catch (const Error&) {
-          return false;
-        }
-      })
+      .def("__repr__",
+           [](const Device& d) {
+             return d.is_cpu() ? std::string("device(type='cpu')")
+                               : "device(type='cuda', index=" + std::to_string(d.index) + ")";
+           })
+      .def("__eq__",
+           [](const Device& d, nb::handle other) {
+             try {
+               return d == to_device(other);
+             } catch (const Error&) {
+               return false;
+             }
+           })
       .def("__hash__", [](const Device& d) { return int(d.type) * 1024 + d.index; })
-      .def("__enter__", [](const Device& d) {
-        g_device_stack.push_back(default_device());
-        set_default_device(d);
-        return d;
-      })
+      .def("__enter__",
+           [](const Device& d) {
+             g_device_stack.push_back(default_device());
+             set_default_device(d);
+             return d;
+           })
       .def("__exit__", [](const Device&, nb::args) {
         set_default_device(g_device_stack.back());
         g_device_stack.pop_back();
       });
   m.def("get_default_device", &default_device, "The device new arrays go to.");
-  m.def("set_default_device", [](nb::handle d) { set_default_device(to_device(d)); }, "device"_a,
-        "Sets the device new arrays go to (as `with accelpy.device(...)` does for a block).");
+  m.def(
+      "set_default_device", [](nb::handle d) { set_default_device(to_device(d)); }, "device"_a,
+      "Sets the device new arrays go to (as `with accelpy.device(...)` does for a block).");
 }
 
 void bind_array(nb::module_& m) {
-  nb::class_<Array> cls(m, "ndarray",
-                        "An n-dimensional array on a device, with NumPy's semantics. Operations are "
-                        "deferred and fused; data access evaluates them.");
+  nb::class_<Array> cls(
+      m, "ndarray",
+      "An n-dimensional array on a device, with NumPy's semantics. Operations are "
+      "deferred and fused; data access evaluates them.");
   cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); })
       .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
       .def_prop_ro("ndim", &Array::ndim)
       .def_prop_ro("size", &Array::size)
       .def_prop_ro("nbytes", &Array::nbytes)
       .def_prop_ro("itemsize", [](const Array& a) { return itemsize(a.dtype()); })
-      .def_prop_ro("strides", [](const Array& a) { return shape_tuple(byte_strides(a)); },
-                   "Bytes to step in each dimension, as NumPy's strides.")
+      .def_prop_ro(
+          "strides", [](const Array& a) { return shape_tuple(byte_strides(a)); },
+          "Bytes to step in each dimension, as NumPy's strides.")
       .def_prop_ro("device", &Array::device)
       .def_prop_ro("T", [](const Array& a) { return transpose(a); })
-      .def_prop_ro("mT", [](const Array& a) {
-        if (a.ndim() < 2) throw ValueError("matrix transpose with ndim < 2 is undefined");
-        return swapaxes(a, -1, -2);
-      })
-      .def_prop_rw("real", [](const Array& a) { return real(a); },
-                   [](const Array& a, nb::handle v) { assign(real(a), *to_operand(v, a.device())); })
-      .def_prop_rw("imag", [](const Array& a) { return imag(a); },
-                   [](const Array& a, nb::handle v) {
-                     if (!is_complex(a.dtype())) throw TypeError("array does not have imaginary part to set");
-                     assign(imag(a), *to_operand(v, a.device()));
+      .def_prop_ro("mT",
+                   [](const Array& a) {
+                     if (a.ndim() < 2)
+                       throw ValueError("matrix transpose with ndim < 2 is undefined");
+                     return swapaxes(a, -1, -2);
                    })
-      .def("__len__", [](const Array& a) {
-        if (a.ndim() == 0) throw TypeError("len() of unsized object");
-        return a.shape()[0];
-      })
+      .def_prop_rw(
+          "real", [](const Array& a) { return real(a); },
+          [](const Array& a, nb::handle v) { assign(real(a), *to_operand(v, a.device())); })
+      .def_prop_rw(
+          "imag", [](const Array& a) { return imag(a); },
+          [](const Array& a, nb::handle v) {
+            if (!is_complex(a.dtype()))
+              throw TypeError("array does not have imaginary part to set");
+            assign(imag(a), *to_operand(v, a.device()));
+          })
+      .def("__len__",
+           [](const Array& a) {
+             if (a.ndim() == 0) throw TypeError("len() of unsized object");
+             return a.shape()[0];
+           })
       .def("__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); })
-      .def("__setitem__", [](const Array& a, nb::handle key, nb::handle value) {
-        std::optional<ArrayOrScalar> v = to_operand(value, a.device());
-        if (!v) v = ArrayOrScalar(to_array(value, a.device()));
-        index_assign(a, to_index(key), *v);
-      })
-      .def("__bool__", [](const Array& a) {
-        if (a.size() == 0) {
-          throw ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.");
-        }
-        if (a.size() > 1) {
-          throw ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
-        }
-        return nb::cast<bool>(to_python_scalar(a).attr("__bool__")());
-      })
-      .def("__float__", [](const Array& a) {
-        require_size_one(a, "float()");
-        return nb::float_(to_python_scalar(real(a)));
-      })
-      .def("__int__", [](const Array& a) {
-        require_size_one(a, "int()");
-        return nb::int_(to_python_scalar(real(a)));
-      })
-      .def("__complex__", [](const Array& a) {
-        require_size_one(a, "complex()");
-        return nb::steal(PyComplex_FromCComplex([&] {
-          const nb::object v = to_python_scalar(a);
-          return PyComplex_AsCComplex(v.ptr());
-        }()));
-      })
-      .def("__index__", [](const Array& a) {
-        if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) {
-          throw TypeError("only integer scalar arrays can be converted to a scalar index");
-        }
-        if (a.ndim() != 0 || a.dtype() == DType::Bool) {
-          throw TypeError("only integer scalar arrays can be converted to a scalar index");
-        }
-        return to_python_scalar(a);
-      })
-      .def("item", [](const Array& a) {
-        if (a.size() != 1) throw ValueError("can only convert an array of size 1 to a Python scalar");
-        return to_python_scalar(a);
-      }, "The only element, as a Python scalar.")
-      .def("__array__", [](const Array& a, nb::handle dtype, std::optional<bool> copy) {
-        nb::object out = to_numpy(a, copy);
-        if (!dtype.is_none()) out = out.attr("astype")(dtype, "copy"_a = false);
-        return out;
-      }, "dtype"_a = nb::none(), "copy"_a = nb::none())
-      .def("get", [](const Array& a) { return to_numpy(a, true); }, "A NumPy copy of the data (CuPy's get).")
-      .def("tolist", [](const Array& a) { return to_numpy(a, true).attr("tolist")(); },
-           "The data as nested Python lists of Python scalars.")
-      .def("astype", [](const Array& a, nb::handle dtype, bool copy) {
-        return astype(a, to_dtype(dtype), copy);
-      }, "dtype"_a, "copy"_a = true, "A copy converted to dtype (no copy when copy=False and it matches).")
-      .def("copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
+      .def("__setitem__",
+           [](const Array& a, nb::handle key, nb::handle value) {
+             std::optional<ArrayOrScalar> v = to_operand(value, a.device());
+             if (!v) v = ArrayOrScalar(to_array(value, a.device()));
+             index_assign(a, to_index(key), *v);
+           })
+      .def("__bool__",
+           [](const Array& a) {
+             if (a.size() == 0) {
+               throw ValueError(
+                   "The truth value of an empty array is ambiguous. Use `array.size > 0` to check "
+                   "that an array is not empty.");
+             }
+             if (a.size() > 1) {
+               throw ValueError(
+                   "The truth value of an array with more than one element is ambiguous. Use "
+                   "a.any() or a.all()");
+             }
+             return nb::cast<bool>(to_python_scalar(a).attr("__bool__")());
+           })
+      .def("__float__",
+           [](const Array& a) {
+             require_size_one(a, "float()");
+             return nb::float_(to_python_scalar(real(a)));
+           })
+      .def("__int__",
+           [](const Array& a) {
+             require_size_one(a, "int()");
+             return nb::int_(to_python_scalar(real(a)));
+           })
+      .def("__complex__",
+           [](const Array& a) {
+             require_size_one(a, "complex()");
+             return nb::steal(PyComplex_FromCComplex([&] {
+               const nb::object v = to_python_scalar(a);
+               return PyComplex_AsCComplex(v.ptr());
+             }()));
+           })
+      .def("__index__",
+           [](const Array& a) {
+             if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) {
+               throw TypeError("only integer scalar arrays can be converted to a scalar index");
+             }
+             if (a.ndim() != 0 || a.dtype() == DType::Bool) {
+               throw TypeError("only integer scalar arrays can be converted to a scalar index");
+             }
+             return to_python_scalar(a);
+           })
+      .def(
+          "item",
+          [](const Array& a) {
+            if (a.size() != 1)
+              throw ValueError("can only convert an array of size 1 to a Python scalar");
+            return to_python_scalar(a);
+          },
+          "The only element, as a Python scalar.")
+      .def(
+          "__array__",
+          [](const Array& a, nb::handle dtype, std::optional<bool> copy) {
+            nb::object out = to_numpy(a, copy);
+            if (!dtype.is_none()) out = out.attr("astype")(dtype, "copy"_a = false);
+            return out;
+          },
+          "dtype"_a = nb::none(), "copy"_a = nb::none())
+      .def(
+          "get", [](const Array& a) { return to_numpy(a, true); },
+          "A NumPy copy of the data (CuPy's get).")
+      .def(
+          "tolist", [](const Array& a) { return to_numpy(a, true).attr("tolist")(); },
+          "The data as nested Python lists of Python scalars.")
+      .def(
+          "astype",
+          [](const Array& a, nb::handle dtype, bool copy) {
+            return astype(a, to_dtype(dtype), copy);
+          },
+          "dtype"_a, "copy"_a = true,
+          "A copy converted to dtype (no copy when copy=False and it matches).")
+      .def(
+          "copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
       .def("__copy__", [](const Array& a) { return copy(a); })
-      .def("__deepcopy__", [](const Array& a, nb::handle) { return copy(a); }, "memo"_a)
-      .def("to", [](const Array& a, nb::handle device) { return to_device(a, to_device(device)); }, "device"_a,
-           "The array on another device (the array itself if it is there already).")
-      .def("cpu", [](const Array& a) { return to_device(a, Device::cpu()); }, "The array on the CPU.")
-      .def("reshape", [](const Array& a, nb::args shape) {
-        return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
-      }, "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.")
+      .def(
+          "__deepcopy__", [](const Array& a, nb::handle) { return copy(a); }, "memo"_a)
+      .def(
+          "to", [](const Array& a, nb::handle device) { return to_device(a, to_device(device)); },
+          "device"_a, "The array on another device (the array itself if it is there already).")
+      .def(
+          "cpu", [](const Array& a) { return to_device(a, Device::cpu()); },
+          "The array on the CPU.")
+      .def(
+          "reshape",
+          [](const Array& a, nb::args shape) {
+            return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
+          },
+          "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.")
       .def("ravel", &ravel)
-      .def("flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
-      .def("transpose", [](const Array& a, nb::args axes) {
-        if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
-        return transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes));
-      })
+      .def(
+          "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
+      .def("transpose",
+           [](const Array& a, nb::args axes) {
+             if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
+             return transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes));
+           })
       .def("swapaxes", &swapaxes, "axis1"_a, "axis2"_a)
-      .def("squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); },
-           "axis"_a = nb::none())
-      .def("fill", [](const Array& a, nb::handle value) {
-        std::optional<Scalar> v = to_scalar(value);
-        if (!v) throw TypeError("fill: value must be a scalar");
-        assign(a, *v);
-      }, "value"_a, "Sets every element to value.")
+      .def(
+          "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); },
+          "axis"_a = nb::none())
+      .def(
+          "fill",
+          [](const Array& a, nb::handle value) {
+            std::optional<Scalar> v = to_scalar(value);
+            if (!v) throw TypeError("fill: value must be a scalar");
+            assign(a, *v);
+          },
+          "value"_a, "Sets every element to value.")
       .def("sum", &reduce_sum, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
            "keepdims"_a = false)
-      .def("prod", &reduce_prod, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false)
-      .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false)
+      .def("prod", &reduce_prod, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+           "out"_a = nb::none(), "keepdims"_a = false)
+      .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+           "out"_a = nb::none(), "keepdims"_a = false)
       .def("var", &reduce_var, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
            "ddof"_a = 0.0, "keepdims"_a = false)
       .def("std", &reduce_std, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
@@ -242,11 +298,15 @@ void bind_array(nb::module_& m) {
       .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("all", &reduce_all, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
-      .def("argmax", &reduce_argmax, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
-      .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
+      .def("argmax", &reduce_argmax, "axis"_a = nb::none(), "out"_a = nb::none(),
+           "keepdims"_a = false)
+      .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(),
+           "keepdims"_a = false)
       .def("_is_pending", &Array::is_pending, "Whether evaluating would compute something.")
-      .def("_storage_id", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); },
-           "Identity of the underlying storage (views share it).");
+      .def(
+          "_storage_id",
+          [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); },
+          "Identity of the underlying storage (views share it).");
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_priority__") = 100;
 
@@ -260,10 +320,12 @@ void bind_array(nb::module_& m) {
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
-    cls.def("__pow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, false); },
-            "other"_a, "mod"_a = nb::none());
-    cls.def("__rpow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, true); },
-            "other"_a, "mod"_a = nb::none());
+    cls.def(
+        "__pow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, false); },
+        "other"_a, "mod"_a = nb::none());
+    cls.def(
+        "__rpow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, true); },
+        "other"_a, "mod"_a = nb::none());
     cls.def("__ipow__", [k](nb::handle a, nb::handle o) { return inplace(k, a, o); });
   }
   for (const auto& [name, opname] : kCompare) {

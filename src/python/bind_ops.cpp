@@ -50,7 +50,8 @@ nb::object finish(Array result, nb::handle out) {
   if (!out.is_valid() || out.is_none()) return nb::cast(std::move(result));
   nb::handle target = out;
   if (PyTuple_Check(out.ptr())) {
-    if (PyTuple_GET_SIZE(out.ptr()) != 1) throw ValueError("out= must be an array or a 1-tuple holding one");
+    if (PyTuple_GET_SIZE(out.ptr()) != 1)
+      throw ValueError("out= must be an array or a 1-tuple holding one");
     target = PyTuple_GET_ITEM(out.ptr(), 0);
   }
   if (!nb::isinstance<Array>(target)) throw TypeError("out= must be an accelpy.ndarray");
@@ -63,21 +64,24 @@ nb::object finish(Array result, nb::handle out) {
   return nb::borrow(target);
 }
 
-nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      bool keepdims) {
   return finish(sum(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
 }
-nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims) {
   return finish(prod(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
 }
-nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) {
+nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims) {
   return finish(mean(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
 }
-nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
-                      bool keepdims) {
+nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims) {
   return finish(var(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
 }
-nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
-                      bool keepdims) {
+nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims) {
   return finish(accel::std(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
 }
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
@@ -149,21 +153,27 @@ void bind_ops(nb::module_& m) {
           [kind](nb::handle x1, nb::handle x2, nb::handle out) {
             return finish(apply_elementwise(kind, x1, x2), out);
           },
-          "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 2).c_str());
+          "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(),
+          elementwise_doc(rule.name, 2).c_str());
     }
   }
-  m.def("_elementwise_ops", [] {
-    nb::list out;
-    for (const auto& [op, rule] : elementwise_rules()) {
-      nb::list dtypes;
-      for (int i = 0; i < kNumDTypes; ++i) {
-        if (contains(rule.inputs, DType(i))) dtypes.append(dtype_name(DType(i)));
-      }
-      const char* result = rule.result == ResultRule::Same ? "same" : rule.result == ResultRule::Bool ? "bool" : "real";
-      out.append(nb::make_tuple(rule.name, rule.arity, dtypes, result));
-    }
-    return out;
-  }, "The elementwise op table: (name, arity, supported dtypes, result rule) per row.");
+  m.def(
+      "_elementwise_ops",
+      [] {
+        nb::list out;
+        for (const auto& [op, rule] : elementwise_rules()) {
+          nb::list dtypes;
+          for (int i = 0; i < kNumDTypes; ++i) {
+            if (contains(rule.inputs, DType(i))) dtypes.append(dtype_name(DType(i)));
+          }
+          const char* result = rule.result == ResultRule::Same   ? "same"
+                               : rule.result == ResultRule::Bool ? "bool"
+                                                                 : "real";
+          out.append(nb::make_tuple(rule.name, rule.arity, dtypes, result));
+        }
+        return out;
+      },
+      "The elementwise op table: (name, arity, supported dtypes, result rule) per row.");
 
   m.def(
       "where",
@@ -172,148 +182,216 @@ void bind_ops(nb::module_& m) {
         for (nb::handle h : {cond, x, y}) {
           if (!device && nb::isinstance<Array>(h)) device = nb::cast<Array>(h).device();
         }
-        const ArrayOrScalar c = operand(cond, device), a = operand(x, device), b = operand(y, device);
+        const ArrayOrScalar c = operand(cond, device), a = operand(x, device),
+                            b = operand(y, device);
         return where(c, a, b);
       },
-      "condition"_a, "x"_a, "y"_a, "Elements of x where condition is true, else of y (numpy.where).");
+      "condition"_a, "x"_a, "y"_a,
+      "Elements of x where condition is true, else of y (numpy.where).");
 
   // Reductions.
-  m.def("sum", &reduce_sum, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Sum of elements over the given axes (numpy.sum).");
-  m.def("prod", &reduce_prod, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Product of elements over the given axes (numpy.prod).");
-  m.def("mean", &reduce_mean, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Arithmetic mean over the given axes (numpy.mean).");
-  m.def("var", &reduce_var, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-        "ddof"_a = 0.0, "keepdims"_a = false, "Variance, two-pass as NumPy computes it (numpy.var).");
-  m.def("std", &reduce_std, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-        "ddof"_a = 0.0, "keepdims"_a = false, "Standard deviation (numpy.std).");
-  m.def("max", &reduce_max, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Maximum over the given axes; NaN propagates (numpy.max).");
-  m.def("min", &reduce_min, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Minimum over the given axes; NaN propagates (numpy.min).");
-  m.def("any", &reduce_any, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Whether any element is true (numpy.any).");
-  m.def("all", &reduce_all, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Whether all elements are true (numpy.all).");
-  m.def("argmax", &reduce_argmax, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Index of the first maximum (numpy.argmax).");
-  m.def("argmin", &reduce_argmin, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-        "Index of the first minimum (numpy.argmin).");
+  m.def("sum", &reduce_sum, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "keepdims"_a = false,
+        "Sum of elements over the given axes (numpy.sum).");
+  m.def("prod", &reduce_prod, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "keepdims"_a = false,
+        "Product of elements over the given axes (numpy.prod).");
+  m.def("mean", &reduce_mean, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "keepdims"_a = false,
+        "Arithmetic mean over the given axes (numpy.mean).");
+  m.def("var", &reduce_var, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
+        "Variance, two-pass as NumPy computes it (numpy.var).");
+  m.def("std", &reduce_std, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
+        "Standard deviation (numpy.std).");
+  m.def("max", &reduce_max, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Maximum over the given axes; NaN propagates (numpy.max).");
+  m.def("min", &reduce_min, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Minimum over the given axes; NaN propagates (numpy.min).");
+  m.def("any", &reduce_any, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Whether any element is true (numpy.any).");
+  m.def("all", &reduce_all, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Whether all elements are true (numpy.all).");
+  m.def("argmax", &reduce_argmax, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Index of the first maximum (numpy.argmax).");
+  m.def("argmin", &reduce_argmin, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Index of the first minimum (numpy.argmin).");
 
   // Manipulation.
-  m.def("reshape", [](const Array& a, nb::handle shape) { return reshape(a, to_shape(shape)); }, "a"_a,
-        "shape"_a, "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
+  m.def(
+      "reshape", [](const Array& a, nb::handle shape) { return reshape(a, to_shape(shape)); },
+      "a"_a, "shape"_a,
+      "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
   m.def("ravel", &ravel, "a"_a, "The elements as a 1-D array, a view when possible (numpy.ravel).");
-  m.def("transpose", [](const Array& a, nb::handle axes) { return transpose(a, to_axes(axes)); }, "a"_a,
-        "axes"_a = nb::none(), "Permutes the axes; reverses them by default (numpy.transpose).");
-  m.def("swapaxes", &swapaxes, "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).");
-  m.def("moveaxis", [](const Array& a, nb::handle src, nb::handle dst) {
-          return moveaxis(a, *to_axes(src), *to_axes(dst));
-        }, "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).");
-  m.def("squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); }, "a"_a,
-        "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
-  m.def("expand_dims", [](const Array& a, nb::handle axis) { return expand_dims(a, *to_axes(axis)); },
-        "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).");
-  m.def("broadcast_to", [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
-        "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).");
-  m.def("broadcast_arrays", [](nb::args arrays) { return broadcast_arrays(array_list(arrays)); },
-        "Broadcasts arrays against each other (numpy.broadcast_arrays).");
-  m.def("concatenate", [](nb::handle arrays, nb::handle axis) {
-          std::optional<int64_t> ax;
-          if (!axis.is_none()) ax = (*to_axes(axis))[0];
-          return concatenate(array_list(arrays), ax);
-        }, "arrays"_a, "axis"_a = 0, "Joins arrays along an existing axis (numpy.concatenate).");
-  m.def("stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
-        "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).");
-  m.def("real", [](nb::handle x) { return real(to_array(x)); }, "x"_a,
-        "The real part; a view for complex input (numpy.real).");
-  m.def("imag", [](nb::handle x) { return imag(to_array(x)); }, "x"_a,
-        "The imaginary part; a view for complex input (numpy.imag).");
+  m.def(
+      "transpose", [](const Array& a, nb::handle axes) { return transpose(a, to_axes(axes)); },
+      "a"_a, "axes"_a = nb::none(),
+      "Permutes the axes; reverses them by default (numpy.transpose).");
+  m.def("swapaxes", &swapaxes, "a"_a, "axis1"_a, "axis2"_a,
+        "Interchanges two axes (numpy.swapaxes).");
+  m.def(
+      "moveaxis",
+      [](const Array& a, nb::handle src, nb::handle dst) {
+        return moveaxis(a, *to_axes(src), *to_axes(dst));
+      },
+      "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).");
+  m.def(
+      "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); }, "a"_a,
+      "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
+  m.def(
+      "expand_dims", [](const Array& a, nb::handle axis) { return expand_dims(a, *to_axes(axis)); },
+      "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).");
+  m.def(
+      "broadcast_to",
+      [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
+      "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).");
+  m.def(
+      "broadcast_arrays", [](nb::args arrays) { return broadcast_arrays(array_list(arrays)); },
+      "Broadcasts arrays against each other (numpy.broadcast_arrays).");
+  m.def(
+      "concatenate",
+      [](nb::handle arrays, nb::handle axis) {
+        std::optional<int64_t> ax;
+        if (!axis.is_none()) ax = (*to_axes(axis))[0];
+        return concatenate(array_list(arrays), ax);
+      },
+      "arrays"_a, "axis"_a = 0, "Joins arrays along an existing axis (numpy.concatenate).");
+  m.def(
+      "stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
+      "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).");
+  m.def(
+      "real", [](nb::handle x) { return real(to_array(x)); }, "x"_a,
+      "The real part; a view for complex input (numpy.real).");
+  m.def(
+      "imag", [](nb::handle x) { return imag(to_array(x)); }, "x"_a,
+      "The imaginary part; a view for complex input (numpy.imag).");
 
   // Creation.
-  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-          return empty(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
-        }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "A new array without initializing its elements (numpy.empty).");
-  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-          return zeros(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
-        }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "A new array of zeros (numpy.zeros).");
-  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-          return ones(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
-        }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "A new array of ones (numpy.ones).");
-  m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
-          std::optional<Scalar> v = to_scalar(fill_value);
-          if (!v) throw TypeError("full: fill_value must be a scalar");
-          return full(to_shape(shape), *v, to_dtype_opt(dtype), to_device(device));
-        }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "A new array filled with fill_value (numpy.full).");
-  m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
-          auto scalar = [](nb::handle h, const char* what) {
-            std::optional<Scalar> s = to_scalar(h);
-            if (!s) throw TypeError(std::string("arange: ") + what + " must be a real number");
-            return *s;
-          };
-          Scalar lo = Scalar::weak_int(0), hi = scalar(start, "start");
-          if (!stop.is_none()) {
-            lo = hi;
-            hi = scalar(stop, "stop");
-          }
-          const Scalar st = step.is_none() ? Scalar::weak_int(1) : scalar(step, "step");
-          return arange(lo, hi, st, to_dtype_opt(dtype), to_device(device));
-        }, "start"_a, "stop"_a = nb::none(), "step"_a = nb::none(), "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none(), "Evenly spaced values in [start, stop) (numpy.arange).");
-  m.def("linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype,
-                       nb::handle device) {
-          std::optional<Scalar> a = to_scalar(start), b = to_scalar(stop);
-          if (!a || !b) throw TypeError("linspace: start and stop must be numbers");
-          return linspace(*a, *b, num, endpoint, to_dtype_opt(dtype), to_device(device));
-        }, "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none(), "num evenly spaced samples over [start, stop] (numpy.linspace).");
-  m.def("eye", [](int64_t n, std::optional<int64_t> m_, int64_t k, nb::handle dtype, nb::handle device) {
-          return eye(n, m_, k, to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
-        }, "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "A 2-D array with ones on the k-th diagonal (numpy.eye).");
+  m.def(
+      "empty",
+      [](nb::handle shape, nb::handle dtype, nb::handle device) {
+        return empty(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
+                     to_device(device));
+      },
+      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "A new array without initializing its elements (numpy.empty).");
+  m.def(
+      "zeros",
+      [](nb::handle shape, nb::handle dtype, nb::handle device) {
+        return zeros(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
+                     to_device(device));
+      },
+      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "A new array of zeros (numpy.zeros).");
+  m.def(
+      "ones",
+      [](nb::handle shape, nb::handle dtype, nb::handle device) {
+        return ones(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
+                    to_device(device));
+      },
+      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "A new array of ones (numpy.ones).");
+  m.def(
+      "full",
+      [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
+        std::optional<Scalar> v = to_scalar(fill_value);
+        if (!v) throw TypeError("full: fill_value must be a scalar");
+        return full(to_shape(shape), *v, to_dtype_opt(dtype), to_device(device));
+      },
+      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "A new array filled with fill_value (numpy.full).");
+  m.def(
+      "arange",
+      [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
+        auto scalar = [](nb::handle h, const char* what) {
+          std::optional<Scalar> s = to_scalar(h);
+          if (!s) throw TypeError(std::string("arange: ") + what + " must be a real number");
+          return *s;
+        };
+        Scalar lo = Scalar::weak_int(0), hi = scalar(start, "start");
+        if (!stop.is_none()) {
+          lo = hi;
+          hi = scalar(stop, "stop");
+        }
+        const Scalar st = step.is_none() ? Scalar::weak_int(1) : scalar(step, "step");
+        return arange(lo, hi, st, to_dtype_opt(dtype), to_device(device));
+      },
+      "start"_a, "stop"_a = nb::none(), "step"_a = nb::none(), "dtype"_a = nb::none(),
+      nb::kw_only(), "device"_a = nb::none(),
+      "Evenly spaced values in [start, stop) (numpy.arange).");
+  m.def(
+      "linspace",
+      [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype,
+         nb::handle device) {
+        std::optional<Scalar> a = to_scalar(start), b = to_scalar(stop);
+        if (!a || !b) throw TypeError("linspace: start and stop must be numbers");
+        return linspace(*a, *b, num, endpoint, to_dtype_opt(dtype), to_device(device));
+      },
+      "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, "dtype"_a = nb::none(), nb::kw_only(),
+      "device"_a = nb::none(), "num evenly spaced samples over [start, stop] (numpy.linspace).");
+  m.def(
+      "eye",
+      [](int64_t n, std::optional<int64_t> m_, int64_t k, nb::handle dtype, nb::handle device) {
+        return eye(n, m_, k, to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
+      },
+      "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
+      "device"_a = nb::none(), "A 2-D array with ones on the k-th diagonal (numpy.eye).");
 
   // Conversions and evaluation.
-  m.def("_from_numpy", [](nb::handle arr, nb::handle dtype, nb::handle device, std::optional<bool> copy) {
-          return from_numpy(arr, to_dtype_opt(dtype), to_device_opt(device), copy);
-        }, "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
-  m.def("asnumpy", [](const Array& a) { return to_numpy(a, true); }, "a"_a,
-        "A NumPy copy of the array's data (evaluates pending work).");
-  m.def("eval", [](nb::args arrays) {
-          std::vector<Array> list;
-          for (nb::handle h : arrays) list.push_back(nb::cast<Array>(h));
-          eval(list);
-        }, "Evaluates the given arrays now, together, and everything they depend on.");
+  m.def(
+      "_from_numpy",
+      [](nb::handle arr, nb::handle dtype, nb::handle device, std::optional<bool> copy) {
+        return from_numpy(arr, to_dtype_opt(dtype), to_device_opt(device), copy);
+      },
+      "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
+  m.def(
+      "asnumpy", [](const Array& a) { return to_numpy(a, true); }, "a"_a,
+      "A NumPy copy of the array's data (evaluates pending work).");
+  m.def(
+      "eval",
+      [](nb::args arrays) {
+        std::vector<Array> list;
+        for (nb::handle h : arrays) list.push_back(nb::cast<Array>(h));
+        eval(list);
+      },
+      "Evaluates the given arrays now, together, and everything they depend on.");
   m.def("_set_dtypes", &set_dtype_objects);
   m.def("_set_asarray", &set_asarray);
   m.def("_set_fusion", &set_fusion_enabled);
   m.def("_fusion_enabled", &fusion_enabled);
-  m.def("result_type", [](nb::args args) {
-          std::vector<ArrayOrScalar> ops;
-          for (nb::handle h : args) {
-            if (nb::isinstance<Array>(h)) {
-              ops.emplace_back(nb::cast<Array>(h));
-            } else if (std::optional<Scalar> s = to_scalar(h)) {
-              ops.emplace_back(*s);
-            } else {
-              // A dtype: promotes like an array of that dtype.
-              ops.emplace_back(empty({0}, to_dtype(h), Device::cpu()));
-            }
+  m.def(
+      "result_type",
+      [](nb::args args) {
+        std::vector<ArrayOrScalar> ops;
+        for (nb::handle h : args) {
+          if (nb::isinstance<Array>(h)) {
+            ops.emplace_back(nb::cast<Array>(h));
+          } else if (std::optional<Scalar> s = to_scalar(h)) {
+            ops.emplace_back(*s);
+          } else {
+            // A dtype: promotes like an array of that dtype.
+            ops.emplace_back(empty({0}, to_dtype(h), Device::cpu()));
           }
-          if (ops.empty()) throw ValueError("at least one array or dtype is required");
-          return dtype_object(result_type(ops));
-        }, "The dtype NumPy's promotion rules give these arrays, dtypes and scalars.");
-  m.def("can_cast", [](nb::handle from, nb::handle to, const std::string& casting) {
-          const DType f = nb::isinstance<Array>(from) ? nb::cast<Array>(from).dtype() : to_dtype(from);
-          return can_cast(f, to_dtype(to), casting);
-        }, "from_"_a, "to"_a, "casting"_a = "safe", "Whether a cast is allowed under a casting rule.");
-  m.def("promote_types", [](nb::handle a, nb::handle b) {
-          return dtype_object(promote_types(to_dtype(a), to_dtype(b)));
-        }, "type1"_a, "type2"_a, "The smallest dtype both cast to safely.");
+        }
+        if (ops.empty()) throw ValueError("at least one array or dtype is required");
+        return dtype_object(result_type(ops));
+      },
+      "The dtype NumPy's promotion rules give these arrays, dtypes and scalars.");
+  m.def(
+      "can_cast",
+      [](nb::handle from, nb::handle to, const std::string& casting) {
+        const DType f =
+            nb::isinstance<Array>(from) ? nb::cast<Array>(from).dtype() : to_dtype(from);
+        return can_cast(f, to_dtype(to), casting);
+      },
+      "from_"_a, "to"_a, "casting"_a = "safe", "Whether a cast is allowed under a casting rule.");
+  m.def(
+      "promote_types",
+      [](nb::handle a, nb::handle b) {
+        return dtype_object(promote_types(to_dtype(a), to_dtype(b)));
+      },
+      "type1"_a, "type2"_a, "The smallest dtype both cast to safely.");
 }
 
 }  // namespace accel::python

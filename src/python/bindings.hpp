@@ -26,13 +26,16 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 nb::object finish(Array result, nb::handle out);
 
 // Reductions with NumPy's signatures, shared by the module functions and the methods.
-nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
-nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
-nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims);
-nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
+nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       bool keepdims);
-nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out, double ddof,
-                      bool keepdims);
+nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims);
+nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims);
+nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims);
+nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims);
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims);

@@ -43,16 +43,26 @@ DType dlpack_dtype(nb::dlpack::dtype dt) {
   const auto code = static_cast<Code>(dt.code);
   const int bits = dt.bits;
   switch (code) {
-    case Code::Bool: return DType::Bool;
+    case Code::Bool:
+      return DType::Bool;
     case Code::Int:
-      return bits == 8 ? DType::Int8 : bits == 16 ? DType::Int16 : bits == 32 ? DType::Int32 : DType::Int64;
+      return bits == 8    ? DType::Int8
+             : bits == 16 ? DType::Int16
+             : bits == 32 ? DType::Int32
+                          : DType::Int64;
     case Code::UInt:
-      return bits == 8 ? DType::UInt8 : bits == 16 ? DType::UInt16 : bits == 32 ? DType::UInt32 : DType::UInt64;
+      return bits == 8    ? DType::UInt8
+             : bits == 16 ? DType::UInt16
+             : bits == 32 ? DType::UInt32
+                          : DType::UInt64;
     case Code::Float:
       return bits == 16 ? DType::Float16 : bits == 32 ? DType::Float32 : DType::Float64;
-    case Code::Bfloat: return DType::BFloat16;
-    case Code::Complex: return bits == 64 ? DType::Complex64 : DType::Complex128;
-    default: break;
+    case Code::Bfloat:
+      return DType::BFloat16;
+    case Code::Complex:
+      return bits == 64 ? DType::Complex64 : DType::Complex128;
+    default:
+      break;
   }
   throw TypeError("unsupported array element type (DLPack code " + std::to_string(dt.code) + ", " +
                   std::to_string(bits) + " bits)");
@@ -64,13 +74,24 @@ nb::dlpack::dtype to_dlpack(DType dt) {
   d.lanes = 1;
   d.bits = static_cast<uint8_t>(itemsize(dt) * 8);
   switch (kind(dt)) {
-    case DTypeKind::Bool: d.code = uint8_t(Code::Bool); break;
-    case DTypeKind::SignedInt: d.code = uint8_t(Code::Int); break;
-    case DTypeKind::UnsignedInt: d.code = uint8_t(Code::UInt); break;
-    case DTypeKind::Float: d.code = uint8_t(Code::Float); break;
-    case DTypeKind::Complex: d.code = uint8_t(Code::Complex); break;
+    case DTypeKind::Bool:
+      d.code = uint8_t(Code::Bool);
+      break;
+    case DTypeKind::SignedInt:
+      d.code = uint8_t(Code::Int);
+      break;
+    case DTypeKind::UnsignedInt:
+      d.code = uint8_t(Code::UInt);
+      break;
+    case DTypeKind::Float:
+      d.code = uint8_t(Code::Float);
+      break;
+    case DTypeKind::Complex:
+      d.code = uint8_t(Code::Complex);
+      break;
   }
-  if (dt == DType::BFloat16) d.code = uint8_t(Code::UInt);  // exported as uint16, viewed as bfloat16
+  if (dt == DType::BFloat16)
+    d.code = uint8_t(Code::UInt);  // exported as uint16, viewed as bfloat16
   return d;
 }
 
@@ -87,7 +108,8 @@ std::shared_ptr<void> hold(nb::handle obj) {
 }  // namespace
 
 void set_dtype_objects(nb::list dtypes) {
-  if (nb::len(dtypes) != size_t(kNumDTypes)) throw ValueError("expected one dtype object per DType");
+  if (nb::len(dtypes) != size_t(kNumDTypes))
+    throw ValueError("expected one dtype object per DType");
   for (int i = 0; i < kNumDTypes; ++i) {
     g_dtypes[i] = dtypes[i];
     g_types[i] = dtypes[i].attr("type");
@@ -222,7 +244,8 @@ std::vector<Index> to_index(nb::handle obj) {
       };
       out.push_back(Slice{part("start"), part("stop"), part("step")});
     } else if (!PyBool_Check(p) && PyIndex_Check(p) &&
-               !(g_numpy_ndarray.is_valid() && PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1)) {
+               !(g_numpy_ndarray.is_valid() &&
+                 PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1)) {
       out.push_back(to_int64(h, "index"));
     } else if (PyList_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
                PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
@@ -254,11 +277,16 @@ nb::object to_python_scalar(const Array& a) {
   to_host(a, bytes);
   const Scalar s = Scalar::from_bytes(a.dtype(), bytes);
   switch (s.kind()) {
-    case DTypeKind::Bool: return nb::bool_(s.as_bool());
-    case DTypeKind::SignedInt: return nb::int_(s.as_int());
-    case DTypeKind::UnsignedInt: return nb::steal(PyLong_FromUnsignedLongLong(s.as_uint()));
-    case DTypeKind::Float: return nb::float_(s.as_double());
-    case DTypeKind::Complex: return nb::cast(s.as_complex());
+    case DTypeKind::Bool:
+      return nb::bool_(s.as_bool());
+    case DTypeKind::SignedInt:
+      return nb::int_(s.as_int());
+    case DTypeKind::UnsignedInt:
+      return nb::steal(PyLong_FromUnsignedLongLong(s.as_uint()));
+    case DTypeKind::Float:
+      return nb::float_(s.as_double());
+    case DTypeKind::Complex:
+      return nb::cast(s.as_complex());
   }
   return nb::none();
 }

@@ -41,7 +41,8 @@ NB_MODULE(_core, m) {
   m.doc() = "accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.";
   g_axis_error = nb::module_::import_("numpy.exceptions").attr("AxisError");
   g_out_of_memory = nb::borrow(PyErr_NewExceptionWithDoc(
-      "accelpy.OutOfMemoryError", "Raised when device or host memory is exhausted.", PyExc_MemoryError, nullptr));
+      "accelpy.OutOfMemoryError", "Raised when device or host memory is exhausted.",
+      PyExc_MemoryError, nullptr));
   m.attr("OutOfMemoryError") = g_out_of_memory;
   nb::register_exception_translator(&translate);
   accel::python::bind_device(m);

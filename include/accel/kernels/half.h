@@ -36,7 +36,8 @@ ACCEL_HD uint16_t float_bits_to_half_bits(uint32_t f) {
   uint32_t sig = f & 0x007fffffu;
   if ((sig & 0x00003fffu) != 0x00001000u) sig += 0x00001000u;
   // A carry out of the significand correctly bumps the exponent (to inf at the top).
-  return static_cast<uint16_t>(sign + static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 13)));
+  return static_cast<uint16_t>(sign +
+                               static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 13)));
 }
 
 ACCEL_HD uint16_t double_bits_to_half_bits(uint64_t d) {
@@ -62,7 +63,8 @@ ACCEL_HD uint16_t double_bits_to_half_bits(uint64_t d) {
   const uint16_t hexp = static_cast<uint16_t>((exp - 0x3f00000000000000ULL) >> 42);
   uint64_t sig = d & 0x000fffffffffffffULL;
   if ((sig & 0x000007ffffffffffULL) != 0x0000020000000000ULL) sig += 0x0000020000000000ULL;
-  return static_cast<uint16_t>(sign + static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 42)));
+  return static_cast<uint16_t>(sign +
+                               static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 42)));
 }
 
 ACCEL_HD uint32_t half_bits_to_float_bits(uint16_t h) {
@@ -84,8 +86,9 @@ ACCEL_HD uint32_t half_bits_to_float_bits(uint16_t h) {
 }
 
 ACCEL_HD uint16_t float_bits_to_bfloat16_bits(uint32_t u) {
-  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);  // quiet NaN
-  u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((u >> 16) | 0x40u);  // quiet NaN
+  u += 0x7fffu + ((u >> 16) & 1u);                    // round to nearest even
   return static_cast<uint16_t>(u >> 16);
 }
 
@@ -125,21 +128,21 @@ struct bfloat16 {
 template <class T>
 inline constexpr bool is_half_v = is_same_v<T, float16> || is_same_v<T, bfloat16>;
 
-#define ACCEL_HALF_BINOP(H, OP)                                                       \
+#define ACCEL_HALF_BINOP(H, OP) \
   ACCEL_HD H operator OP(H a, H b) { return H(static_cast<float>(a) OP static_cast<float>(b)); }
 #define ACCEL_HALF_CMP(H, OP) \
   ACCEL_HD bool operator OP(H a, H b) { return static_cast<float>(a) OP static_cast<float>(b); }
-#define ACCEL_HALF_OPS(H)                           \
-  ACCEL_HALF_BINOP(H, +)                            \
-  ACCEL_HALF_BINOP(H, -)                            \
-  ACCEL_HALF_BINOP(H, *)                            \
-  ACCEL_HALF_BINOP(H, /)                            \
-  ACCEL_HALF_CMP(H, ==)                             \
-  ACCEL_HALF_CMP(H, !=)                             \
-  ACCEL_HALF_CMP(H, <)                              \
-  ACCEL_HALF_CMP(H, <=)                             \
-  ACCEL_HALF_CMP(H, >)                              \
-  ACCEL_HALF_CMP(H, >=)                             \
+#define ACCEL_HALF_OPS(H) \
+  ACCEL_HALF_BINOP(H, +)  \
+  ACCEL_HALF_BINOP(H, -)  \
+  ACCEL_HALF_BINOP(H, *)  \
+  ACCEL_HALF_BINOP(H, /)  \
+  ACCEL_HALF_CMP(H, ==)   \
+  ACCEL_HALF_CMP(H, !=)   \
+  ACCEL_HALF_CMP(H, <)    \
+  ACCEL_HALF_CMP(H, <=)   \
+  ACCEL_HALF_CMP(H, >)    \
+  ACCEL_HALF_CMP(H, >=)   \
   ACCEL_HD H operator-(H a) { return H::from_bits(static_cast<uint16_t>(a.bits ^ 0x8000u)); }
 ACCEL_HALF_OPS(float16)
 ACCEL_HALF_OPS(bfloat16)

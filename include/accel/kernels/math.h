@@ -12,11 +12,11 @@
 namespace accel::math {
 
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-#define ACCEL_MATH_UNARY(NAME)                                 \
-  ACCEL_HD float NAME(float x) { return ::NAME##f(x); }        \
+#define ACCEL_MATH_UNARY(NAME)                          \
+  ACCEL_HD float NAME(float x) { return ::NAME##f(x); } \
   ACCEL_HD double NAME(double x) { return ::NAME(x); }
-#define ACCEL_MATH_BINARY(NAME)                                          \
-  ACCEL_HD float NAME(float x, float y) { return ::NAME##f(x, y); }      \
+#define ACCEL_MATH_BINARY(NAME)                                     \
+  ACCEL_HD float NAME(float x, float y) { return ::NAME##f(x, y); } \
   ACCEL_HD double NAME(double x, double y) { return ::NAME(x, y); }
 ACCEL_HD bool isnan(float x) { return ::isnan(x); }
 ACCEL_HD bool isnan(double x) { return ::isnan(x); }
@@ -25,11 +25,11 @@ ACCEL_HD bool isinf(double x) { return ::isinf(x); }
 ACCEL_HD bool signbit(float x) { return ::signbit(x); }
 ACCEL_HD bool signbit(double x) { return ::signbit(x); }
 #else
-#define ACCEL_MATH_UNARY(NAME)                               \
-  inline float NAME(float x) { return std::NAME(x); }        \
+#define ACCEL_MATH_UNARY(NAME)                        \
+  inline float NAME(float x) { return std::NAME(x); } \
   inline double NAME(double x) { return std::NAME(x); }
-#define ACCEL_MATH_BINARY(NAME)                                        \
-  inline float NAME(float x, float y) { return std::NAME(x, y); }      \
+#define ACCEL_MATH_BINARY(NAME)                                   \
+  inline float NAME(float x, float y) { return std::NAME(x, y); } \
   inline double NAME(double x, double y) { return std::NAME(x, y); }
 inline bool isnan(float x) { return std::isnan(x); }
 inline bool isnan(double x) { return std::isnan(x); }

@@ -107,11 +107,11 @@ ACCEL_HD To bit_cast(const From& from) {
 
 template <class T>
 struct numeric_limits;
-#define ACCEL_INT_LIMITS(T, LO, HI)                    \
-  template <>                                          \
-  struct numeric_limits<T> {                           \
-    ACCEL_HD static constexpr T lowest() { return LO; } \
-    ACCEL_HD static constexpr T max() { return HI; }    \
+#define ACCEL_INT_LIMITS(T, LO, HI)                                             \
+  template <>                                                                   \
+  struct numeric_limits<T> {                                                    \
+    ACCEL_HD static constexpr T lowest() { return LO; }                         \
+    ACCEL_HD static constexpr T max() { return HI; }                            \
     static constexpr int digits = sizeof(T) * 8 - (is_signed_int_v<T> ? 1 : 0); \
   };
 ACCEL_INT_LIMITS(int8_t, -128, 127)

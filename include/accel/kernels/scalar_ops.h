@@ -28,8 +28,7 @@ template <class T>
 using real_t = typename real_of<T>::type;
 
 template <class T>
-inline constexpr bool is_float_v =
-    is_same_v<T, float> || is_same_v<T, double> || is_half_v<T>;
+inline constexpr bool is_float_v = is_same_v<T, float> || is_same_v<T, double> || is_half_v<T>;
 
 // ---------------------------------------------------------------------------------------------
 // Casts. Every dtype conversion goes through cast<To>(from).
@@ -127,7 +126,8 @@ ACCEL_HD T wrap_mul(T a, T b) {
   using U = make_unsigned_t<T>;
   // uint16*uint16 promotes to (signed) int and can overflow it; widen explicitly.
   using W = typename make_unsigned<decltype(U() * U())>::type;
-  return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
+  return static_cast<T>(
+      static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
 }
 }  // namespace detail
 

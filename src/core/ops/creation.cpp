@@ -26,10 +26,14 @@ void check_shape(const Shape& shape) {
 DType default_dtype_of(const Scalar& s) {
   if (!s.is_weak()) return s.dtype();
   switch (s.kind()) {
-    case DTypeKind::Bool: return DType::Bool;
-    case DTypeKind::Float: return kDefaultFloat;
-    case DTypeKind::Complex: return kDefaultComplex;
-    default: return s.dtype();  // int64, or uint64 above INT64_MAX
+    case DTypeKind::Bool:
+      return DType::Bool;
+    case DTypeKind::Float:
+      return kDefaultFloat;
+    case DTypeKind::Complex:
+      return kDefaultComplex;
+    default:
+      return s.dtype();  // int64, or uint64 above INT64_MAX
   }
 }
 
@@ -71,24 +75,25 @@ Array arange(Scalar start, Scalar stop, Scalar step, std::optional<DType> dtype,
   const double delta = step.as_double();
   if (delta == 0) throw ZeroDivisionError("arange: step must not be zero (division by zero)");
   const double len_d = std::ceil(span / delta);
-  if (!std::isfinite(len_d)) throw ValueError("arange: cannot compute length (start, stop or step is not finite)");
+  if (!std::isfinite(len_d))
+    throw ValueError("arange: cannot compute length (start, stop or step is not finite)");
   const int64_t len = len_d > 0 ? static_cast<int64_t>(len_d) : 0;
   // NumPy computes the first two elements in the output dtype and steps by their difference.
   const DType sdt = arange_step_dtype(dt);
   const bool integral = is_integer(start.dtype()) && is_integer(step.dtype());
-  const Scalar second =
-      integral ? Scalar::weak_int(start.as_int() + step.as_int()) : Scalar::weak_float(start.as_double() + delta);
+  const Scalar second = integral ? Scalar::weak_int(start.as_int() + step.as_int())
+                                 : Scalar::weak_float(start.as_double() + delta);
   const Scalar first_t = start.cast(dt).cast(sdt);
   const Scalar second_t = second.cast(dt).cast(sdt);
   Scalar diff;
   if (is_integer(sdt)) {
-    diff = Scalar::weak_int(int64_t(uint64_t(second_t.as_int()) - uint64_t(first_t.as_int()))).cast(sdt);
+    diff = Scalar::weak_int(int64_t(uint64_t(second_t.as_int()) - uint64_t(first_t.as_int())))
+               .cast(sdt);
   } else {
     diff = Scalar::weak_float(second_t.as_double() - first_t.as_double()).cast(sdt);
   }
   return make_pending(OpKind::Arange, dt, {len}, device,
-                      {Operand{ScalarArg::of(first_t, sdt)},
-                       Operand{ScalarArg::of(diff, sdt)}});
+                      {Operand{ScalarArg::of(first_t, sdt)}, Operand{ScalarArg::of(diff, sdt)}});
 }
 
 Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, std::optional<DType> dtype,
@@ -111,8 +116,9 @@ Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, std::optio
   auto arg = [&](std::complex<double> v) {
     return Operand{ScalarArg::of(Scalar::weak_complex(v), wide)};
   };
-  return make_pending(OpKind::Linspace, dt, {num}, device,
-                      {arg(s0), arg(step), arg(s1), arg(delta), arg(double(std::max<int64_t>(div, 1)))}, p);
+  return make_pending(
+      OpKind::Linspace, dt, {num}, device,
+      {arg(s0), arg(step), arg(s1), arg(delta), arg(double(std::max<int64_t>(div, 1)))}, p);
 }
 
 Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {
@@ -133,7 +139,8 @@ Array from_host(const void* data, DType dtype, const Shape& shape, Device device
 void to_host(const Array& a, void* dst) {
   const Array c = a.is_contiguous() ? a : copy(a);
   c.eval();
-  const char* src = static_cast<const char*>(c.storage()->data()) + c.offset() * int64_t(itemsize(c.dtype()));
+  const char* src =
+      static_cast<const char*>(c.storage()->data()) + c.offset() * int64_t(itemsize(c.dtype()));
   backend_for(c.device()).copy_to_host(src, dst, c.nbytes());
 }
 

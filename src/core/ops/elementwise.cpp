@@ -59,9 +59,9 @@ Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) 
 #define ACCEL_ELEMENTWISE(Name, name, arity, ...) ACCEL_DEFINE_##arity(Name, name)
 #define ACCEL_DEFINE_1(Name, name) \
   Array name(const ArrayOrScalar& x) { return elementwise(OpKind::Name, {&x}); }
-#define ACCEL_DEFINE_2(Name, name)                                 \
+#define ACCEL_DEFINE_2(Name, name)                               \
   Array name(const ArrayOrScalar& x1, const ArrayOrScalar& x2) { \
-    return elementwise(OpKind::Name, {&x1, &x2});                  \
+    return elementwise(OpKind::Name, {&x1, &x2});                \
   }
 #include "accel/elementwise_ops.def"
 #undef ACCEL_DEFINE_1

@@ -102,7 +102,8 @@ void assign(const Array& dst, const ArrayOrScalar& value) {
     if (!ok) {
       // NumPy also accepts extra leading length-1 dimensions on the value.
       Array squeezed = v;
-      while (squeezed.ndim() > dst.ndim() && squeezed.shape()[0] == 1) squeezed = squeeze(squeezed, std::vector<int64_t>{0});
+      while (squeezed.ndim() > dst.ndim() && squeezed.shape()[0] == 1)
+        squeezed = squeeze(squeezed, std::vector<int64_t>{0});
       if (squeezed.ndim() == v.ndim() || squeezed.ndim() > dst.ndim()) {
         throw ValueError("could not broadcast input array from shape " + shape_str(v.shape()) +
                          " into shape " + shape_str(dst.shape()));

@@ -12,8 +12,8 @@ namespace {
 
 struct Reduced {
   uint64_t mask = 0;
-  Shape out_shape;   // without the reduced axes
-  Shape keep_shape;  // with them as 1
+  Shape out_shape;    // without the reduced axes
+  Shape keep_shape;   // with them as 1
   int64_t count = 1;  // elements per output
 };
 

@@ -195,7 +195,8 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   for (const Array& a : arrays) shapes.push_back(a.shape());
   const Shape shape = broadcast_shapes(shapes);
   std::vector<Array> out;
-  for (const Array& a : arrays) out.push_back(a.shape() == shape ? a : broadcast_view(a, shape).as_readonly());
+  for (const Array& a : arrays)
+    out.push_back(a.shape() == shape ? a : broadcast_view(a, shape).as_readonly());
   return out;
 }
 
@@ -218,15 +219,20 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
   for (size_t i = 0; i < arrays.size(); ++i) {
     const Array& a = arrays[i];
     if (a.ndim() != first.ndim()) {
-      throw ValueError("all the input array dimensions except for the concatenation axis must match exactly, but along dimension 0, the array at index 0 has " +
-                       std::to_string(first.ndim()) + " dimension(s) and the array at index " + std::to_string(i) +
-                       " has " + std::to_string(a.ndim()) + " dimension(s)");
+      throw ValueError(
+          "all the input array dimensions except for the concatenation axis must match exactly, "
+          "but along dimension 0, the array at index 0 has " +
+          std::to_string(first.ndim()) + " dimension(s) and the array at index " +
+          std::to_string(i) + " has " + std::to_string(a.ndim()) + " dimension(s)");
     }
     for (int d = 0; d < a.ndim(); ++d) {
       if (d != ax && a.shape()[d] != first.shape()[d]) {
-        throw ValueError("all the input array dimensions except for the concatenation axis must match exactly, but along dimension " +
-                         std::to_string(d) + ", the array at index 0 has size " + std::to_string(first.shape()[d]) +
-                         " and the array at index " + std::to_string(i) + " has size " + std::to_string(a.shape()[d]));
+        throw ValueError(
+            "all the input array dimensions except for the concatenation axis must match exactly, "
+            "but along dimension " +
+            std::to_string(d) + ", the array at index 0 has size " +
+            std::to_string(first.shape()[d]) + " and the array at index " + std::to_string(i) +
+            " has size " + std::to_string(a.shape()[d]));
       }
     }
     shape[ax] += a.shape()[ax];
@@ -241,7 +247,8 @@ Array stack(const std::vector<Array>& arrays, int64_t axis) {
   if (arrays.empty()) throw ValueError("need at least one array to stack");
   std::vector<Array> expanded;
   for (const Array& a : arrays) {
-    if (a.shape() != arrays[0].shape()) throw ValueError("all input arrays must have the same shape");
+    if (a.shape() != arrays[0].shape())
+      throw ValueError("all input arrays must have the same shape");
     expanded.push_back(expand_dims(a, {axis}));
   }
   return concatenate(expanded, normalize_axis(axis, arrays[0].ndim() + 1));

@@ -1,0 +1,42 @@
+"""Shared fixtures: every test runs per device and draws fresh random inputs.
+
+Devices: "cpu" always, "cuda" when a GPU is present (ACCELPY_TEST_DEVICES=cuda,cpu narrows it).
+Each test gets its own seed; it is printed, so a failure can be replayed with ACCELPY_SEED.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+
+
+def _devices():
+    wanted = os.environ.get("ACCELPY_TEST_DEVICES")
+    found = ["cpu"]
+    cuda = getattr(ap, "cuda", None)
+    if cuda is not None and cuda.is_available():
+        found.append("cuda")
+    if wanted:
+        return [d for d in wanted.split(",") if d in found]
+    return found
+
+
+DEVICES = _devices()
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """The device a test runs on; new arrays go there for the test's duration."""
+    dev = ap.device(request.param)
+    with dev:
+        yield dev
+
+
+@pytest.fixture
+def rng(request):
+    """A NumPy Generator with a fresh seed (or ACCELPY_SEED), printed for replay."""
+    seed = int(os.environ.get("ACCELPY_SEED", 0)) or int.from_bytes(os.urandom(4), "little")
+    print(f"ACCELPY_SEED={seed}")
+    return np.random.default_rng(seed)

@@ -1,0 +1,124 @@
+"""Input generators and NumPy comparisons shared by the test modules."""
+
+import ml_dtypes
+import numpy as np
+
+import accelpy as ap
+
+BF16 = np.dtype(ml_dtypes.bfloat16)
+ALL_DTYPES = [np.dtype(t) for t in (
+    np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+    np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64, np.complex128)]
+INT_DTYPES = [d for d in ALL_DTYPES if d.kind in "iu"]
+FLOAT_DTYPES = [d for d in ALL_DTYPES if d.kind == "f" or d == BF16]
+COMPLEX_DTYPES = [d for d in ALL_DTYPES if d.kind == "c"]
+NUMERIC_DTYPES = [d for d in ALL_DTYPES if d != np.bool_]
+
+# Input layouts every op is tested on: how the operand is shaped and laid out in memory.
+LAYOUTS = ["0d", "empty", "1d", "2d", "3d", "broadcast", "noncontig", "negstride", "transposed"]
+
+
+def is_bf16(dt):
+    return np.dtype(dt) == BF16
+
+
+def random_values(rng, shape, dtype, *, low=None, high=None, specials=False):
+    """Fresh random values of `dtype` (never all zeros); `specials` mixes in nan/inf/-0."""
+    dt = np.dtype(dtype)
+    if dt == np.bool_:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo = info.min if low is None else max(low, info.min)
+        hi = info.max if high is None else min(high, info.max)
+        return rng.integers(lo, hi, size=shape, endpoint=True, dtype=dt)
+    lo = -10.0 if low is None else low
+    hi = 10.0 if high is None else high
+    real = rng.uniform(lo, hi, size=shape)
+    if dt.kind == "c":
+        out = (real + 1j * rng.uniform(lo, hi, size=shape)).astype(dt)
+    else:
+        out = real.astype(dt)
+    if specials and out.size >= 4:
+        flat = out.reshape(-1)
+        idx = rng.choice(flat.size, size=min(4, flat.size), replace=False)
+        for i, v in zip(idx, [np.nan, np.inf, -np.inf, -0.0]):
+            flat[i] = v
+    return out
+
+
+def layout_shapes(layout, arity):
+    """Shapes of the operands for a layout (broadcast pairs differ per operand)."""
+    shapes = {"0d": (), "empty": (0, 3), "1d": (17,), "2d": (5, 7), "3d": (2, 3, 4),
+              "noncontig": (6, 5), "negstride": (9,), "transposed": (4, 6)}
+    if layout == "broadcast":
+        return [(4, 1, 5), (3, 1), (1, 5)][:arity] if arity > 1 else [(1, 5)]
+    return [shapes[layout]] * arity
+
+
+def make_operands(rng, layout, dtypes, device=None, **value_kw):
+    """NumPy operands and the accelpy arrays laid out the same way (views where the layout is
+    a view), one per dtype in `dtypes`."""
+    shapes = layout_shapes(layout, len(dtypes))
+    np_ops, ap_ops = [], []
+    for shape, dt in zip(shapes, dtypes):
+        if layout == "noncontig":
+            base = random_values(rng, (shape[0] * 2, shape[1] + 3), dt, **value_kw)
+            a_np = base[::2, 1:shape[1] + 1]
+            a_ap = to_device(base, device)[::2, 1:shape[1] + 1]
+        elif layout == "negstride":
+            base = random_values(rng, shape, dt, **value_kw)
+            a_np = base[::-1]
+            a_ap = to_device(base, device)[::-1]
+        elif layout == "transposed":
+            base = random_values(rng, shape[::-1], dt, **value_kw)
+            a_np = base.T
+            a_ap = to_device(base, device).T
+        else:
+            a_np = random_values(rng, shape, dt, **value_kw)
+            a_ap = to_device(a_np, device)
+        np_ops.append(a_np)
+        ap_ops.append(a_ap)
+    return np_ops, ap_ops
+
+
+def to_device(a_np, device=None):
+    return ap.asarray(np.array(a_np, copy=True), device=device)
+
+
+def to_numpy(x):
+    """An accelpy result (array or Python scalar) as a NumPy array."""
+    if isinstance(x, ap.ndarray):
+        return ap.asnumpy(x)
+    return np.asarray(x)
+
+
+def tolerance(dtype, ulps=4):
+    """(rtol, atol) for results of `dtype` computed ~ulps from correctly rounded."""
+    dt = np.dtype(dtype)
+    if dt.kind in "biu":
+        return 0.0, 0.0
+    eps = float(ml_dtypes.finfo(dt).eps) if is_bf16(dt) else float(np.finfo(dt).eps)
+    tiny = float(ml_dtypes.finfo(dt).tiny) if is_bf16(dt) else float(np.finfo(dt).tiny)
+    return ulps * eps, ulps * tiny
+
+
+def assert_matches(actual, expected, *, rtol=None, atol=None, check_dtype=True, ulps=4):
+    """accelpy `actual` equals NumPy `expected`: same dtype and shape, values within tolerance
+    (NaN where NumPy has NaN, infinities where it has them)."""
+    got = to_numpy(actual)
+    exp = np.asarray(expected)
+    if check_dtype:
+        assert got.dtype == exp.dtype, f"dtype {got.dtype} != NumPy's {exp.dtype}"
+    assert got.shape == exp.shape, f"shape {got.shape} != NumPy's {exp.shape}"
+    if got.size == 0:
+        return
+    r, a = tolerance(exp.dtype, ulps)
+    rtol = r if rtol is None else rtol
+    atol = a if atol is None else atol
+    if exp.dtype.kind in "biu" and rtol == 0 and atol == 0:
+        np.testing.assert_array_equal(got, exp)
+        return
+    wide = np.complex128 if exp.dtype.kind == "c" else np.float64
+    np.testing.assert_allclose(got.astype(wide), exp.astype(wide), rtol=rtol, atol=atol,
+                               equal_nan=True)
