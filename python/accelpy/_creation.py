@@ -54,7 +54,8 @@ def _storable(arr, original):
     if not supported(dt):
         raise TypeError(
             f"cannot make an accelpy array from {type(original).__name__} with dtype {dt}: "
-            "accelpy stores bool, integers, float16/bfloat16/float32/float64 and complex64/complex128")
+            "accelpy stores bool, integers, float16/bfloat16/float32/float64 and "
+            "complex64/complex128")
     return arr
 
 

@@ -42,7 +42,7 @@ def random_values(rng, shape, dtype, *, low=None, high=None, specials=False):
     if specials and out.size >= 4:
         flat = out.reshape(-1)
         idx = rng.choice(flat.size, size=min(4, flat.size), replace=False)
-        for i, v in zip(idx, [np.nan, np.inf, -np.inf, -0.0]):
+        for i, v in zip(idx, [np.nan, np.inf, -np.inf, -0.0], strict=False):
             flat[i] = v
     return out
 
@@ -61,7 +61,7 @@ def make_operands(rng, layout, dtypes, device=None, **value_kw):
     a view), one per dtype in `dtypes`."""
     shapes = layout_shapes(layout, len(dtypes))
     np_ops, ap_ops = [], []
-    for shape, dt in zip(shapes, dtypes):
+    for shape, dt in zip(shapes, dtypes, strict=True):
         if layout == "noncontig":
             base = random_values(rng, (shape[0] * 2, shape[1] + 3), dt, **value_kw)
             a_np = base[::2, 1:shape[1] + 1]
