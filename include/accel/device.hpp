@@ -29,6 +29,10 @@ struct Device {
   static Device parse(std::string_view text);
 };
 
+// Threads the CPU backend splits work over (default: ACCELPY_NUM_THREADS, else all cores).
+int cpu_num_threads();
+void set_cpu_num_threads(int n);
+
 // Where new arrays go when no device is named: set by `with ap.device(...)` in Python.
 Device default_device();
 void set_default_device(Device device);

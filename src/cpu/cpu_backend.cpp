@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "src/cpu/allocator.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -42,15 +43,8 @@ void run_concatenate(const Group& group) {
 
 class CpuBackend final : public Backend {
  public:
-  void* allocate(size_t nbytes) override {
-    const size_t bytes = std::max<size_t>(64, (nbytes + 63) / 64 * 64);
-    void* p = std::aligned_alloc(64, bytes);
-    if (!p) {
-      throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes");
-    }
-    return p;
-  }
-  void deallocate(void* ptr, size_t) override { std::free(ptr); }
+  void* allocate(size_t nbytes) override { return host_allocate(nbytes); }
+  void deallocate(void* ptr, size_t nbytes) override { host_deallocate(ptr, nbytes); }
   void run(const Group& group) override {
     switch (group.kind) {
       case Group::Kind::Elementwise:

@@ -1,5 +1,7 @@
 #include "src/cpu/thread_pool.hpp"
 
+#include "accel/device.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -144,3 +146,8 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
 }
 
 }  // namespace accel::cpu
+
+namespace accel {
+int cpu_num_threads() { return cpu::num_threads(); }
+void set_cpu_num_threads(int n) { cpu::set_num_threads(n); }
+}  // namespace accel

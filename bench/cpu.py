@@ -1,0 +1,130 @@
+"""CPU benchmarks: accelpy beside NumPy and numexpr, measured in the same run.
+
+Each figure is the median of many timed runs after warm-up; accelpy's runs include evaluating
+the result (ap.eval), so deferred work is counted. Results go to bench/results/cpu-<host>.json
+with the date, the processor and the versions; a ratio table is printed last.
+
+    python bench/cpu.py [--quick] [--out PATH]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import accelpy as ap
+
+try:
+    import numexpr as ne
+except ImportError:  # numexpr is optional: its column is left empty
+    ne = None
+
+N = 1 << 24  # 16M elements, as the issue's targets
+
+
+def median_time(fn, *, repeat, warmup=3, inner=1):
+    """Median seconds per call of fn over `repeat` timed samples of `inner` calls each."""
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        samples.append((time.perf_counter() - t0) / inner)
+    return statistics.median(samples)
+
+
+def cases(rng, n):
+    """(name, bytes that must move, accelpy fn, NumPy fn, numexpr expression) per case."""
+    f32 = lambda: rng.standard_normal(n, dtype=np.float32)  # noqa: E731
+    env = dict(a=f32(), b=f32(), c=f32(), d=f32(), e=f32(), x=f32(), y=f32(),
+               one_a=rng.standard_normal(1, dtype=np.float32),
+               one_b=rng.standard_normal(1, dtype=np.float32))
+    a, b, c, d, e, x, y, one_a, one_b = env.values()
+    A, B, C, D, E, X, Y, One_a, One_b = (ap.asarray(v) for v in env.values())
+    out = [
+        ("add 16M f32", 3 * 4 * n,
+         lambda: ap.eval(A + B), lambda: a + b, "a + b"),
+        ("a*b + c*d - e (5 x 16M f32)", 6 * 4 * n,
+         lambda: ap.eval(A * B + C * D - E), lambda: a * b + c * d - e, "a*b + c*d - e"),
+        ("sqrt(x*x + y*y)*sin(x) + exp(-y)", 3 * 4 * n,
+         lambda: ap.eval(ap.sqrt(X * X + Y * Y) * ap.sin(X) + ap.exp(-Y)),
+         lambda: np.sqrt(x * x + y * y) * np.sin(x) + np.exp(-y),
+         "sqrt(x*x + y*y)*sin(x) + exp(-y)"),
+        ("sum 16M f32", 4 * n, lambda: ap.eval(A.sum()), lambda: a.sum(), "sum(a)"),
+        ("((a - b)**2).sum()", 2 * 4 * n,
+         lambda: ap.eval(((A - B) ** 2).sum()), lambda: ((a - b) ** 2).sum(), "sum((a - b)**2)"),
+        ("1-element add + eval (dispatch)", 0,
+         lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
+    ]
+    # numexpr looks names up in the caller's frame; hand them over explicitly.
+    return [(name, nbytes, f_ap, f_np,
+             (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne else None)
+            for name, nbytes, f_ap, f_np, expr in out]
+
+
+def check_correct(rng):
+    """The benchmarked expressions agree with NumPy before anything is timed."""
+    a, b = rng.standard_normal(1000, dtype=np.float32), rng.standard_normal(1000, dtype=np.float32)
+    got = ap.asnumpy(ap.sqrt(ap.asarray(a) ** 2 + ap.asarray(b) ** 2) * ap.sin(ap.asarray(a)))
+    np.testing.assert_allclose(got, np.sqrt(a * a + b * b) * np.sin(a), rtol=1e-5, atol=1e-6)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--out", help="JSON path (default bench/results/cpu-<host>.json)")
+    args = parser.parse_args()
+    rng = np.random.default_rng()
+    check_correct(rng)
+    repeat = 5 if args.quick else 21
+    rows = []
+    for name, nbytes, f_ap, f_np, f_ne in cases(rng, N):
+        small = nbytes == 0
+        kw = dict(repeat=repeat, inner=20000 if small else 1)
+        t_ap = median_time(f_ap, **kw)
+        t_np = median_time(f_np, **kw)
+        t_ne = median_time(f_ne, **kw) if ne is not None else None
+        rows.append(dict(case=name, bytes=nbytes, accelpy_s=t_ap, numpy_s=t_np, numexpr_s=t_ne))
+        print(f"  measured {name}", file=sys.stderr)
+    result = dict(
+        date=datetime.datetime.now().isoformat(timespec="seconds"),
+        device=platform.processor() or platform.machine(),
+        cpu_model=_cpu_model(), cores=os.cpu_count(), threads=ap._core._num_threads(),
+        versions=dict(accelpy=ap.__version__, numpy=np.__version__,
+                      numexpr=getattr(ne, "__version__", None), python=platform.python_version()),
+        rows=rows)
+    path = args.out or os.path.join(os.path.dirname(__file__), "results",
+                                    f"cpu-{platform.node() or 'host'}.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(result, f, indent=2)
+    print(f"\n{result['cpu_model']}, {result['cores']} cores, {result['date']}")
+    print(f"{'case':36} {'accelpy':>10} {'numpy':>10} {'numexpr':>10} {'vs numpy':>9}")
+    for r in rows:
+        unit, scale = ("us", 1e6) if r["bytes"] == 0 else ("ms", 1e3)
+        ne_s = f"{r['numexpr_s'] * scale:8.3f}{unit}" if r["numexpr_s"] else f"{'-':>10}"
+        print(f"{r['case']:36} {r['accelpy_s'] * scale:8.3f}{unit} {r['numpy_s'] * scale:8.3f}{unit}"
+              f" {ne_s} {r['numpy_s'] / r['accelpy_s']:8.2f}x")
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+if __name__ == "__main__":
+    main()
