@@ -35,7 +35,8 @@ def run():
 
     print("\n2. Reductions over any axes, NumPy's dtype rules:")
     m = x.reshape(1024, -1)
-    print(f"   m.shape={m.shape}  m.sum(axis=0)[:3]={m.sum(axis=0)[:3]}  m.std()={float(m.std()):.6f}")
+    print(f"   m.shape={m.shape}  m.sum(axis=0)[:3]={m.sum(axis=0)[:3]}  "
+          f"m.std()={float(m.std()):.6f}")
     assert abs(float(m.std()) - x_np.std()) < 1e-4
 
     print("\n3. One fused pass instead of one pass per operation:")
