@@ -165,8 +165,10 @@ std::vector<GroupDraft> form_groups(Plan& plan) {
       }
       if (join >= 0) {
         const GroupDraft& g = drafts[join];
-        bool ok = g.device == n->device && g.shape == n->shape &&
-                  g.members.size() < kMaxGroupSteps &&
+        // A Single group runs its one node by itself: concatenate([x + 1]) has the shape of
+        // its input, but its producer cannot run inside it.
+        bool ok = g.kind != Group::Kind::Single && g.device == n->device &&
+                  g.shape == n->shape && g.members.size() < kMaxGroupSteps &&
                   !(pn.external && g.kind == Group::Kind::Reduction);
         for (int c : pn.consumers) {
           for (const Operand& in : plan.nodes[c].node->inputs) {
