@@ -10,10 +10,12 @@
 #include "src/core/eval.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 #include "accel/errors.hpp"
+#include "accel/eval_stats.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
@@ -30,6 +32,11 @@ bool g_fusion = read_fusion_env();
 
 // The largest number of steps one group may hold.
 constexpr size_t kMaxGroupSteps = 128;
+
+// Relaxed atomics: the counters order nothing, they only count.
+std::atomic<uint64_t> g_groups_run{0};
+std::atomic<uint64_t> g_nodes_run{0};
+std::atomic<uint64_t> g_outputs_written{0};
 
 struct PlanNode {
   explicit PlanNode(Node* n) : node(n) {}
@@ -167,8 +174,8 @@ std::vector<GroupDraft> form_groups(Plan& plan) {
         const GroupDraft& g = drafts[join];
         // A Single group runs its one node by itself: concatenate([x + 1]) has the shape of
         // its input, but its producer cannot run inside it.
-        bool ok = g.kind != Group::Kind::Single && g.device == n->device &&
-                  g.shape == n->shape && g.members.size() < kMaxGroupSteps &&
+        bool ok = g.kind != Group::Kind::Single && g.device == n->device && g.shape == n->shape &&
+                  g.members.size() < kMaxGroupSteps &&
                   !(pn.external && g.kind == Group::Kind::Reduction);
         for (int c : pn.consumers) {
           for (const Operand& in : plan.nodes[c].node->inputs) {
@@ -255,6 +262,9 @@ void run_group(Group& g) {
       }
     }
     backend.run(g);
+    g_groups_run.fetch_add(1, std::memory_order_relaxed);
+    g_nodes_run.fetch_add(g.steps.size(), std::memory_order_relaxed);
+    g_outputs_written.fetch_add(g.outputs.size(), std::memory_order_relaxed);
   } catch (...) {
     for (Storage* s : allocated) {
       backend.deallocate(s->data(), s->nbytes());
@@ -345,6 +355,20 @@ void evaluate_into(const Array& dst, const Array& value) {
   Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(), {Operand{src}});
   evaluate({copy.storage().get()}, &dst);
   ds.bump_version();
+}
+
+EvalStats eval_stats() {
+  EvalStats s;
+  s.groups_run = g_groups_run.load(std::memory_order_relaxed);
+  s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
+  s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
+  return s;
+}
+
+void reset_eval_stats() {
+  g_groups_run.store(0, std::memory_order_relaxed);
+  g_nodes_run.store(0, std::memory_order_relaxed);
+  g_outputs_written.store(0, std::memory_order_relaxed);
 }
 
 bool fusion_enabled() { return g_fusion; }

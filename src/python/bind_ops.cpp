@@ -8,6 +8,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "accel/eval_stats.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -360,6 +361,19 @@ void bind_ops(nb::module_& m) {
   m.def("_set_asarray", &set_asarray);
   m.def("_set_fusion", &set_fusion_enabled);
   m.def("_fusion_enabled", &fusion_enabled);
+  m.def(
+      "_eval_stats",
+      [] {
+        const EvalStats s = eval_stats();
+        nb::dict d;
+        d["groups_run"] = s.groups_run;
+        d["nodes_run"] = s.nodes_run;
+        d["outputs_written"] = s.outputs_written;
+        return d;
+      },
+      "The evaluator's counters since the last reset: groups (kernels) run, nodes computed, "
+      "results written to memory.");
+  m.def("_reset_eval_stats", &reset_eval_stats, "Sets the evaluator's counters to zero.");
   m.def(
       "result_type",
       [](nb::args args) {
