@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include "accel/errors.hpp"
 #include "accel/eval_stats.hpp"
@@ -66,13 +67,9 @@ Node* pending_producer(const Operand& in) {
 
 // Post-order DFS from the targets' producers, without recursion.
 void collect(const std::vector<Storage*>& targets, Plan& plan) {
-  std::vector<const Node*> seen;  // sorted
-  auto mark = [&](const Node* n) {
-    const auto it = std::lower_bound(seen.begin(), seen.end(), n);
-    if (it != seen.end() && *it == n) return false;
-    seen.insert(it, n);
-    return true;
-  };
+  // A hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
+  std::unordered_set<const Node*> seen;
+  auto mark = [&](const Node* n) { return seen.insert(n).second; };
   std::vector<std::pair<Node*, size_t>> stack;
   for (Storage* t : targets) {
     Node* root = t->producer();
