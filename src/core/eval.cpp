@@ -305,10 +305,13 @@ void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
 
 namespace {
-// Whether computing `value` reads dst's memory through a layout other than dst's own.
+// Whether computing `value` reads dst's memory through a layout other than dst's own: through
+// another view of dst's storage, or through another storage over the same memory (NumPy
+// memory wrapped twice).
 bool reads_other_view(const Array& value, const Array& dst) {
   const auto aliases = [&](const Array& a) {
-    return a.storage() == dst.storage() && !a.same_view(dst);
+    if (a.storage() == dst.storage()) return !a.same_view(dst);
+    return a.storage()->overlaps(*dst.storage());
   };
   if (aliases(value)) return true;
   if (!value.is_pending()) return false;
@@ -331,13 +334,11 @@ void evaluate_into(const Array& dst, const Array& value) {
   {
     Plan plan;
     if (value.is_pending()) collect({value.storage().get()}, plan);
-    std::vector<std::shared_ptr<Node>> readers;
+    // `readers` keeps the nodes alive while their outputs are computed.
+    const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(ds);
     std::vector<Storage*> others;
-    for (const std::weak_ptr<Node>& w : ds.take_readers()) {
-      std::shared_ptr<Node> n = w.lock();
-      if (!n || !n->output) continue;
+    for (const std::shared_ptr<Node>& n : readers) {
       if (plan.index_of(n.get()) < 0) others.push_back(n->output);
-      readers.push_back(std::move(n));
     }
     if (!others.empty()) evaluate(others, nullptr);
   }
