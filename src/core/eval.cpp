@@ -326,7 +326,7 @@ bool reads_other_view(const Array& value, const Array& dst) {
 }
 }  // namespace
 
-void evaluate_into(const Array& dst, const Array& value) {
+void evaluate_into(const Array& dst, Array value) {
   Storage& ds = *dst.storage();
   if (ds.is_pending()) evaluate({&ds}, nullptr);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
@@ -344,13 +344,18 @@ void evaluate_into(const Array& dst, const Array& value) {
   }
   // Writing the final group straight into dst is safe when it reads dst's memory only through
   // dst's own layout. Otherwise (a[1:] = a[:-1]) compute into fresh memory first.
-  Array src = value;
+  // `value` is moved into the copy node, so that a value only the write holds counts as internal
+  // to the plan and fuses into the copy.
   if (reads_other_view(value, dst)) {
-    src =
-        make_pending(OpKind::Cast, value.dtype(), value.shape(), value.device(), {Operand{value}});
-    src.eval();
+    const DType dt = value.dtype();
+    const Shape shape = value.shape();
+    const Device device = value.device();
+    Array tmp = make_pending(OpKind::Cast, dt, shape, device, {Operand{std::move(value)}});
+    tmp.eval();
+    value = std::move(tmp);
   }
-  Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(), {Operand{src}});
+  const Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(),
+                                  {Operand{std::move(value)}});
   evaluate({copy.storage().get()}, &dst);
   ds.bump_version();
 }

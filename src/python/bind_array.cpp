@@ -63,7 +63,7 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return not_implemented();
   const ArrayOrScalar s(self);
-  const Array r = elementwise(op, {&s, &*o});
+  Array r = elementwise(op, {&s, &*o});
   if (!can_cast(r.dtype(), self.dtype(), "same_kind")) {
     throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
                     std::string(dtype_name(r.dtype())) + "') to dtype('" +
@@ -73,7 +73,7 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(self.shape()) +
                      " doesn't match the broadcast shape " + shape_str(r.shape()));
   }
-  assign(self, r);
+  assign(self, std::move(r));  // moved: the write fuses r's computation instead of storing r
   return nb::borrow(self_obj);
 }
 

@@ -61,7 +61,7 @@ nb::object finish(Array result, nb::handle out) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(dst.shape()) +
                      " doesn't match the broadcast shape " + shape_str(result.shape()));
   }
-  assign(dst, result);
+  assign(dst, std::move(result));  // moved: computed straight into out
   return nb::borrow(target);
 }
 
