@@ -314,9 +314,17 @@ void bind_array(nb::module_& m) {
     const std::optional<OpKind> op = elementwise_op(b.op);
     if (!op) continue;
     const OpKind k = *op;
-    cls.def(b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); });
-    cls.def(b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); });
-    cls.def(b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); });
+    // Operands may be None: NotImplemented then lets Python raise its usual "unsupported
+    // operand type(s)" TypeError instead of nanobind's signature mismatch.
+    cls.def(
+        b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
+        nb::arg("other").none());
+    cls.def(
+        b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); },
+        nb::arg("other").none());
+    cls.def(
+        b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
+        nb::arg("other").none());
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
@@ -331,7 +339,9 @@ void bind_array(nb::module_& m) {
   for (const auto& [name, opname] : kCompare) {
     if (const std::optional<OpKind> op = elementwise_op(opname)) {
       const OpKind k = *op;
-      cls.def(name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); });
+      cls.def(
+          name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
+          nb::arg("other").none());
     }
   }
   for (const auto& [name, opname] : kUnary) {

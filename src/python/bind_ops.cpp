@@ -147,14 +147,14 @@ void bind_ops(nb::module_& m) {
       m.def(
           rule.name,
           [kind](nb::handle x, nb::handle out) { return finish(apply_elementwise(kind, x), out); },
-          "x"_a, nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 1).c_str());
+          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 1).c_str());
     } else {
       m.def(
           rule.name,
           [kind](nb::handle x1, nb::handle x2, nb::handle out) {
             return finish(apply_elementwise(kind, x1, x2), out);
           },
-          "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(),
+          "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "out"_a = nb::none(),
           elementwise_doc(rule.name, 2).c_str());
     }
   }
