@@ -210,19 +210,22 @@ void bind_array(nb::module_& m) {
            })
       .def("__index__",
            [](const Array& a) {
-             if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) {
-               throw TypeError("only integer scalar arrays can be converted to a scalar index");
-             }
-             if (a.ndim() != 0 || a.dtype() == DType::Bool) {
-               throw TypeError("only integer scalar arrays can be converted to a scalar index");
+             if (!is_integer(a.dtype()) || a.ndim() != 0) {
+               throw TypeError(
+                   "only integer scalar arrays can be converted to a scalar index (got a " +
+                   std::string(dtype_name(a.dtype())) + " array of shape " + shape_str(a.shape()) +
+                   ")");
              }
              return to_python_scalar(a);
            })
       .def(
           "item",
           [](const Array& a) {
-            if (a.size() != 1)
-              throw ValueError("can only convert an array of size 1 to a Python scalar");
+            if (a.size() != 1) {
+              throw ValueError(
+                  "can only convert an array of size 1 to a Python scalar (this array has size " +
+                  std::to_string(a.size()) + ")");
+            }
             return to_python_scalar(a);
           },
           "The only element, as a Python scalar.")
