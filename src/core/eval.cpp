@@ -305,18 +305,15 @@ void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
 
 namespace {
-// Whether computing `value` reads dst's memory through a layout other than dst's own: through
-// another view of dst's storage, or through another storage over the same memory (NumPy
-// memory wrapped twice).
-bool reads_other_view(const Array& value, const Array& dst) {
+// Whether computing `value` (whose pending graph is `plan`) reads dst's memory through a layout
+// other than dst's own: through another view of dst's storage, or through another storage over
+// the same memory (NumPy memory wrapped twice).
+bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
   const auto aliases = [&](const Array& a) {
     if (a.storage() == dst.storage()) return !a.same_view(dst);
     return a.storage()->overlaps(*dst.storage());
   };
   if (aliases(value)) return true;
-  if (!value.is_pending()) return false;
-  Plan plan;
-  collect({value.storage().get()}, plan);
   for (const PlanNode& pn : plan.nodes) {
     for (const Operand& in : pn.node->inputs) {
       if (!in.is_scalar() && aliases(in.array)) return true;
@@ -331,22 +328,29 @@ void evaluate_into(const Array& dst, Array value) {
   if (ds.is_pending()) evaluate({&ds}, nullptr);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
   // element of a before writing it, in the same kernel.
+  Plan plan;
+  if (value.is_pending()) collect({value.storage().get()}, plan);
   {
-    Plan plan;
-    if (value.is_pending()) collect({value.storage().get()}, plan);
     // `readers` keeps the nodes alive while their outputs are computed.
     const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(ds);
     std::vector<Storage*> others;
     for (const std::shared_ptr<Node>& n : readers) {
       if (plan.index_of(n.get()) < 0) others.push_back(n->output);
     }
-    if (!others.empty()) evaluate(others, nullptr);
+    if (!others.empty()) {
+      evaluate(others, nullptr);
+      // That may have computed, and freed, nodes of the value's plan.
+      plan = Plan();
+      if (value.is_pending()) collect({value.storage().get()}, plan);
+    }
   }
   // Writing the final group straight into dst is safe when it reads dst's memory only through
   // dst's own layout. Otherwise (a[1:] = a[:-1]) compute into fresh memory first.
   // `value` is moved into the copy node, so that a value only the write holds counts as internal
   // to the plan and fuses into the copy.
-  if (reads_other_view(value, dst)) {
+  const bool other_view = reads_other_view(value, plan, dst);
+  plan = Plan();  // raw node pointers: not kept across evaluation
+  if (other_view) {
     const DType dt = value.dtype();
     const Shape shape = value.shape();
     const Device device = value.device();
