@@ -66,10 +66,10 @@ def test_errors_are_raised_at_the_call_and_leave_nothing_pending(rng, stats, cal
 
 def test_arithmetic_is_deferred(rng, stats):
     (a_np,), (a,) = arrays(rng, (100,))
-    y = ap.exp(a) * 2.0 + a
+    y = ap.sqrt(a * a + 1.0) * 2.0  # correctly rounded at every step: exactly NumPy's
     assert y._is_pending() and not a._is_pending()
     assert stats()["groups_run"] == 0
-    assert_matches(y, np.exp(a_np) * 2.0 + a_np)
+    np.testing.assert_array_equal(ap.asnumpy(y), np.sqrt(a_np * a_np + 1.0) * 2.0)
     assert not y._is_pending()
 
 
@@ -208,7 +208,8 @@ def test_views_of_pending_results_see_the_data(rng, stats):
 def test_ops_on_views_of_pending_results(rng):
     (a_np,), (a,) = arrays(rng, (5, 5))
     p, p_np = ap.sin(a), np.sin(a_np)
-    assert_matches(p.T + p[::-1] * p[:, 2:3], p_np.T + p_np[::-1] * p_np[:, 2:3])
+    # sin is within a few ulps of NumPy's; the sum may cancel, hence the absolute tolerance.
+    assert_matches(p.T + p[::-1] * p[:, 2:3], p_np.T + p_np[::-1] * p_np[:, 2:3], atol=1e-14)
     assert_matches(ap.concatenate([p[1:], p[:1] + 1]), np.concatenate([p_np[1:], p_np[:1] + 1]))
     assert_matches(ap.concatenate([a + 1]), a_np + 1)
 
@@ -311,7 +312,8 @@ def test_write_barrier_matches_numpy(rng, stats, scenario, fusion):
     got = scenario(ap, ap.asarray(base.copy()))
     assert len(got) == len(expected)
     for g, e in zip(got, expected, strict=True):
-        assert_matches(g, e, rtol=1e-13)
+        # Sums may round differently from NumPy's; x - x.mean() may cancel: absolute tolerance.
+        assert_matches(g, e, rtol=1e-13, atol=1e-13)
 
 
 # ---- NumPy interop -------------------------------------------------------------------------
