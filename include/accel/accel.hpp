@@ -10,6 +10,7 @@
 #include "accel/device.hpp"
 #include "accel/dtype.hpp"
 #include "accel/errors.hpp"
+#include "accel/eval_stats.hpp"
 #include "accel/ops.hpp"
 #include "accel/scalar.hpp"
 #include "accel/shape.hpp"

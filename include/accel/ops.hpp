@@ -18,8 +18,9 @@ namespace accel {
 // Python's): `add(x, 2.0)` keeps x's float32.
 class ArrayOrScalar {
  public:
-  ArrayOrScalar(const Array& a) : value_(a) {}  // NOLINT: implicit by design
-  ArrayOrScalar(Scalar s) : value_(s) {}        // NOLINT
+  ArrayOrScalar(const Array& a) : value_(a) {}        // NOLINT: implicit by design
+  ArrayOrScalar(Array&& a) : value_(std::move(a)) {}  // NOLINT
+  ArrayOrScalar(Scalar s) : value_(s) {}              // NOLINT
   ArrayOrScalar(bool v) : value_(Scalar::weak_bool(v)) {}
   ArrayOrScalar(int v) : value_(Scalar::weak_int(v)) {}
   ArrayOrScalar(int64_t v) : value_(Scalar::weak_int(v)) {}
@@ -27,7 +28,10 @@ class ArrayOrScalar {
   ArrayOrScalar(std::complex<double> v) : value_(Scalar::weak_complex(v)) {}
 
   bool is_array() const { return std::holds_alternative<Array>(value_); }
-  const Array& array() const { return std::get<Array>(value_); }
+  const Array& array() const& { return std::get<Array>(value_); }
+  // Moves the array out: lets a write own its value, so that it can fuse the value's
+  // computation instead of writing it to memory first (see assign).
+  Array array() && { return std::get<Array>(std::move(value_)); }
   const Scalar& scalar() const { return std::get<Scalar>(value_); }
 
  private:
@@ -120,8 +124,10 @@ using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis>;
 // Basic indexing (integers, slices, ..., None): always a view.
 Array index(const Array& a, const std::vector<Index>& indices);
 // a[indices] = value, with value broadcast to the indexed shape.
-void index_assign(const Array& a, const std::vector<Index>& indices, const ArrayOrScalar& value);
-// dst[...] = value: writes through the view `dst` (the write barrier runs first).
-void assign(const Array& dst, const ArrayOrScalar& value);
+void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value);
+// dst[...] = value: writes through the view `dst` (the write barrier runs first). A pending value
+// passed as an rvalue (`assign(x, add(x, 1))`, x += 1) is computed straight into dst; one that
+// is still referenced elsewhere is also written to its own memory.
+void assign(const Array& dst, ArrayOrScalar value);
 
 }  // namespace accel

@@ -42,6 +42,15 @@ class Storage : public std::enable_shared_from_this<Storage> {
   void add_reader(const std::shared_ptr<Node>& node);
   std::vector<std::weak_ptr<Node>> take_readers();
 
+  // Whether other Storages may cover this memory too: wrapped external memory (NumPy may wrap
+  // one buffer twice) or memory exported to NumPy (which may come back wrapped). Writes into a
+  // shared storage run the write barrier of every shared storage that overlaps it.
+  bool is_shared() const { return shared_; }
+  void mark_shared();
+  // Whether the memory of this storage and of `other` intersect (false while either is
+  // pending). Distinct storages overlap only when both are shared.
+  bool overlaps(const Storage& other) const;
+
   // Bumped on every write; lets caches notice that the data changed.
   uint64_t version() const { return version_; }
   void bump_version() { ++version_; }
@@ -51,6 +60,7 @@ class Storage : public std::enable_shared_from_this<Storage> {
   size_t nbytes_;
   void* ptr_ = nullptr;
   bool owns_ = false;
+  bool shared_ = false;
   std::shared_ptr<void> owner_;
   std::shared_ptr<Node> producer_;
   std::vector<std::weak_ptr<Node>> readers_;
@@ -58,7 +68,12 @@ class Storage : public std::enable_shared_from_this<Storage> {
 };
 
 // The write barrier: before anything writes into `storage`, computes it if pending and
-// evaluates every pending node that reads it, so that readers see the old values (NumPy order).
+// evaluates every pending node that reads its memory (through it or through a shared storage
+// that overlaps it), so that readers see the old values (NumPy order).
 void prepare_write(Storage& storage);
+
+// Removes and returns the live pending readers of the memory of `storage`: its own readers and
+// those of every shared storage overlapping it. The write barrier's first half.
+std::vector<std::shared_ptr<Node>> take_pending_readers(Storage& storage);
 
 }  // namespace accel

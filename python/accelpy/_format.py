@@ -23,7 +23,7 @@ def _format(a, spec):
 
 
 def _iterate(a):
+    # Checked here, not inside a generator: iter() itself must raise, as NumPy's does.
     if a.ndim == 0:
         raise TypeError("iteration over a 0-d array")
-    for i in range(a.shape[0]):
-        yield a[i]
+    return (a[i] for i in range(a.shape[0]))

@@ -10,10 +10,13 @@
 #include "src/core/eval.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include "accel/errors.hpp"
+#include "accel/eval_stats.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
@@ -30,6 +33,11 @@ bool g_fusion = read_fusion_env();
 
 // The largest number of steps one group may hold.
 constexpr size_t kMaxGroupSteps = 128;
+
+// Relaxed atomics: the counters order nothing, they only count.
+std::atomic<uint64_t> g_groups_run{0};
+std::atomic<uint64_t> g_nodes_run{0};
+std::atomic<uint64_t> g_outputs_written{0};
 
 struct PlanNode {
   explicit PlanNode(Node* n) : node(n) {}
@@ -59,13 +67,9 @@ Node* pending_producer(const Operand& in) {
 
 // Post-order DFS from the targets' producers, without recursion.
 void collect(const std::vector<Storage*>& targets, Plan& plan) {
-  std::vector<const Node*> seen;  // sorted
-  auto mark = [&](const Node* n) {
-    const auto it = std::lower_bound(seen.begin(), seen.end(), n);
-    if (it != seen.end() && *it == n) return false;
-    seen.insert(it, n);
-    return true;
-  };
+  // A hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
+  std::unordered_set<const Node*> seen;
+  auto mark = [&](const Node* n) { return seen.insert(n).second; };
   std::vector<std::pair<Node*, size_t>> stack;
   for (Storage* t : targets) {
     Node* root = t->producer();
@@ -165,7 +169,9 @@ std::vector<GroupDraft> form_groups(Plan& plan) {
       }
       if (join >= 0) {
         const GroupDraft& g = drafts[join];
-        bool ok = g.device == n->device && g.shape == n->shape &&
+        // A Single group runs its one node by itself: concatenate([x + 1]) has the shape of
+        // its input, but its producer cannot run inside it.
+        bool ok = g.kind != Group::Kind::Single && g.device == n->device && g.shape == n->shape &&
                   g.members.size() < kMaxGroupSteps &&
                   !(pn.external && g.kind == Group::Kind::Reduction);
         for (int c : pn.consumers) {
@@ -253,6 +259,9 @@ void run_group(Group& g) {
       }
     }
     backend.run(g);
+    g_groups_run.fetch_add(1, std::memory_order_relaxed);
+    g_nodes_run.fetch_add(g.steps.size(), std::memory_order_relaxed);
+    g_outputs_written.fetch_add(g.outputs.size(), std::memory_order_relaxed);
   } catch (...) {
     for (Storage* s : allocated) {
       backend.deallocate(s->data(), s->nbytes());
@@ -296,15 +305,15 @@ void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
 
 namespace {
-// Whether computing `value` reads dst's memory through a layout other than dst's own.
-bool reads_other_view(const Array& value, const Array& dst) {
+// Whether computing `value` (whose pending graph is `plan`) reads dst's memory through a layout
+// other than dst's own: through another view of dst's storage, or through another storage over
+// the same memory (NumPy memory wrapped twice).
+bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
   const auto aliases = [&](const Array& a) {
-    return a.storage() == dst.storage() && !a.same_view(dst);
+    if (a.storage() == dst.storage()) return !a.same_view(dst);
+    return a.storage()->overlaps(*dst.storage());
   };
   if (aliases(value)) return true;
-  if (!value.is_pending()) return false;
-  Plan plan;
-  collect({value.storage().get()}, plan);
   for (const PlanNode& pn : plan.nodes) {
     for (const Operand& in : pn.node->inputs) {
       if (!in.is_scalar() && aliases(in.array)) return true;
@@ -314,35 +323,59 @@ bool reads_other_view(const Array& value, const Array& dst) {
 }
 }  // namespace
 
-void evaluate_into(const Array& dst, const Array& value) {
+void evaluate_into(const Array& dst, Array value) {
   Storage& ds = *dst.storage();
   if (ds.is_pending()) evaluate({&ds}, nullptr);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
   // element of a before writing it, in the same kernel.
+  Plan plan;
+  if (value.is_pending()) collect({value.storage().get()}, plan);
   {
-    Plan plan;
-    if (value.is_pending()) collect({value.storage().get()}, plan);
-    std::vector<std::shared_ptr<Node>> readers;
+    // `readers` keeps the nodes alive while their outputs are computed.
+    const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(ds);
     std::vector<Storage*> others;
-    for (const std::weak_ptr<Node>& w : ds.take_readers()) {
-      std::shared_ptr<Node> n = w.lock();
-      if (!n || !n->output) continue;
+    for (const std::shared_ptr<Node>& n : readers) {
       if (plan.index_of(n.get()) < 0) others.push_back(n->output);
-      readers.push_back(std::move(n));
     }
-    if (!others.empty()) evaluate(others, nullptr);
+    if (!others.empty()) {
+      evaluate(others, nullptr);
+      // That may have computed, and freed, nodes of the value's plan.
+      plan = Plan();
+      if (value.is_pending()) collect({value.storage().get()}, plan);
+    }
   }
   // Writing the final group straight into dst is safe when it reads dst's memory only through
   // dst's own layout. Otherwise (a[1:] = a[:-1]) compute into fresh memory first.
-  Array src = value;
-  if (reads_other_view(value, dst)) {
-    src =
-        make_pending(OpKind::Cast, value.dtype(), value.shape(), value.device(), {Operand{value}});
-    src.eval();
+  // `value` is moved into the copy node, so that a value only the write holds counts as internal
+  // to the plan and fuses into the copy.
+  const bool other_view = reads_other_view(value, plan, dst);
+  plan = Plan();  // raw node pointers: not kept across evaluation
+  if (other_view) {
+    const DType dt = value.dtype();
+    const Shape shape = value.shape();
+    const Device device = value.device();
+    Array tmp = make_pending(OpKind::Cast, dt, shape, device, {Operand{std::move(value)}});
+    tmp.eval();
+    value = std::move(tmp);
   }
-  Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(), {Operand{src}});
+  const Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(),
+                                  {Operand{std::move(value)}});
   evaluate({copy.storage().get()}, &dst);
   ds.bump_version();
+}
+
+EvalStats eval_stats() {
+  EvalStats s;
+  s.groups_run = g_groups_run.load(std::memory_order_relaxed);
+  s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
+  s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
+  return s;
+}
+
+void reset_eval_stats() {
+  g_groups_run.store(0, std::memory_order_relaxed);
+  g_nodes_run.store(0, std::memory_order_relaxed);
+  g_outputs_written.store(0, std::memory_order_relaxed);
 }
 
 bool fusion_enabled() { return g_fusion; }

@@ -11,9 +11,10 @@ namespace accel {
 // Computes every pending storage given, and everything they depend on, in one plan.
 void evaluate_storages(const std::vector<Storage*>& targets);
 
-// Writes `value` (shape-compatible: broadcast to dst's shape, dtype cast) through the view
-// `dst`, computing pending work straight into it where that is safe.
-void evaluate_into(const Array& dst, const Array& value);
+// Writes `value` (dst's shape, any dtype) through the view `dst`, computing pending work
+// straight into it where that is safe. A value whose result nobody else holds is never
+// written to memory of its own: pass it by move.
+void evaluate_into(const Array& dst, Array value);
 
 // Whether the planner fuses elementwise chains (ACCELPY_FUSION=0 turns it off).
 bool fusion_enabled();

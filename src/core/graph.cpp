@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
 
 namespace accel {
@@ -124,11 +125,16 @@ Node::~Node() {
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
   int depth = 1;
+  bool reads_arrays = false;
   for (const Operand& in : inputs) {
+    reads_arrays = reads_arrays || in.array.defined();
     if (in.array.defined() && in.array.is_pending()) {
       depth = std::max(depth, in.array.storage()->producer()->depth + 1);
     }
   }
+  // A node without array operands (zeros, arange, ...) is where a device enters the graph: one
+  // this build cannot run must fail here, at the call, not when the result is first read.
+  if (!reads_arrays) backend_for(device);
   if (depth > kMaxPendingDepth) {
     std::vector<Storage*> deep;
     for (const Operand& in : inputs) {

@@ -56,7 +56,11 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
         continue;
       }
       std::string msg = "operands could not be broadcast together with shapes";
-      for (const Shape& t : shapes) msg += " " + shape_str(t);
+      for (const Shape& t : shapes) {
+        // Appended in two steps: GCC 12 warns (-Wrestrict, a false positive) on " " + string&&.
+        msg += ' ';
+        msg += shape_str(t);
+      }
       throw ValueError(msg);
     }
   }

@@ -63,7 +63,7 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return not_implemented();
   const ArrayOrScalar s(self);
-  const Array r = elementwise(op, {&s, &*o});
+  Array r = elementwise(op, {&s, &*o});
   if (!can_cast(r.dtype(), self.dtype(), "same_kind")) {
     throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
                     std::string(dtype_name(r.dtype())) + "') to dtype('" +
@@ -73,7 +73,7 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(self.shape()) +
                      " doesn't match the broadcast shape " + shape_str(r.shape()));
   }
-  assign(self, r);
+  assign(self, std::move(r));  // moved: the write fuses r's computation instead of storing r
   return nb::borrow(self_obj);
 }
 
@@ -210,19 +210,22 @@ void bind_array(nb::module_& m) {
            })
       .def("__index__",
            [](const Array& a) {
-             if (!is_integer(a.dtype()) && a.dtype() != DType::Bool) {
-               throw TypeError("only integer scalar arrays can be converted to a scalar index");
-             }
-             if (a.ndim() != 0 || a.dtype() == DType::Bool) {
-               throw TypeError("only integer scalar arrays can be converted to a scalar index");
+             if (!is_integer(a.dtype()) || a.ndim() != 0) {
+               throw TypeError(
+                   "only integer scalar arrays can be converted to a scalar index (got a " +
+                   std::string(dtype_name(a.dtype())) + " array of shape " + shape_str(a.shape()) +
+                   ")");
              }
              return to_python_scalar(a);
            })
       .def(
           "item",
           [](const Array& a) {
-            if (a.size() != 1)
-              throw ValueError("can only convert an array of size 1 to a Python scalar");
+            if (a.size() != 1) {
+              throw ValueError(
+                  "can only convert an array of size 1 to a Python scalar (this array has size " +
+                  std::to_string(a.size()) + ")");
+            }
             return to_python_scalar(a);
           },
           "The only element, as a Python scalar.")
@@ -314,9 +317,17 @@ void bind_array(nb::module_& m) {
     const std::optional<OpKind> op = elementwise_op(b.op);
     if (!op) continue;
     const OpKind k = *op;
-    cls.def(b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); });
-    cls.def(b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); });
-    cls.def(b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); });
+    // Operands may be None: NotImplemented then lets Python raise its usual "unsupported
+    // operand type(s)" TypeError instead of nanobind's signature mismatch.
+    cls.def(
+        b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
+        nb::arg("other").none());
+    cls.def(
+        b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); },
+        nb::arg("other").none());
+    cls.def(
+        b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
+        nb::arg("other").none());
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
@@ -331,7 +342,9 @@ void bind_array(nb::module_& m) {
   for (const auto& [name, opname] : kCompare) {
     if (const std::optional<OpKind> op = elementwise_op(opname)) {
       const OpKind k = *op;
-      cls.def(name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); });
+      cls.def(
+          name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
+          nb::arg("other").none());
     }
   }
   for (const auto& [name, opname] : kUnary) {

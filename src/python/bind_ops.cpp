@@ -8,6 +8,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "accel/eval_stats.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -60,7 +61,7 @@ nb::object finish(Array result, nb::handle out) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(dst.shape()) +
                      " doesn't match the broadcast shape " + shape_str(result.shape()));
   }
-  assign(dst, result);
+  assign(dst, std::move(result));  // moved: computed straight into out
   return nb::borrow(target);
 }
 
@@ -146,14 +147,14 @@ void bind_ops(nb::module_& m) {
       m.def(
           rule.name,
           [kind](nb::handle x, nb::handle out) { return finish(apply_elementwise(kind, x), out); },
-          "x"_a, nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 1).c_str());
+          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 1).c_str());
     } else {
       m.def(
           rule.name,
           [kind](nb::handle x1, nb::handle x2, nb::handle out) {
             return finish(apply_elementwise(kind, x1, x2), out);
           },
-          "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(),
+          "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "out"_a = nb::none(),
           elementwise_doc(rule.name, 2).c_str());
     }
   }
@@ -362,6 +363,19 @@ void bind_ops(nb::module_& m) {
   m.def("_set_asarray", &set_asarray);
   m.def("_set_fusion", &set_fusion_enabled);
   m.def("_fusion_enabled", &fusion_enabled);
+  m.def(
+      "_eval_stats",
+      [] {
+        const EvalStats s = eval_stats();
+        nb::dict d;
+        d["groups_run"] = s.groups_run;
+        d["nodes_run"] = s.nodes_run;
+        d["outputs_written"] = s.outputs_written;
+        return d;
+      },
+      "The evaluator's counters since the last reset: groups (kernels) run, nodes computed, "
+      "results written to memory.");
+  m.def("_reset_eval_stats", &reset_eval_stats, "Sets the evaluator's counters to zero.");
   m.def(
       "result_type",
       [](nb::args args) {

@@ -304,7 +304,10 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy) {
   } else {
     src.eval();
     // NumPy may write through the view it gets: pending readers must see the current data.
+    // The memory may also come back wrapped in another storage, whose writes must reach this
+    // storage's readers.
     prepare_write(*src.storage());
+    src.storage()->mark_shared();
   }
   std::vector<size_t> shape(src.shape().begin(), src.shape().end());
   auto* keep = new Array(src);

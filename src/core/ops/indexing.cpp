@@ -85,11 +85,11 @@ Array index(const Array& a, const std::vector<Index>& indices) {
   return a.view(shape, strides, offset);
 }
 
-void assign(const Array& dst, const ArrayOrScalar& value) {
+void assign(const Array& dst, ArrayOrScalar value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   Array src;
   if (value.is_array()) {
-    const Array& v = value.array();
+    Array v = std::move(value).array();
     if (v.device() != dst.device()) {
       throw ValueError("cannot assign an array on " + v.device().str() + " into an array on " +
                        dst.device().str() + "; move it with .to(device)");
@@ -110,16 +110,16 @@ void assign(const Array& dst, const ArrayOrScalar& value) {
       }
       return assign(dst, squeezed);
     }
-    src = broadcast_view(v, dst.shape());
+    src = v.shape() == dst.shape() ? std::move(v) : broadcast_view(v, dst.shape());
   } else {
     src = full(dst.shape(), value.scalar(), dst.dtype(), dst.device());
   }
   if (dst.size() == 0) return;
-  evaluate_into(dst, src);
+  evaluate_into(dst, std::move(src));
 }
 
-void index_assign(const Array& a, const std::vector<Index>& indices, const ArrayOrScalar& value) {
-  assign(index(a, indices), value);
+void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value) {
+  assign(index(a, indices), std::move(value));
 }
 
 }  // namespace accel

@@ -103,7 +103,10 @@ Array transpose(const Array& a, const std::optional<std::vector<int64_t>>& axes)
     std::iota(perm.rbegin(), perm.rend(), 0);
     return permuted(a, perm);
   }
-  if (int(axes->size()) != a.ndim()) throw ValueError("axes don't match array");
+  if (int(axes->size()) != a.ndim()) {
+    throw ValueError("axes don't match array: " + std::to_string(axes->size()) +
+                     " axes given for an array of dimension " + std::to_string(a.ndim()));
+  }
   perm = normalize_axes(*axes, a.ndim());
   return permuted(a, perm);
 }
@@ -138,7 +141,9 @@ Array squeeze(const Array& a, const Axes& axis) {
   if (axis) {
     for (int d : normalize_axes(*axis, a.ndim())) {
       if (a.shape()[d] != 1) {
-        throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
+        throw ValueError(
+            "cannot select an axis to squeeze out which has size not equal to one (axis " +
+            std::to_string(d) + " has size " + std::to_string(a.shape()[d]) + ")");
       }
       drop[d] = true;
     }
@@ -220,8 +225,8 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
     const Array& a = arrays[i];
     if (a.ndim() != first.ndim()) {
       throw ValueError(
-          "all the input array dimensions except for the concatenation axis must match exactly, "
-          "but along dimension 0, the array at index 0 has " +
+          "all the input arrays must have same number of dimensions, but the array at index 0 "
+          "has " +
           std::to_string(first.ndim()) + " dimension(s) and the array at index " +
           std::to_string(i) + " has " + std::to_string(a.ndim()) + " dimension(s)");
     }
@@ -246,9 +251,15 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
 Array stack(const std::vector<Array>& arrays, int64_t axis) {
   if (arrays.empty()) throw ValueError("need at least one array to stack");
   std::vector<Array> expanded;
-  for (const Array& a : arrays) {
-    if (a.shape() != arrays[0].shape())
-      throw ValueError("all input arrays must have the same shape");
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    const Array& a = arrays[i];
+    if (a.shape() != arrays[0].shape()) {
+      throw ValueError(
+          "all input arrays must have the same shape, but the array at index 0 has "
+          "shape " +
+          shape_str(arrays[0].shape()) + " and the array at index " + std::to_string(i) +
+          " has shape " + shape_str(a.shape()));
+    }
     expanded.push_back(expand_dims(a, {axis}));
   }
   return concatenate(expanded, normalize_axis(axis, arrays[0].ndim() + 1));

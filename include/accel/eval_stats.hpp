@@ -1,0 +1,22 @@
+// Counters of the work the evaluator has done.
+//
+// Laziness is a promise about cost as much as about results: a dropped pending array must cost
+// nothing, a fused chain must run as one kernel, a shared intermediate must be computed once.
+// These counters make those promises observable, for tests and benchmarks.
+#pragma once
+
+#include <cstdint>
+
+namespace accel {
+
+struct EvalStats {
+  uint64_t groups_run = 0;       // groups (kernels) executed
+  uint64_t nodes_run = 0;        // graph nodes computed, fused or not
+  uint64_t outputs_written = 0;  // results written to memory; fused intermediates are not
+};
+
+// The counts since the process started or since the last reset_eval_stats().
+EvalStats eval_stats();
+void reset_eval_stats();
+
+}  // namespace accel
