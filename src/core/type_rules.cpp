@@ -105,6 +105,11 @@ Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands)
           "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
           "or the logical_not function instead.");
     }
+    if (rule.flags & kNoBool) {
+      throw TypeError(std::string("ufunc '") + rule.name +
+                      "' did not contain a loop with signature matching types "
+                      "<class 'numpy.dtypes.BoolDType'> -> None");
+    }
   }
   DType compute = promoted;
   if (rule.flags & kInputsToBool) {

@@ -302,6 +302,34 @@ void bind_array(nb::module_& m) {
            "keepdims"_a = false)
       .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(),
            "keepdims"_a = false)
+      .def(
+          "clip",
+          [](nb::handle self, nb::handle min, nb::handle max, nb::handle out) {
+            return clip_values(self, min, max, out);
+          },
+          "min"_a = nb::none(), "max"_a = nb::none(), "out"_a = nb::none(),
+          "The values limited to [min, max] (numpy.clip).")
+      .def(
+          "round",
+          [](nb::handle self, int64_t decimals, nb::handle out) {
+            return round_values(self, decimals, out);
+          },
+          "decimals"_a = 0, "out"_a = nb::none(),
+          "Rounded half to even to the given number of decimals (numpy.round).")
+      .def(
+          "conj",
+          [](const Array& a) {
+            const ArrayOrScalar x(a);
+            return elementwise(OpKind::Conj, {&x});
+          },
+          "The complex conjugate, elementwise.")
+      .def(
+          "conjugate",
+          [](const Array& a) {
+            const ArrayOrScalar x(a);
+            return elementwise(OpKind::Conj, {&x});
+          },
+          "The complex conjugate, elementwise (same as conj).")
       .def("_is_pending", &Array::is_pending, "Whether evaluating would compute something.")
       .def(
           "_storage_id",

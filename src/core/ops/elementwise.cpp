@@ -1,6 +1,8 @@
 // Front-ends of the elementwise ops: one generic function, instantiated per table row.
 #include <algorithm>
+#include <cmath>
 
+#include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -47,12 +49,43 @@ Array apply(OpKind op, DType result, const std::vector<DType>& compute,
   return make_pending(op, result, shape, device, std::move(inputs));
 }
 
+// NumPy refuses integers to negative integer powers. A scalar exponent is checked here; an
+// exponent array is not inspected (that would compute it now): its negative elements get the
+// result documented at detail::int_pow in kernels/scalar_ops.h.
+void check_integer_power(DType compute, const ArrayOrScalar& exponent) {
+  if (!is_integer(compute) || exponent.is_array()) return;
+  const Scalar& s = exponent.scalar();
+  if (s.kind() == DTypeKind::SignedInt && s.as_int() < 0) {
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+}
+
+// Whether `bound`, a Python integer, lies at or beyond the low (or high) end of the integer
+// dtype `dt`: numpy.clip then ignores it rather than raising OverflowError.
+bool python_int_beyond(const ArrayOrScalar& bound, DType dt, bool low) {
+  if (bound.is_array() || !bound.scalar().is_weak() || !is_integer(dt)) return false;
+  const Scalar& s = bound.scalar();
+  if (s.kind() != DTypeKind::SignedInt && s.kind() != DTypeKind::UnsignedInt) return false;
+  const __int128 v = s.kind() == DTypeKind::UnsignedInt ? static_cast<__int128>(s.as_uint())
+                                                        : static_cast<__int128>(s.as_int());
+  return dispatch_dtype(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_int_v<T>) {
+      return low ? v <= static_cast<__int128>(numeric_limits<T>::lowest())
+                 : v >= static_cast<__int128>(numeric_limits<T>::max());
+    } else {
+      return false;
+    }
+  });
+}
+
 }  // namespace
 
 Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   Resolution res = resolve(op, operands);
   if (is_comparison(rule)) res.compute = widen_for_comparison(res.compute, operands);
+  if (op == OpKind::Pow) check_integer_power(res.compute, *operands[1]);
   return apply(op, res.result, std::vector<DType>(operands.size(), res.compute), operands);
 }
 
@@ -67,6 +100,54 @@ Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) 
 #undef ACCEL_DEFINE_1
 #undef ACCEL_DEFINE_2
 #undef ACCEL_ELEMENTWISE
+
+Array clip(const ArrayOrScalar& x, const std::optional<ArrayOrScalar>& min,
+           const std::optional<ArrayOrScalar>& max) {
+  const DType dt = x.is_array() ? x.array().dtype() : x.scalar().dtype();
+  const ArrayOrScalar* lo = min && !python_int_beyond(*min, dt, true) ? &*min : nullptr;
+  const ArrayOrScalar* hi = max && !python_int_beyond(*max, dt, false) ? &*max : nullptr;
+  if (!lo && !hi) return elementwise(OpKind::Positive, {&x});
+  if (!lo) return elementwise(OpKind::Minimum, {&x, hi});
+  if (!hi) return elementwise(OpKind::Maximum, {&x, lo});
+  // The three operands promote together (as numpy's clip ufunc), then
+  // clip = minimum(hi, maximum(lo, x)): with the bounds first, x survives ties (clip(-0.0, 0.0,
+  // 1.0) is -0.0, as in NumPy) and a NaN bound wins.
+  const Resolution res = resolve(OpKind::Maximum, {&x, lo, hi});
+  const ArrayOrScalar low_clipped(
+      apply(OpKind::Maximum, res.result, {res.compute, res.compute}, {lo, &x}));
+  return apply(OpKind::Minimum, res.result, {res.compute, res.compute}, {hi, &low_clipped});
+}
+
+Array round(const Array& x, int64_t decimals) {
+  const DType dt = x.dtype();
+  const ArrayOrScalar in(x);
+  if (decimals == 0 && !is_integer(dt)) return elementwise(OpKind::Rint, {&in});
+  if (is_complex(dt)) {
+    // Each part rounds on its own, which no fused product with a complex scale does when a
+    // part is infinite; build the result through views of its parts instead.
+    const Array out = empty(x.shape(), dt, x.device());
+    assign(real(out), round(real(x), decimals));
+    assign(imag(out), round(imag(x), decimals));
+    return out;
+  }
+  if (is_integer(dt) && decimals >= 0) return copy(x);
+  if (dt == DType::Bool) {
+    throw TypeError(
+        "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with casting "
+        "rule 'same_kind'");
+  }
+  // NumPy scales by the Python float 10^|decimals| (a weak scalar: the scaling happens in x's
+  // dtype), rounds, and scales back.
+  double f = 1.0;
+  for (int64_t i = 0; i < (decimals < 0 ? -decimals : decimals) && std::isfinite(f); ++i) f *= 10;
+  const ArrayOrScalar scale(f);
+  const OpKind up = decimals >= 0 ? OpKind::Multiply : OpKind::Divide;
+  const OpKind down = decimals >= 0 ? OpKind::Divide : OpKind::Multiply;
+  const ArrayOrScalar scaled(elementwise(up, {&in, &scale}));
+  const ArrayOrScalar rounded(elementwise(OpKind::Rint, {&scaled}));
+  const Array out = elementwise(down, {&rounded, &scale});
+  return is_integer(dt) ? cast_to(out, dt) : out;
+}
 
 Array where(const ArrayOrScalar& cond, const ArrayOrScalar& x, const ArrayOrScalar& y) {
   const DType dtype = result_type_of({&x, &y});
