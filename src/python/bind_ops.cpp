@@ -7,7 +7,9 @@
 #include <cstring>
 #include <string>
 
+#include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
+#include "accel/kernels/platform.h"
 #include "src/core/eval.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -69,15 +71,40 @@ nb::object finish(Array result, nb::handle out) {
   return nb::borrow(target);
 }
 
+namespace {
+
+// numpy.clip ignores a Python int bound at or beyond an integer array's range on its own side,
+// however large (even beyond int64, which no Scalar holds); the core handles the rest.
+bool ignored_bound(nb::handle bound, DType dt, bool low) {
+  if (!PyLong_CheckExact(bound.ptr()) || !is_integer(dt)) return false;
+  const nb::object limit = dispatch_dtype(dt, [&](auto tag) -> nb::object {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_unsigned_int_v<T>) {
+      return nb::steal(PyLong_FromUnsignedLongLong(low ? 0 : numeric_limits<T>::max()));
+    } else if constexpr (is_signed_int_v<T>) {
+      return nb::steal(
+          PyLong_FromLongLong(low ? numeric_limits<T>::lowest() : numeric_limits<T>::max()));
+    } else {
+      return nb::none();
+    }
+  });
+  const int r = PyObject_RichCompareBool(bound.ptr(), limit.ptr(), low ? Py_LE : Py_GE);
+  if (r < 0) throw nb::python_error();
+  return r == 1;
+}
+
+}  // namespace
+
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out) {
   std::optional<Device> device;
   for (nb::handle h : {x, min, max}) {
     if (!device && nb::isinstance<Array>(h)) device = nb::cast<Array>(h).device();
   }
-  const ArrayOrScalar a(to_array(x, device));
+  const Array arr = to_array(x, device);
+  const ArrayOrScalar a(arr);
   std::optional<ArrayOrScalar> lo, hi;
-  if (!min.is_none()) lo = operand(min, device);
-  if (!max.is_none()) hi = operand(max, device);
+  if (!min.is_none() && !ignored_bound(min, arr.dtype(), true)) lo = operand(min, device);
+  if (!max.is_none() && !ignored_bound(max, arr.dtype(), false)) hi = operand(max, device);
   return finish(clip(a, lo, hi), out);
 }
 

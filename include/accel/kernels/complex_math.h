@@ -136,7 +136,7 @@ ACCEL_HD complex<T> sinh(complex<T> z) {
     if (isfinite(y)) return {x * cos(y), fabs(x) * sin(y)};
     return {x, y - y};
   }
-  return {x + y, x + y};  // NaN
+  return {quiet_nan<T>(), quiet_nan<T>()};  // finite x with y inf or NaN, or NaN x
 }
 
 template <class T>
@@ -149,7 +149,7 @@ ACCEL_HD complex<T> cosh(complex<T> z) {
     if (isfinite(y)) return {fabs(x) * cos(y), x * sin(y)};
     return {x * x, y - y};
   }
-  return {x + y, x + y};
+  return {quiet_nan<T>(), quiet_nan<T>()};
 }
 
 template <class T>
@@ -233,7 +233,7 @@ ACCEL_HD complex<T> acosh(complex<T> z) {
   const complex<T> w = acos(z);
   if (isnan(w.re) && isnan(w.im)) return {w.im, w.re};
   if (isnan(w.re)) return {fabs(w.im), w.re};
-  if (isnan(w.im)) return {w.im, w.im};
+  if (isnan(w.im)) return {w.im, w.re};  // acosh(+-0 + i NaN) = NaN + i pi/2
   return {fabs(w.im), copysign(w.re, z.im)};
 }
 
@@ -274,7 +274,7 @@ template <class T>
 ACCEL_HD complex<T> pow(complex<T> a, complex<T> b) {
   if (b.re == T(0) && b.im == T(0)) return {T(1), T(0)};
   if (a.re == T(0) && a.im == T(0)) {
-    if (b.re > T(0) && b.im == T(0)) return {T(0), T(0)};
+    if (b.re > T(0)) return {T(0), T(0)};  // 0^b: 0 when Re b > 0, else undefined
     return {quiet_nan<T>(), quiet_nan<T>()};
   }
   if (b.im == T(0) && fabs(b.re) < T(100) && trunc(b.re) == b.re) {

@@ -389,7 +389,7 @@ struct Maximum {
   template <class T>
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
-      return (math::isnan(a) || !less(a, b)) ? a : b;
+      return (math::isnan(a) || less_equal(b, a)) ? a : b;
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(a) || a > b) ? a : b;
     } else {
@@ -414,7 +414,7 @@ struct Fmax {
   template <class T>
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
-      return (math::isnan(b) || !less(a, b)) ? a : b;
+      return (math::isnan(b) || less_equal(b, a)) ? a : b;
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(b) || (!math::isnan(a) && a > b)) ? a : b;
     } else {

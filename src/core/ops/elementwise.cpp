@@ -19,12 +19,54 @@ bool is_comparison(const ElementwiseRule& rule) {
 // is all False) instead of raising OverflowError: widen the comparison instead.
 DType widen_for_comparison(DType compute, const std::vector<const ArrayOrScalar*>& operands) {
   if (!is_integer(compute)) return compute;
+  // Only integer arrays compare exactly; bool arrays promote to int64 and overflow, as in NumPy.
+  const bool integer_operand = std::any_of(operands.begin(), operands.end(), [](auto* o) {
+    const bool weak = !o->is_array() && o->scalar().is_weak();
+    return !weak && is_integer(o->is_array() ? o->array().dtype() : o->scalar().dtype());
+  });
+  if (!integer_operand) return compute;
   for (const ArrayOrScalar* op : operands) {
     if (op->is_array() || !op->scalar().is_weak() || op->scalar().fits(compute)) continue;
     const bool fits_int64 = op->scalar().fits(DType::Int64);
     return fits_int64 && compute != DType::UInt64 ? DType::Int64 : DType::Float64;
   }
   return compute;
+}
+
+// A comparison of integers with a Python integer that no common integer dtype holds is
+// decided by the side the scalar lies on (uint64 < -1 is all False, int64 == 2**63 too).
+// Returns that constant as a lazy comparison against the dtype's own bound, or nothing.
+std::optional<Array> decided_comparison(OpKind op, DType compute,
+                                        const std::vector<const ArrayOrScalar*>& operands) {
+  if (!is_integer(compute) || operands.size() != 2) return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    const ArrayOrScalar* s = operands[i];
+    const ArrayOrScalar* other = operands[1 - i];
+    if (s->is_array() || !s->scalar().is_weak() || s->scalar().fits(compute)) continue;
+    if (s->scalar().fits(DType::Int64) && compute != DType::UInt64) return std::nullopt;
+    if (!other->is_array() || !is_integer(other->array().dtype())) return std::nullopt;
+    const bool above = s->scalar().kind() == DTypeKind::UnsignedInt || s->scalar().as_int() >= 0;
+    // other OP scalar, with the scalar above (or below) every value of `other`:
+    bool truth = op == OpKind::NotEqual;
+    const bool other_first = i == 1;
+    if (op == OpKind::Less || op == OpKind::LessEqual) truth = above == other_first;
+    if (op == OpKind::Greater || op == OpKind::GreaterEqual) truth = above != other_first;
+    // x >= min(dtype) is true everywhere and x < min(dtype) false, lazily, in x's shape.
+    const DType dt = other->array().dtype();
+    const ArrayOrScalar minimum(dispatch_dtype(dt, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T lowest = [] {
+        if constexpr (is_int_v<T>) {
+          return numeric_limits<T>::lowest();
+        } else {
+          return T{};
+        }
+      }();
+      return Scalar::from_bytes(dt, &lowest);
+    }));
+    return elementwise(truth ? OpKind::GreaterEqual : OpKind::Less, {other, &minimum});
+  }
+  return std::nullopt;
 }
 
 // Broadcasts the array operands, converts each operand i to compute[i], makes the node.
@@ -55,7 +97,8 @@ Array apply(OpKind op, DType result, const std::vector<DType>& compute,
 void check_integer_power(DType compute, const ArrayOrScalar& exponent) {
   if (!is_integer(compute) || exponent.is_array()) return;
   const Scalar& s = exponent.scalar();
-  if (s.kind() == DTypeKind::SignedInt && s.as_int() < 0) {
+  // An exponent the dtype cannot hold raises OverflowError later, as in NumPy.
+  if (s.kind() == DTypeKind::SignedInt && s.as_int() < 0 && (!s.is_weak() || s.fits(compute))) {
     throw ValueError("Integers to negative integer powers are not allowed.");
   }
 }
@@ -84,7 +127,12 @@ bool python_int_beyond(const ArrayOrScalar& bound, DType dt, bool low) {
 Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   Resolution res = resolve(op, operands);
-  if (is_comparison(rule)) res.compute = widen_for_comparison(res.compute, operands);
+  if (is_comparison(rule)) {
+    if (std::optional<Array> decided = decided_comparison(op, res.compute, operands)) {
+      return *decided;
+    }
+    res.compute = widen_for_comparison(res.compute, operands);
+  }
   if (op == OpKind::Pow) check_integer_power(res.compute, *operands[1]);
   return apply(op, res.result, std::vector<DType>(operands.size(), res.compute), operands);
 }
