@@ -71,6 +71,16 @@ Array to_device(const Array& a, Device device);
 #undef ACCEL_DECLARE_2
 #undef ACCEL_ELEMENTWISE
 
+// Limits the values to [min, max], as numpy.clip in NumPy 2: either bound may be absent (both
+// absent: a copy, as positive()); a NaN bound gives NaN; the operands promote together; a Python
+// integer beyond an integer array's range on the side it bounds is no bound at all.
+Array clip(const ArrayOrScalar& x, const std::optional<ArrayOrScalar>& min,
+           const std::optional<ArrayOrScalar>& max);
+// Rounds half to even to `decimals` decimal places (negative: to tens, hundreds, ...), as
+// numpy.round: x * 10^decimals is rounded and scaled back in x's dtype; integers round in
+// float64 and return their dtype; complex numbers round each part.
+Array round(const Array& x, int64_t decimals = 0);
+
 // Real and imaginary parts: views into complex storage (imag of a real array is zeros).
 Array real(const Array& a);
 Array imag(const Array& a);

@@ -1,5 +1,6 @@
 #include "src/core/type_rules.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "accel/errors.hpp"
@@ -105,6 +106,11 @@ Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands)
           "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator "
           "or the logical_not function instead.");
     }
+    if (rule.flags & kNoBool) {
+      throw TypeError(std::string("ufunc '") + rule.name +
+                      "' did not contain a loop with signature matching types "
+                      "<class 'numpy.dtypes.BoolDType'> -> None");
+    }
   }
   DType compute = promoted;
   if (rule.flags & kInputsToBool) {
@@ -112,10 +118,21 @@ Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands)
   } else if ((rule.flags & kIntsToDefaultFloat) && !is_inexact(promoted)) {
     compute = kDefaultFloat;
   } else if (!contains(rule.inputs, promoted)) {
+    // NumPy's loop search: each operand on its own must cast safely to the loop's dtype, a
+    // weak scalar counting as the promoted dtype (so atan2(int8, uint8) is float16, not the
+    // float32 that their promotion, int16, would need).
+    std::vector<DType> dts;
+    for (const ArrayOrScalar* o : operands) {
+      const bool weak = !o->is_array() && o->scalar().is_weak();
+      dts.push_back(weak ? promoted : o->is_array() ? o->array().dtype() : o->scalar().dtype());
+    }
+    const auto accepts = [&](DType c) {
+      return std::all_of(dts.begin(), dts.end(), [&](DType d) { return can_cast_safely(d, c); });
+    };
     bool found = false;
     for (int i = 0; i < kNumDTypes && !found; ++i) {
       const DType c = static_cast<DType>(i);
-      if (contains(rule.inputs, c) && can_cast_safely(promoted, c)) {
+      if (contains(rule.inputs, c) && accepts(c)) {
         compute = c;
         found = true;
       }

@@ -12,6 +12,7 @@ enum class ResultRule : uint8_t { Same, Bool, Real };
 
 inline constexpr uint32_t kIntsToDefaultFloat = 1;  // true_divide: integers compute in float64
 inline constexpr uint32_t kInputsToBool = 2;        // logical_*: inputs are cast to bool
+inline constexpr uint32_t kNoBool = 4;              // sign, positive: bool raises TypeError
 
 struct ElementwiseRule {
   const char* name;

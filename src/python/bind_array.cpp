@@ -58,12 +58,30 @@ nb::object binary(OpKind op, const Array& self, nb::handle other, bool reflected
 }
 
 // a op= b: computes a op b and writes it into a's memory (NumPy's same_kind casting rule).
+// NumPy's `**` (not numpy.power) short-cuts three Python exponents: x ** 2 is square(x) for
+// every dtype (so bool ** 2 is int8), and for float and complex arrays x ** -1 is reciprocal(x)
+// and x ** 0.5 is sqrt(x).
+std::optional<OpKind> power_shortcut(const Array& self, nb::handle exponent) {
+  if (PyLong_CheckExact(exponent.ptr())) {
+    int overflow = 0;
+    const long long e = PyLong_AsLongLongAndOverflow(exponent.ptr(), &overflow);
+    if (overflow == 0 && e == 2) return elementwise_op("square");
+    if (overflow == 0 && e == -1 && is_inexact(self.dtype())) return elementwise_op("reciprocal");
+  } else if (PyFloat_CheckExact(exponent.ptr()) && PyFloat_AS_DOUBLE(exponent.ptr()) == 0.5 &&
+             is_inexact(self.dtype())) {
+    return elementwise_op("sqrt");
+  }
+  return std::nullopt;
+}
+
 nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   const Array self = nb::cast<Array>(self_obj);
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return not_implemented();
   const ArrayOrScalar s(self);
-  Array r = elementwise(op, {&s, &*o});
+  const std::optional<OpKind> shortcut =
+      op == OpKind::Pow ? power_shortcut(self, other) : std::nullopt;
+  Array r = shortcut ? elementwise(*shortcut, {&s}) : elementwise(op, {&s, &*o});
   if (!can_cast(r.dtype(), self.dtype(), "same_kind")) {
     throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
                     std::string(dtype_name(r.dtype())) + "') to dtype('" +
@@ -305,6 +323,34 @@ void bind_array(nb::module_& m) {
            "keepdims"_a = false)
       .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(),
            "keepdims"_a = false)
+      .def(
+          "clip",
+          [](nb::handle self, nb::handle min, nb::handle max, nb::handle out) {
+            return clip_values(self, min, max, out);
+          },
+          "min"_a = nb::none(), "max"_a = nb::none(), "out"_a = nb::none(),
+          "The values limited to [min, max] (numpy.clip).")
+      .def(
+          "round",
+          [](nb::handle self, int64_t decimals, nb::handle out) {
+            return round_values(self, decimals, out);
+          },
+          "decimals"_a = 0, "out"_a = nb::none(),
+          "Rounded half to even to the given number of decimals (numpy.round).")
+      .def(
+          "conj",
+          [](const Array& a) {
+            const ArrayOrScalar x(a);
+            return elementwise(OpKind::Conj, {&x});
+          },
+          "The complex conjugate, elementwise.")
+      .def(
+          "conjugate",
+          [](const Array& a) {
+            const ArrayOrScalar x(a);
+            return elementwise(OpKind::Conj, {&x});
+          },
+          "The complex conjugate, elementwise (same as conj).")
       .def("_is_pending", &Array::is_pending, "Whether evaluating would compute something.")
       .def(
           "_storage_id",
@@ -332,7 +378,14 @@ void bind_array(nb::module_& m) {
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
     cls.def(
-        "__pow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, false); },
+        "__pow__",
+        [k](const Array& a, nb::handle o, nb::handle) {
+          if (const std::optional<OpKind> shortcut = power_shortcut(a, o)) {
+            const ArrayOrScalar x(a);
+            return nb::cast(elementwise(*shortcut, {&x}));
+          }
+          return binary(k, a, o, false);
+        },
         "other"_a, "mod"_a = nb::none());
     cls.def(
         "__rpow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, true); },

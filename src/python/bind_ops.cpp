@@ -7,8 +7,10 @@
 #include <cstring>
 #include <string>
 
+#include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "accel/eval_stats.hpp"
+#include "accel/kernels/platform.h"
 #include "src/core/eval.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -57,12 +59,58 @@ nb::object finish(Array result, nb::handle out) {
   }
   if (!nb::isinstance<Array>(target)) throw TypeError("out= must be an accelpy.ndarray");
   const Array dst = nb::cast<Array>(target);
+  if (!can_cast(result.dtype(), dst.dtype(), "same_kind")) {
+    throw TypeError("Cannot cast output from dtype('" + std::string(dtype_name(result.dtype())) +
+                    "') to dtype('" + std::string(dtype_name(dst.dtype())) +
+                    "') with casting rule 'same_kind'");
+  }
   if (dst.shape() != result.shape()) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(dst.shape()) +
                      " doesn't match the broadcast shape " + shape_str(result.shape()));
   }
   assign(dst, std::move(result));  // moved: computed straight into out
   return nb::borrow(target);
+}
+
+namespace {
+
+// numpy.clip ignores a Python int bound at or beyond an integer array's range on its own side,
+// however large (even beyond int64, which no Scalar holds); the core handles the rest.
+bool ignored_bound(nb::handle bound, DType dt, bool low) {
+  if (!PyLong_CheckExact(bound.ptr()) || !is_integer(dt)) return false;
+  const nb::object limit = dispatch_dtype(dt, [&](auto tag) -> nb::object {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_unsigned_int_v<T>) {
+      return nb::steal(PyLong_FromUnsignedLongLong(low ? 0 : numeric_limits<T>::max()));
+    } else if constexpr (is_signed_int_v<T>) {
+      return nb::steal(
+          PyLong_FromLongLong(low ? numeric_limits<T>::lowest() : numeric_limits<T>::max()));
+    } else {
+      return nb::none();
+    }
+  });
+  const int r = PyObject_RichCompareBool(bound.ptr(), limit.ptr(), low ? Py_LE : Py_GE);
+  if (r < 0) throw nb::python_error();
+  return r == 1;
+}
+
+}  // namespace
+
+nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out) {
+  std::optional<Device> device;
+  for (nb::handle h : {x, min, max}) {
+    if (!device && nb::isinstance<Array>(h)) device = nb::cast<Array>(h).device();
+  }
+  const Array arr = to_array(x, device);
+  const ArrayOrScalar a(arr);
+  std::optional<ArrayOrScalar> lo, hi;
+  if (!min.is_none() && !ignored_bound(min, arr.dtype(), true)) lo = operand(min, device);
+  if (!max.is_none() && !ignored_bound(max, arr.dtype(), false)) hi = operand(max, device);
+  return finish(clip(a, lo, hi), out);
+}
+
+nb::object round_values(nb::handle x, int64_t decimals, nb::handle out) {
+  return finish(round(to_array(x), decimals), out);
 }
 
 nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
@@ -165,7 +213,7 @@ void bind_ops(nb::module_& m) {
         for (const auto& [op, rule] : elementwise_rules()) {
           nb::list dtypes;
           for (int i = 0; i < kNumDTypes; ++i) {
-            if (contains(rule.inputs, DType(i))) dtypes.append(dtype_name(DType(i)));
+            if (contains(rule.inputs, DType(i))) dtypes.append(std::string(dtype_name(DType(i))));
           }
           const char* result = rule.result == ResultRule::Same   ? "same"
                                : rule.result == ResultRule::Bool ? "bool"
@@ -176,6 +224,14 @@ void bind_ops(nb::module_& m) {
       },
       "The elementwise op table: (name, arity, supported dtypes, result rule) per row.");
 
+  m.def("clip", &clip_values, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), nb::kw_only(),
+        "out"_a = nb::none(),
+        "clip(x, /, min=None, max=None, *, out=None)\n\nLimits the values of x to [min, max] "
+        "(numpy.clip, NumPy 2): either bound may be None; NaN bounds propagate; Python ints "
+        "beyond an integer array's range on their side are ignored.");
+  m.def("round", &round_values, "x"_a, "decimals"_a = 0, nb::kw_only(), "out"_a = nb::none(),
+        "round(x, /, decimals=0, *, out=None)\n\nRounds half to even to the given number of "
+        "decimals (numpy.round); complex numbers round each part.");
   m.def(
       "where",
       [](nb::handle cond, nb::handle x, nb::handle y) {

@@ -25,6 +25,10 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 // Handles NumPy's out= argument: writes `result` into `out` (when given) and returns it.
 nb::object finish(Array result, nb::handle out);
 
+// clip and round with NumPy's signatures, shared by the module functions and the methods.
+nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);
+nb::object round_values(nb::handle x, int64_t decimals, nb::handle out);
+
 // Reductions with NumPy's signatures, shared by the module functions and the methods.
 nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       bool keepdims);

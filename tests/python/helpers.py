@@ -56,26 +56,29 @@ def layout_shapes(layout, arity):
     return [shapes[layout]] * arity
 
 
-def make_operands(rng, layout, dtypes, device=None, **value_kw):
+def make_operands(rng, layout, dtypes, device=None, *, per_operand=None, **value_kw):
     """NumPy operands and the accelpy arrays laid out the same way (views where the layout is
-    a view), one per dtype in `dtypes`."""
+    a view), one per dtype in `dtypes`. `value_kw` goes to random_values for every operand;
+    `per_operand`, a list of dicts, adds keywords for each operand in turn."""
     shapes = layout_shapes(layout, len(dtypes))
+    extra = per_operand or [{}] * len(dtypes)
     np_ops, ap_ops = [], []
-    for shape, dt in zip(shapes, dtypes, strict=True):
+    for shape, dt, kw in zip(shapes, dtypes, extra, strict=True):
+        value_kw_i = {**value_kw, **kw}
         if layout == "noncontig":
-            base = random_values(rng, (shape[0] * 2, shape[1] + 3), dt, **value_kw)
+            base = random_values(rng, (shape[0] * 2, shape[1] + 3), dt, **value_kw_i)
             a_np = base[::2, 1:shape[1] + 1]
             a_ap = to_device(base, device)[::2, 1:shape[1] + 1]
         elif layout == "negstride":
-            base = random_values(rng, shape, dt, **value_kw)
+            base = random_values(rng, shape, dt, **value_kw_i)
             a_np = base[::-1]
             a_ap = to_device(base, device)[::-1]
         elif layout == "transposed":
-            base = random_values(rng, shape[::-1], dt, **value_kw)
+            base = random_values(rng, shape[::-1], dt, **value_kw_i)
             a_np = base.T
             a_ap = to_device(base, device).T
         else:
-            a_np = random_values(rng, shape, dt, **value_kw)
+            a_np = random_values(rng, shape, dt, **value_kw_i)
             a_ap = to_device(a_np, device)
         np_ops.append(a_np)
         ap_ops.append(a_ap)

@@ -52,8 +52,9 @@ ACCEL_HD complex<T> operator*(complex<T> a, complex<T> b) {
 }
 template <class T>
 ACCEL_HD complex<T> operator/(complex<T> a, complex<T> b) {
-  const T br_abs = b.re < T(0) ? -b.re : b.re;
-  const T bi_abs = b.im < T(0) ? -b.im : b.im;
+  // |x| without math.h; the zero test turns -0 into +0, as fabs does.
+  const T br_abs = b.re < T(0) ? -b.re : (b.re == T(0) ? T(0) : b.re);
+  const T bi_abs = b.im < T(0) ? -b.im : (b.im == T(0) ? T(0) : b.im);
   if (br_abs >= bi_abs) {
     if (br_abs == T(0) && bi_abs == T(0)) return {a.re / br_abs, a.im / br_abs};
     const T rat = b.im / b.re;

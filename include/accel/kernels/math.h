@@ -1,9 +1,8 @@
-// Math functions overloaded for every floating dtype, for host and device code.
+// Real math functions overloaded for every floating dtype, for host and device code.
 //
 // float and double map to the C library on the host and to CUDA's built-in math functions in
 // device code (NVRTC needs no header for those). float16 and bfloat16 compute in float and round
-// once, as NumPy does. complex functions are written here once so that the CPU and the GPU
-// agree; they follow the C99 Annex G special cases that NumPy's npymath implements.
+// once, as NumPy does. The complex functions live in complex_math.h.
 #pragma once
 
 #include "complex.h"
@@ -18,12 +17,9 @@ namespace accel::math {
 #define ACCEL_MATH_BINARY(NAME)                                     \
   ACCEL_HD float NAME(float x, float y) { return ::NAME##f(x, y); } \
   ACCEL_HD double NAME(double x, double y) { return ::NAME(x, y); }
-ACCEL_HD bool isnan(float x) { return ::isnan(x); }
-ACCEL_HD bool isnan(double x) { return ::isnan(x); }
-ACCEL_HD bool isinf(float x) { return ::isinf(x); }
-ACCEL_HD bool isinf(double x) { return ::isinf(x); }
-ACCEL_HD bool signbit(float x) { return ::signbit(x); }
-ACCEL_HD bool signbit(double x) { return ::signbit(x); }
+#define ACCEL_MATH_PREDICATE(NAME)                  \
+  ACCEL_HD bool NAME(float x) { return ::NAME(x); } \
+  ACCEL_HD bool NAME(double x) { return ::NAME(x); }
 #else
 #define ACCEL_MATH_UNARY(NAME)                        \
   inline float NAME(float x) { return std::NAME(x); } \
@@ -31,107 +27,130 @@ ACCEL_HD bool signbit(double x) { return ::signbit(x); }
 #define ACCEL_MATH_BINARY(NAME)                                   \
   inline float NAME(float x, float y) { return std::NAME(x, y); } \
   inline double NAME(double x, double y) { return std::NAME(x, y); }
-inline bool isnan(float x) { return std::isnan(x); }
-inline bool isnan(double x) { return std::isnan(x); }
-inline bool isinf(float x) { return std::isinf(x); }
-inline bool isinf(double x) { return std::isinf(x); }
-inline bool signbit(float x) { return std::signbit(x); }
-inline bool signbit(double x) { return std::signbit(x); }
+#define ACCEL_MATH_PREDICATE(NAME)                   \
+  inline bool NAME(float x) { return std::NAME(x); } \
+  inline bool NAME(double x) { return std::NAME(x); }
 #endif
 
-ACCEL_MATH_UNARY(sqrt)
-ACCEL_MATH_UNARY(sinh)
-ACCEL_MATH_UNARY(cosh)
-ACCEL_MATH_BINARY(atan2)
-ACCEL_MATH_BINARY(hypot)
-ACCEL_MATH_BINARY(copysign)
-ACCEL_MATH_UNARY(exp)
-ACCEL_MATH_UNARY(log)
-ACCEL_MATH_UNARY(sin)
-ACCEL_MATH_UNARY(cos)
-ACCEL_MATH_UNARY(fabs)
-ACCEL_MATH_UNARY(floor)
-ACCEL_MATH_UNARY(ceil)
-ACCEL_MATH_UNARY(trunc)
-ACCEL_MATH_BINARY(fmod)
-#undef ACCEL_MATH_UNARY
-#undef ACCEL_MATH_BINARY
+// Infinity and the quiet NaN without <cmath>'s macros, which NVRTC lacks.
+template <class T>
+ACCEL_HD T infinity() {
+  if constexpr (sizeof(T) == 4)
+    return bit_cast<float>(0x7f800000u);
+  else
+    return bit_cast<double>(0x7ff0000000000000ULL);
+}
+template <class T>
+ACCEL_HD T quiet_nan() {
+  if constexpr (sizeof(T) == 4)
+    return bit_cast<float>(0x7fc00000u);
+  else
+    return bit_cast<double>(0x7ff8000000000000ULL);
+}
 
-// float16 / bfloat16: compute in float, round once.
-ACCEL_HD float16 sqrt(float16 x) { return float16(sqrt(static_cast<float>(x))); }
-ACCEL_HD bfloat16 sqrt(bfloat16 x) { return bfloat16(sqrt(static_cast<float>(x))); }
-ACCEL_HD float16 exp(float16 x) { return float16(exp(static_cast<float>(x))); }
-ACCEL_HD bfloat16 exp(bfloat16 x) { return bfloat16(exp(static_cast<float>(x))); }
-ACCEL_HD float16 log(float16 x) { return float16(log(static_cast<float>(x))); }
-ACCEL_HD bfloat16 log(bfloat16 x) { return bfloat16(log(static_cast<float>(x))); }
-ACCEL_HD float16 sin(float16 x) { return float16(sin(static_cast<float>(x))); }
-ACCEL_HD bfloat16 sin(bfloat16 x) { return bfloat16(sin(static_cast<float>(x))); }
-ACCEL_HD float16 cos(float16 x) { return float16(cos(static_cast<float>(x))); }
-ACCEL_HD bfloat16 cos(bfloat16 x) { return bfloat16(cos(static_cast<float>(x))); }
+ACCEL_MATH_PREDICATE(isnan)
+ACCEL_MATH_PREDICATE(isinf)
+ACCEL_MATH_PREDICATE(isfinite)
+ACCEL_MATH_PREDICATE(signbit)
 
+// float16 and bfloat16 answer from their bits: exact, and no conversion.
 ACCEL_HD bool isnan(float16 x) { return (x.bits & 0x7fffu) > 0x7c00u; }
 ACCEL_HD bool isnan(bfloat16 x) { return (x.bits & 0x7fffu) > 0x7f80u; }
+ACCEL_HD bool isinf(float16 x) { return (x.bits & 0x7fffu) == 0x7c00u; }
+ACCEL_HD bool isinf(bfloat16 x) { return (x.bits & 0x7fffu) == 0x7f80u; }
+ACCEL_HD bool isfinite(float16 x) { return (x.bits & 0x7c00u) != 0x7c00u; }
+ACCEL_HD bool isfinite(bfloat16 x) { return (x.bits & 0x7f80u) != 0x7f80u; }
+ACCEL_HD bool signbit(float16 x) { return (x.bits & 0x8000u) != 0; }
+ACCEL_HD bool signbit(bfloat16 x) { return (x.bits & 0x8000u) != 0; }
 
-// complex: C99 Annex G semantics, as NumPy's npymath.
-template <class T>
-ACCEL_HD T abs(complex<T> z) {
-  return hypot(z.re, z.im);
-}
-
-template <class T>
-ACCEL_HD bool isnan(complex<T> z) {
-  return isnan(z.re) || isnan(z.im);
-}
-
-template <class T>
-ACCEL_HD complex<T> sqrt(complex<T> z) {
-  const T a = z.re, b = z.im;
-  if (a == T(0) && b == T(0)) return {T(0), b};
-  if (isinf(b)) return {T(INFINITY), b};
-  if (isnan(a)) return {a, (b - b) / (b - b)};
-  if (isinf(a)) {
-    if (signbit(a)) return {fabs(b - b), copysign(a, b)};
-    return {a, isnan(b) ? b : copysign(T(0), b)};
+// Every unary and binary function: the C function for float and double, and for the 16-bit
+// floats the float function rounded once.
+#define ACCEL_MATH_HALF_UNARY(NAME)                                                 \
+  ACCEL_HD float16 NAME(float16 x) { return float16(NAME(static_cast<float>(x))); } \
+  ACCEL_HD bfloat16 NAME(bfloat16 x) { return bfloat16(NAME(static_cast<float>(x))); }
+#define ACCEL_MATH_HALF_BINARY(NAME)                                     \
+  ACCEL_HD float16 NAME(float16 x, float16 y) {                          \
+    return float16(NAME(static_cast<float>(x), static_cast<float>(y)));  \
+  }                                                                      \
+  ACCEL_HD bfloat16 NAME(bfloat16 x, bfloat16 y) {                       \
+    return bfloat16(NAME(static_cast<float>(x), static_cast<float>(y))); \
   }
-  // Scale to avoid overflow in hypot and underflow in the square root.
-  const T big = T(1) / T(4) * (sizeof(T) == 4 ? T(3.4028234e38f) : T(1.7976931348623157e308));
-  if (fabs(a) >= big || fabs(b) >= big) {
-    const complex<T> s = sqrt(complex<T>(a * T(0.25), b * T(0.25)));
-    return {s.re * T(2), s.im * T(2)};
-  }
-  const T t = sqrt((fabs(a) + hypot(a, b)) * T(0.5));
-  if (a >= T(0)) return {t, b / (T(2) * t)};
-  return {fabs(b) / (T(2) * t), copysign(t, b)};
+#define ACCEL_MATH_ALL_UNARY(NAME) \
+  ACCEL_MATH_UNARY(NAME)           \
+  ACCEL_MATH_HALF_UNARY(NAME)
+#define ACCEL_MATH_ALL_BINARY(NAME) \
+  ACCEL_MATH_BINARY(NAME)           \
+  ACCEL_MATH_HALF_BINARY(NAME)
+
+ACCEL_MATH_ALL_UNARY(sqrt)
+ACCEL_MATH_ALL_UNARY(cbrt)
+ACCEL_MATH_ALL_UNARY(exp)
+ACCEL_MATH_ALL_UNARY(exp2)
+ACCEL_MATH_ALL_UNARY(expm1)
+ACCEL_MATH_ALL_UNARY(log)
+ACCEL_MATH_ALL_UNARY(log2)
+ACCEL_MATH_ALL_UNARY(log10)
+ACCEL_MATH_ALL_UNARY(log1p)
+ACCEL_MATH_ALL_UNARY(sin)
+ACCEL_MATH_ALL_UNARY(cos)
+ACCEL_MATH_ALL_UNARY(tan)
+ACCEL_MATH_ALL_UNARY(asin)
+ACCEL_MATH_ALL_UNARY(acos)
+ACCEL_MATH_ALL_UNARY(atan)
+ACCEL_MATH_ALL_UNARY(sinh)
+ACCEL_MATH_ALL_UNARY(cosh)
+ACCEL_MATH_ALL_UNARY(tanh)
+ACCEL_MATH_ALL_UNARY(asinh)
+ACCEL_MATH_ALL_UNARY(acosh)
+ACCEL_MATH_ALL_UNARY(atanh)
+ACCEL_MATH_ALL_UNARY(floor)
+ACCEL_MATH_ALL_UNARY(ceil)
+ACCEL_MATH_ALL_UNARY(trunc)
+ACCEL_MATH_ALL_UNARY(rint)  // round half to even in the default rounding mode
+ACCEL_MATH_UNARY(fabs)
+ACCEL_MATH_ALL_BINARY(atan2)
+ACCEL_MATH_ALL_BINARY(hypot)
+ACCEL_MATH_ALL_BINARY(fmod)
+ACCEL_MATH_ALL_BINARY(pow)
+ACCEL_MATH_BINARY(copysign)
+ACCEL_MATH_BINARY(nextafter)
+
+// Sign manipulation of the 16-bit floats is exact on the bits (NaN payloads kept).
+template <class H>
+ACCEL_HD H half_from_bits(uint32_t bits) {
+  return H::from_bits(static_cast<uint16_t>(bits));
+}
+ACCEL_HD float16 fabs(float16 x) { return half_from_bits<float16>(x.bits & 0x7fffu); }
+ACCEL_HD bfloat16 fabs(bfloat16 x) { return half_from_bits<bfloat16>(x.bits & 0x7fffu); }
+ACCEL_HD float16 copysign(float16 x, float16 y) {
+  return half_from_bits<float16>((x.bits & 0x7fffu) | (y.bits & 0x8000u));
+}
+ACCEL_HD bfloat16 copysign(bfloat16 x, bfloat16 y) {
+  return half_from_bits<bfloat16>((x.bits & 0x7fffu) | (y.bits & 0x8000u));
 }
 
-template <class T>
-ACCEL_HD complex<T> exp(complex<T> z) {
-  const T a = z.re, b = z.im;
-  if (b == T(0) && !isnan(a)) return {exp(a), b};
-  if (isinf(a)) {
-    if (a < T(0)) {
-      if (!isinf(b) && !isnan(b)) return {T(0) * cos(b), T(0) * sin(b)};
-      return {T(0), T(0)};
-    }
-    if (isinf(b) || isnan(b)) return {a, b - b};
-  }
-  const T e = exp(a);
-  return {e * cos(b), e * sin(b)};
+// nextafter on the bits, as NumPy's npy_half_nextafter (x == y gives x; NaN gives the quiet
+// NaN); both 16-bit formats are sign-magnitude, so one definition serves both.
+template <class H>
+ACCEL_HD H half_nextafter(H x, H y) {
+  const uint32_t quiet_nan = is_same_v<H, float16> ? 0x7e00u : 0x7fc0u;
+  if (isnan(x) || isnan(y)) return half_from_bits<H>(quiet_nan);
+  if (static_cast<float>(x) == static_cast<float>(y)) return x;
+  if ((x.bits & 0x7fffu) == 0) return half_from_bits<H>((y.bits & 0x8000u) + 1u);
+  const bool x_positive = (x.bits & 0x8000u) == 0;
+  const bool toward_zero = x_positive ? static_cast<float>(x) > static_cast<float>(y)
+                                      : static_cast<float>(x) < static_cast<float>(y);
+  return half_from_bits<H>(toward_zero ? x.bits - 1u : x.bits + 1u);
 }
+ACCEL_HD float16 nextafter(float16 x, float16 y) { return half_nextafter(x, y); }
+ACCEL_HD bfloat16 nextafter(bfloat16 x, bfloat16 y) { return half_nextafter(x, y); }
 
-template <class T>
-ACCEL_HD complex<T> log(complex<T> z) {
-  return {log(hypot(z.re, z.im)), atan2(z.im, z.re)};
-}
-
-template <class T>
-ACCEL_HD complex<T> sin(complex<T> z) {
-  return {sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)};
-}
-
-template <class T>
-ACCEL_HD complex<T> cos(complex<T> z) {
-  return {cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im))};
-}
+#undef ACCEL_MATH_ALL_UNARY
+#undef ACCEL_MATH_ALL_BINARY
+#undef ACCEL_MATH_HALF_UNARY
+#undef ACCEL_MATH_HALF_BINARY
+#undef ACCEL_MATH_UNARY
+#undef ACCEL_MATH_BINARY
+#undef ACCEL_MATH_PREDICATE
 
 }  // namespace accel::math

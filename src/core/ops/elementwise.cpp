@@ -1,6 +1,8 @@
 // Front-ends of the elementwise ops: one generic function, instantiated per table row.
 #include <algorithm>
+#include <cmath>
 
+#include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
@@ -17,12 +19,54 @@ bool is_comparison(const ElementwiseRule& rule) {
 // is all False) instead of raising OverflowError: widen the comparison instead.
 DType widen_for_comparison(DType compute, const std::vector<const ArrayOrScalar*>& operands) {
   if (!is_integer(compute)) return compute;
+  // Only integer arrays compare exactly; bool arrays promote to int64 and overflow, as in NumPy.
+  const bool integer_operand = std::any_of(operands.begin(), operands.end(), [](auto* o) {
+    const bool weak = !o->is_array() && o->scalar().is_weak();
+    return !weak && is_integer(o->is_array() ? o->array().dtype() : o->scalar().dtype());
+  });
+  if (!integer_operand) return compute;
   for (const ArrayOrScalar* op : operands) {
     if (op->is_array() || !op->scalar().is_weak() || op->scalar().fits(compute)) continue;
     const bool fits_int64 = op->scalar().fits(DType::Int64);
     return fits_int64 && compute != DType::UInt64 ? DType::Int64 : DType::Float64;
   }
   return compute;
+}
+
+// A comparison of integers with a Python integer that no common integer dtype holds is
+// decided by the side the scalar lies on (uint64 < -1 is all False, int64 == 2**63 too).
+// Returns that constant as a lazy comparison against the dtype's own bound, or nothing.
+std::optional<Array> decided_comparison(OpKind op, DType compute,
+                                        const std::vector<const ArrayOrScalar*>& operands) {
+  if (!is_integer(compute) || operands.size() != 2) return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    const ArrayOrScalar* s = operands[i];
+    const ArrayOrScalar* other = operands[1 - i];
+    if (s->is_array() || !s->scalar().is_weak() || s->scalar().fits(compute)) continue;
+    if (s->scalar().fits(DType::Int64) && compute != DType::UInt64) return std::nullopt;
+    if (!other->is_array() || !is_integer(other->array().dtype())) return std::nullopt;
+    const bool above = s->scalar().kind() == DTypeKind::UnsignedInt || s->scalar().as_int() >= 0;
+    // other OP scalar, with the scalar above (or below) every value of `other`:
+    bool truth = op == OpKind::NotEqual;
+    const bool other_first = i == 1;
+    if (op == OpKind::Less || op == OpKind::LessEqual) truth = above == other_first;
+    if (op == OpKind::Greater || op == OpKind::GreaterEqual) truth = above != other_first;
+    // x >= min(dtype) is true everywhere and x < min(dtype) false, lazily, in x's shape.
+    const DType dt = other->array().dtype();
+    const ArrayOrScalar minimum(dispatch_dtype(dt, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T lowest = [] {
+        if constexpr (is_int_v<T>) {
+          return numeric_limits<T>::lowest();
+        } else {
+          return T{};
+        }
+      }();
+      return Scalar::from_bytes(dt, &lowest);
+    }));
+    return elementwise(truth ? OpKind::GreaterEqual : OpKind::Less, {other, &minimum});
+  }
+  return std::nullopt;
 }
 
 // Broadcasts the array operands, converts each operand i to compute[i], makes the node.
@@ -47,12 +91,49 @@ Array apply(OpKind op, DType result, const std::vector<DType>& compute,
   return make_pending(op, result, shape, device, std::move(inputs));
 }
 
+// NumPy refuses integers to negative integer powers. A scalar exponent is checked here; an
+// exponent array is not inspected (that would compute it now): its negative elements get the
+// result documented at detail::int_pow in kernels/scalar_ops.h.
+void check_integer_power(DType compute, const ArrayOrScalar& exponent) {
+  if (!is_integer(compute) || exponent.is_array()) return;
+  const Scalar& s = exponent.scalar();
+  // An exponent the dtype cannot hold raises OverflowError later, as in NumPy.
+  if (s.kind() == DTypeKind::SignedInt && s.as_int() < 0 && (!s.is_weak() || s.fits(compute))) {
+    throw ValueError("Integers to negative integer powers are not allowed.");
+  }
+}
+
+// Whether `bound`, a Python integer, lies at or beyond the low (or high) end of the integer
+// dtype `dt`: numpy.clip then ignores it rather than raising OverflowError.
+bool python_int_beyond(const ArrayOrScalar& bound, DType dt, bool low) {
+  if (bound.is_array() || !bound.scalar().is_weak() || !is_integer(dt)) return false;
+  const Scalar& s = bound.scalar();
+  if (s.kind() != DTypeKind::SignedInt && s.kind() != DTypeKind::UnsignedInt) return false;
+  const __int128 v = s.kind() == DTypeKind::UnsignedInt ? static_cast<__int128>(s.as_uint())
+                                                        : static_cast<__int128>(s.as_int());
+  return dispatch_dtype(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_int_v<T>) {
+      return low ? v <= static_cast<__int128>(numeric_limits<T>::lowest())
+                 : v >= static_cast<__int128>(numeric_limits<T>::max());
+    } else {
+      return false;
+    }
+  });
+}
+
 }  // namespace
 
 Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   Resolution res = resolve(op, operands);
-  if (is_comparison(rule)) res.compute = widen_for_comparison(res.compute, operands);
+  if (is_comparison(rule)) {
+    if (std::optional<Array> decided = decided_comparison(op, res.compute, operands)) {
+      return *decided;
+    }
+    res.compute = widen_for_comparison(res.compute, operands);
+  }
+  if (op == OpKind::Pow) check_integer_power(res.compute, *operands[1]);
   return apply(op, res.result, std::vector<DType>(operands.size(), res.compute), operands);
 }
 
@@ -67,6 +148,54 @@ Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) 
 #undef ACCEL_DEFINE_1
 #undef ACCEL_DEFINE_2
 #undef ACCEL_ELEMENTWISE
+
+Array clip(const ArrayOrScalar& x, const std::optional<ArrayOrScalar>& min,
+           const std::optional<ArrayOrScalar>& max) {
+  const DType dt = x.is_array() ? x.array().dtype() : x.scalar().dtype();
+  const ArrayOrScalar* lo = min && !python_int_beyond(*min, dt, true) ? &*min : nullptr;
+  const ArrayOrScalar* hi = max && !python_int_beyond(*max, dt, false) ? &*max : nullptr;
+  if (!lo && !hi) return elementwise(OpKind::Positive, {&x});
+  if (!lo) return elementwise(OpKind::Minimum, {&x, hi});
+  if (!hi) return elementwise(OpKind::Maximum, {&x, lo});
+  // The three operands promote together (as numpy's clip ufunc), then
+  // clip = minimum(hi, maximum(lo, x)): with the bounds first, x survives ties (clip(-0.0, 0.0,
+  // 1.0) is -0.0, as in NumPy) and a NaN bound wins.
+  const Resolution res = resolve(OpKind::Maximum, {&x, lo, hi});
+  const ArrayOrScalar low_clipped(
+      apply(OpKind::Maximum, res.result, {res.compute, res.compute}, {lo, &x}));
+  return apply(OpKind::Minimum, res.result, {res.compute, res.compute}, {hi, &low_clipped});
+}
+
+Array round(const Array& x, int64_t decimals) {
+  const DType dt = x.dtype();
+  const ArrayOrScalar in(x);
+  if (decimals == 0 && !is_integer(dt)) return elementwise(OpKind::Rint, {&in});
+  if (is_complex(dt)) {
+    // Each part rounds on its own, which no fused product with a complex scale does when a
+    // part is infinite; build the result through views of its parts instead.
+    const Array out = empty(x.shape(), dt, x.device());
+    assign(real(out), round(real(x), decimals));
+    assign(imag(out), round(imag(x), decimals));
+    return out;
+  }
+  if (is_integer(dt) && decimals >= 0) return copy(x);
+  if (dt == DType::Bool) {
+    throw TypeError(
+        "Cannot cast ufunc 'multiply' output from dtype('float64') to dtype('bool') with casting "
+        "rule 'same_kind'");
+  }
+  // NumPy scales by the Python float 10^|decimals| (a weak scalar: the scaling happens in x's
+  // dtype), rounds, and scales back.
+  double f = 1.0;
+  for (int64_t i = 0; i < (decimals < 0 ? -decimals : decimals) && std::isfinite(f); ++i) f *= 10;
+  const ArrayOrScalar scale(f);
+  const OpKind up = decimals >= 0 ? OpKind::Multiply : OpKind::Divide;
+  const OpKind down = decimals >= 0 ? OpKind::Divide : OpKind::Multiply;
+  const ArrayOrScalar scaled(elementwise(up, {&in, &scale}));
+  const ArrayOrScalar rounded(elementwise(OpKind::Rint, {&scaled}));
+  const Array out = elementwise(down, {&rounded, &scale});
+  return is_integer(dt) ? cast_to(out, dt) : out;
+}
 
 Array where(const ArrayOrScalar& cond, const ArrayOrScalar& x, const ArrayOrScalar& y) {
   const DType dtype = result_type_of({&x, &y});

@@ -1,0 +1,297 @@
+// Complex math functions (complex64, complex128) for host and device code.
+//
+// Written once here so the CPU and the GPU agree. They follow the special values of C99 Annex G
+// (branch cuts, signed zeros, infinities and NaNs), which is what NumPy gets from npymath and the
+// C library. Where NumPy defines a function by its own formula (log1p, log2, log10, exp2, expm1,
+// pow), the same formula is used, so that results agree beyond the special values.
+// The inverse functions use Kahan's formulations ("Branch cuts for complex elementary
+// functions", 1987): accurate away from overflow, and right on both sides of every branch cut.
+#pragma once
+
+#include "complex.h"
+#include "math.h"
+
+namespace accel::math {
+
+template <class T>
+ACCEL_HD constexpr T pi_v() {
+  return T(3.14159265358979323846264338327950288);
+}
+
+template <class T>
+ACCEL_HD T abs(complex<T> z) {
+  return hypot(z.re, z.im);
+}
+template <class T>
+ACCEL_HD bool isnan(complex<T> z) {
+  return isnan(z.re) || isnan(z.im);
+}
+template <class T>
+ACCEL_HD bool isinf(complex<T> z) {
+  return isinf(z.re) || isinf(z.im);
+}
+template <class T>
+ACCEL_HD bool isfinite(complex<T> z) {
+  return isfinite(z.re) && isfinite(z.im);
+}
+
+// -i * w and i * w, for the identities asin(z) = -i asinh(iz) and friends.
+template <class T>
+ACCEL_HD complex<T> times_i(complex<T> w) {
+  return {-w.im, w.re};
+}
+template <class T>
+ACCEL_HD complex<T> times_minus_i(complex<T> w) {
+  return {w.im, -w.re};
+}
+
+template <class T>
+ACCEL_HD complex<T> sqrt(complex<T> z) {
+  const T a = z.re, b = z.im;
+  if (a == T(0) && b == T(0)) return {T(0), b};
+  if (isinf(b)) return {infinity<T>(), b};
+  if (isnan(a)) return {a, (b - b) / (b - b)};
+  if (isinf(a)) {
+    if (signbit(a)) return {fabs(b - b), copysign(a, b)};
+    return {a, isnan(b) ? b : copysign(T(0), b)};
+  }
+  // Scale to avoid overflow in hypot and underflow in the square root.
+  const T big = T(1) / T(4) * (sizeof(T) == 4 ? T(3.4028234e38f) : T(1.7976931348623157e308));
+  if (fabs(a) >= big || fabs(b) >= big) {
+    const complex<T> s = sqrt(complex<T>(a * T(0.25), b * T(0.25)));
+    return {s.re * T(2), s.im * T(2)};
+  }
+  const T t = sqrt((fabs(a) + hypot(a, b)) * T(0.5));
+  if (a >= T(0)) return {t, b / (T(2) * t)};
+  return {fabs(b) / (T(2) * t), copysign(t, b)};
+}
+
+template <class T>
+ACCEL_HD complex<T> exp(complex<T> z) {
+  const T a = z.re, b = z.im;
+  if (isfinite(a) && isfinite(b)) {
+    if (b == T(0)) return {exp(a), b};
+    const T e = exp(a);
+    return {e * cos(b), e * sin(b)};
+  }
+  if (isnan(a)) return {a, b == T(0) ? b : a};  // exp(NaN + i0) keeps the zero
+  if (isinf(a)) {
+    if (a < T(0)) return isfinite(b) ? complex<T>(T(0) * cos(b), T(0) * sin(b)) : complex<T>(0, 0);
+    if (b == T(0)) return {a, b};
+    return isfinite(b) ? complex<T>(a * cos(b), a * sin(b)) : complex<T>(a, b - b);
+  }
+  return {b - b, b - b};  // finite real part, infinite or NaN imaginary part
+}
+
+template <class T>
+ACCEL_HD complex<T> log(complex<T> z) {
+  const T a = fabs(z.re), b = fabs(z.im);
+  const T h = hypot(a, b);
+  T re;
+  if (h > T(0.5) && h < T(2)) {
+    // Near the unit circle log(h) cancels; log1p of |z|^2 - 1, formed exactly, does not.
+    const T big = a > b ? a : b, small = a > b ? b : a;
+    re = T(0.5) * log1p((big - T(1)) * (big + T(1)) + small * small);
+  } else {
+    re = log(h);
+  }
+  return {re, atan2(z.im, z.re)};
+}
+
+// NumPy's definitions (nc_log1p, nc_log2, nc_log10, nc_exp2, nc_expm1).
+template <class T>
+ACCEL_HD complex<T> log1p(complex<T> z) {
+  return {log(hypot(z.re + T(1), z.im)), atan2(z.im, z.re + T(1))};
+}
+template <class T>
+ACCEL_HD complex<T> log2(complex<T> z) {
+  const complex<T> l = log(z);
+  const T k = T(1.442695040888963407359924681001892137);  // log2(e)
+  return {l.re * k, l.im * k};
+}
+template <class T>
+ACCEL_HD complex<T> log10(complex<T> z) {
+  const complex<T> l = log(z);
+  const T k = T(0.434294481903251827651128918916605082);  // log10(e)
+  return {l.re * k, l.im * k};
+}
+template <class T>
+ACCEL_HD complex<T> exp2(complex<T> z) {
+  const T k = T(0.693147180559945309417232121458176568);  // ln(2)
+  return exp(complex<T>(z.re * k, z.im * k));
+}
+template <class T>
+ACCEL_HD complex<T> expm1(complex<T> z) {
+  const T s = sin(z.im / T(2));
+  return {expm1(z.re) * cos(z.im) - T(2) * s * s, exp(z.re) * sin(z.im)};
+}
+
+template <class T>
+ACCEL_HD complex<T> sinh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  if (isfinite(x) && isfinite(y)) return {sinh(x) * cos(y), cosh(x) * sin(y)};
+  if (x == T(0)) return {x, y - y};  // sinh(+-0 + i inf or NaN) = +-0 + i NaN
+  if (y == T(0)) return {x, y};      // sinh(inf or NaN + i0) keeps both
+  if (isinf(x)) {
+    if (isfinite(y)) return {x * cos(y), fabs(x) * sin(y)};
+    return {x, y - y};
+  }
+  return {quiet_nan<T>(), quiet_nan<T>()};  // finite x with y inf or NaN, or NaN x
+}
+
+template <class T>
+ACCEL_HD complex<T> cosh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  if (isfinite(x) && isfinite(y)) return {cosh(x) * cos(y), sinh(x) * sin(y)};
+  if (x == T(0)) return {y - y, x};                    // NaN +- i0
+  if (y == T(0)) return {x * x, signbit(x) ? -y : y};  // +inf or NaN, +-i0
+  if (isinf(x)) {
+    if (isfinite(y)) return {fabs(x) * cos(y), x * sin(y)};
+    return {x * x, y - y};
+  }
+  return {quiet_nan<T>(), quiet_nan<T>()};
+}
+
+template <class T>
+ACCEL_HD complex<T> tanh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  if (isinf(x)) {
+    const T im = isfinite(y) ? sin(y) * cos(y) : T(1);
+    return {copysign(T(1), x), copysign(T(0), im)};
+  }
+  if (isnan(x)) return {x, y == T(0) ? y : x};
+  if (!isfinite(y)) return {x == T(0) ? x : y - y, y - y};
+  // Past this the real part is 1 to working precision and cosh(x)^2 would overflow.
+  const T large = sizeof(T) == 4 ? T(9) : T(22);
+  if (fabs(x) >= large) {
+    const T e = exp(T(-2) * fabs(x));
+    return {copysign(T(1), x), T(4) * sin(y) * cos(y) * e};
+  }
+  // Kahan: with t = tan(y), b = 1 + t^2, s = sinh(x), r = cosh(x):
+  // tanh(z) = (b r s + i t) / (1 + b s^2), free of the cancellation of the textbook formula.
+  const T t = tan(y), b = T(1) + t * t, s = sinh(x), r = sqrt(T(1) + s * s);
+  const T d = T(1) + b * s * s;
+  return {b * r * s / d, t / d};
+}
+
+template <class T>
+ACCEL_HD complex<T> sin(complex<T> z) {
+  return times_minus_i(sinh(times_i(z)));
+}
+template <class T>
+ACCEL_HD complex<T> cos(complex<T> z) {
+  return cosh(times_i(z));
+}
+template <class T>
+ACCEL_HD complex<T> tan(complex<T> z) {
+  return times_minus_i(tanh(times_i(z)));
+}
+
+// asinh: Annex G special values for non-finite input, Kahan's asin (through asinh(z) =
+// -i asin(iz)) for finite input.
+template <class T>
+ACCEL_HD complex<T> asin_finite(complex<T> z) {
+  const complex<T> s1 = sqrt(complex<T>(T(1) - z.re, -z.im));
+  const complex<T> s2 = sqrt(complex<T>(T(1) + z.re, z.im));
+  return {atan2(z.re, s1.re * s2.re - s1.im * s2.im), asinh(s1.re * s2.im - s1.im * s2.re)};
+}
+
+template <class T>
+ACCEL_HD complex<T> asinh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  if (isnan(x) || isnan(y)) {
+    if (isinf(x)) return {x, y};   // +-inf + i NaN
+    if (isinf(y)) return {y, x};   // +-inf + i NaN (the sign is unspecified)
+    if (y == T(0)) return {x, y};  // NaN + i0
+    return {x + y, x + y};         // NaN + i NaN
+  }
+  if (isinf(x) || isinf(y)) {
+    return {copysign(infinity<T>(), x), copysign(atan2(fabs(y), fabs(x)), y)};
+  }
+  return times_minus_i(asin_finite(times_i(z)));
+}
+
+template <class T>
+ACCEL_HD complex<T> asin(complex<T> z) {
+  return times_minus_i(asinh(times_i(z)));
+}
+
+template <class T>
+ACCEL_HD complex<T> acos(complex<T> z) {
+  if (!isfinite(z)) {
+    const complex<T> w = asin(z);  // acos(z) = pi/2 - asin(z) carries the special values
+    return {pi_v<T>() / T(2) - w.re, -w.im};
+  }
+  const complex<T> s1 = sqrt(complex<T>(T(1) - z.re, -z.im));
+  const complex<T> s2 = sqrt(complex<T>(T(1) + z.re, z.im));
+  return {T(2) * atan2(s1.re, s2.re), asinh(s2.re * s1.im - s2.im * s1.re)};
+}
+
+// acosh(z) = +-i acos(z), the sign chosen for a non-negative real part.
+template <class T>
+ACCEL_HD complex<T> acosh(complex<T> z) {
+  const complex<T> w = acos(z);
+  if (isnan(w.re) && isnan(w.im)) return {w.im, w.re};
+  if (isnan(w.re)) return {fabs(w.im), w.re};
+  if (isnan(w.im)) return {w.im, w.re};  // acosh(+-0 + i NaN) = NaN + i pi/2
+  return {fabs(w.im), copysign(w.re, z.im)};
+}
+
+template <class T>
+ACCEL_HD complex<T> atanh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  const T half_pi = pi_v<T>() / T(2);
+  if (isnan(x) || isnan(y)) {
+    if (isinf(x)) return {copysign(T(0), x), y};
+    if (isinf(y)) return {copysign(T(0), x), copysign(half_pi, y)};
+    if (x == T(0)) return {x, y};
+    return {x + y, x + y};
+  }
+  if (isinf(x) || isinf(y)) return {copysign(T(0), x), copysign(half_pi, y)};
+  const T ax = fabs(x), ay = fabs(y);
+  const T big = sizeof(T) == 4 ? T(1e18f) : T(1e150);
+  T re, im;
+  if (ax > big || ay > big) {  // 1/z to working precision, without squaring z
+    const T h = hypot(ax, ay);
+    re = (ax / h) / h;
+    im = half_pi;
+  } else {
+    const T one_minus = T(1) - ax;
+    re = T(0.25) * log1p(T(4) * ax / (one_minus * one_minus + ay * ay));
+    im = T(0.5) * atan2(T(2) * ay, one_minus * (T(1) + ax) - ay * ay);
+  }
+  return {copysign(re, x), copysign(im, y)};
+}
+
+template <class T>
+ACCEL_HD complex<T> atan(complex<T> z) {
+  return times_minus_i(atanh(times_i(z)));
+}
+
+// NumPy's complex power (nc_pow): exact small integer powers by repeated multiplication,
+// exp(b log a) otherwise.
+template <class T>
+ACCEL_HD complex<T> pow(complex<T> a, complex<T> b) {
+  if (b.re == T(0) && b.im == T(0)) return {T(1), T(0)};
+  if (a.re == T(0) && a.im == T(0)) {
+    if (b.re > T(0)) return {T(0), T(0)};  // 0^b: 0 when Re b > 0, else undefined
+    return {quiet_nan<T>(), quiet_nan<T>()};
+  }
+  if (b.im == T(0) && fabs(b.re) < T(100) && trunc(b.re) == b.re) {
+    const int n = static_cast<int>(b.re);
+    if (n == 1) return a;
+    if (n == 2) return a * a;
+    if (n == 3) return (a * a) * a;
+    unsigned m = static_cast<unsigned>(n < 0 ? -n : n);
+    complex<T> acc(T(1), T(0)), p = a;
+    for (unsigned mask = 1;; mask <<= 1) {
+      if (m & mask) acc = acc * p;
+      if (m < (mask << 1)) break;
+      p = p * p;
+    }
+    return n < 0 ? complex<T>(T(1), T(0)) / acc : acc;
+  }
+  return exp(b * log(a));
+}
+
+}  // namespace accel::math

@@ -1,0 +1,490 @@
+"""Every row of the elementwise op table against NumPy 2: every dtype, every layout, special
+values, mixed dtypes, Python scalars, out=, and the clip/round front-ends.
+
+The ops come from accelpy._core._elementwise_ops(), so a new row is tested without editing this
+file. bfloat16 has no NumPy loops of its own: its reference computes in float32 on the same
+values and rounds to bfloat16 (and ml_dtypes' own ufunc is checked too where it has one)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+from helpers import (
+    ALL_DTYPES,
+    BF16,
+    COMPLEX_DTYPES,
+    FLOAT_DTYPES,
+    INT_DTYPES,
+    LAYOUTS,
+    assert_matches,
+    is_bf16,
+    make_operands,
+    random_values,
+    to_device,
+    to_numpy,
+)
+
+OPS = {name: (arity, tuple(dts), result)
+       for name, arity, dts, result in ap._core._elementwise_ops()}
+BINARY = sorted(n for n, (arity, _, _) in OPS.items() if arity == 2)
+
+# Real-valued results computed by the same IEEE operations and algorithms as NumPy's: equal to
+# the bit (up to the sign of zero and NaN payloads). Everything else goes through a math
+# library (NumPy's SIMD kernels or libm against ours or CUDA's) and gets a few ulps.
+EXACT = {
+    "abs", "add", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "ceil", "conj", "copysign", "divide", "equal",
+    "fabs", "floor", "floor_divide", "fmax", "fmin", "fmod", "greater", "greater_equal",
+    "heaviside", "isfinite", "isinf", "isnan", "less", "less_equal", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "reciprocal", "remainder", "rint", "sign", "signbit",
+    "square", "subtract", "trunc",
+}
+ULPS = {"deg2rad": 2, "rad2deg": 2}
+MATH_ULPS, COMPLEX_MATH_ULPS = 8, 64
+
+# Real inputs where the function is defined (NaN elsewhere would test little); complex inputs
+# use the default range, every function being defined there.
+DOMAIN = {
+    "acos": [(-1, 1)], "asin": [(-1, 1)], "atanh": [(-1, 1)], "acosh": [(1, 10)],
+    "log": [(0, 10)], "log2": [(0, 10)], "log10": [(0, 10)], "log1p": [(-1, 10)],
+    "sqrt": [(0, 10)], "pow": [(0, 4), (-3, 3)],
+}
+
+
+def operand_kw(name, index, dtype):
+    """random_values keywords for operand `index` of op `name`."""
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        if name in ("bitwise_left_shift", "bitwise_right_shift") and index == 1:
+            return {"low": -2, "high": dt.itemsize * 8 + 2}  # counts beyond the width too
+        if name == "pow" and index == 1:
+            return {"low": 0, "high": 12}  # NumPy raises for negative exponents
+        if name in ("floor_divide", "remainder", "fmod") and index == 1:
+            return {"low": -4, "high": 4}  # zeros and -1 often
+        if name == "reciprocal":
+            return {"low": -3, "high": 3}
+        return {}
+    if dt.kind == "b":
+        return {}
+    kw = {"specials": True}
+    if dt.kind != "c" and name in DOMAIN:
+        kw["low"], kw["high"] = DOMAIN[name][min(index, len(DOMAIN[name]) - 1)]
+    return kw
+
+
+def reference(name, np_ops):
+    """NumPy's result; TypeError where NumPy has no loop. bfloat16 operands compute in float32
+    and round to bfloat16, taking dtypes and errors from float16, the type they mirror."""
+    fn = getattr(np, name)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not any(is_bf16(a.dtype) for a in np_ops):
+            return fn(*np_ops)
+        proxy = fn(*[a.astype(np.float16) if is_bf16(a.dtype) else a for a in np_ops])
+        if name == "nextafter":  # the float32 step rounds away; ml_dtypes has the real thing
+            return fn(*np_ops)
+        out = fn(*[a.astype(np.float32) if is_bf16(a.dtype) else a for a in np_ops])
+        return out.astype(BF16) if proxy.dtype == np.float16 else out
+
+
+def tolerance_kw(name, dtypes):
+    """Comparison keywords for op `name` over operands of `dtypes`."""
+    if any(np.dtype(d).kind == "c" for d in dtypes):
+        return {"ulps": 4 if name in EXACT else COMPLEX_MATH_ULPS}
+    if name in EXACT:
+        return {"rtol": 0, "atol": 0}
+    return {"ulps": ULPS.get(name, MATH_ULPS)}
+
+
+def check(name, dtypes, layout, device, rng):
+    kws = [operand_kw(name, i, dt) for i, dt in enumerate(dtypes)]
+    np_ops, ap_ops = make_operands(rng, layout, dtypes, device, per_operand=kws)
+    context = f"{name}{tuple(str(np.dtype(d)) for d in dtypes)} layout={layout}"
+    try:
+        expected = reference(name, np_ops)
+    except TypeError:
+        with pytest.raises(TypeError):
+            getattr(ap, name)(*ap_ops)
+        return
+    got = getattr(ap, name)(*ap_ops)
+    try:
+        assert_matches(got, expected, **tolerance_kw(name, [a.dtype for a in np_ops]))
+        if any(is_bf16(a.dtype) for a in np_ops) and name != "nextafter":
+            check_ml_dtypes(name, np_ops, got)
+    except AssertionError as e:
+        raise AssertionError(f"{context}: {e}") from None
+
+
+def check_ml_dtypes(name, np_ops, got):
+    """ml_dtypes registers some ufuncs for bfloat16; where it does, agree with it too."""
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            own = getattr(np, name)(*np_ops)
+    except TypeError:
+        return
+    if own.dtype in (BF16, np.bool_):
+        assert_matches(got, own, ulps=4)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_op_matches_numpy(name, dtype, device, rng):
+    for layout in LAYOUTS:
+        check(name, [dtype] * OPS[name][0], layout, device, rng)
+
+
+MIXED = [
+    (np.bool_, np.int16), (np.int8, np.uint8), (np.uint8, np.int16), (np.int32, np.uint32),
+    (np.int64, np.uint64), (np.int16, np.float32), (np.uint8, np.float16), (np.int64, np.float64),
+    (np.float16, np.float32), (np.float32, np.float64), (np.float32, np.complex64),
+    (np.float64, np.complex64), (np.int32, np.complex128), (np.bool_, np.float64),
+]
+
+
+@pytest.mark.parametrize("pair", MIXED, ids=lambda p: f"{np.dtype(p[0])}-{np.dtype(p[1])}")
+@pytest.mark.parametrize("name", BINARY)
+def test_mixed_dtypes_match_numpy(name, pair, device, rng):
+    for layout in ("2d", "broadcast", "0d"):
+        check(name, list(pair), layout, device, rng)
+        check(name, list(pair[::-1]), layout, device, rng)
+
+
+def test_table_covers_the_array_api():
+    api = {
+        "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+        "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift",
+        "bitwise_xor", "ceil", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp",
+        "expm1", "floor", "floor_divide", "greater", "greater_equal", "hypot", "isfinite",
+        "isinf", "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp",
+        "logical_and", "logical_not", "logical_or", "logical_xor", "maximum", "minimum",
+        "multiply", "negative", "nextafter", "not_equal", "positive", "pow", "reciprocal",
+        "remainder", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
+        "tanh", "trunc",
+    }
+    assert api <= set(OPS)
+    for name in api | {"clip", "round", "real", "imag"}:
+        assert callable(getattr(ap, name)), name
+
+
+# ---- integer corner cases NumPy defines and C leaves undefined -------------------------------
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+def test_integer_division_corner_cases(dtype, device):
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.max, 7, -7 if info.min else 7, 0, info.min], dtype)
+    b = np.array([-1 if info.min else 1, 0, 0, 2, 0, 3], dtype)
+    x, y = to_device(a, device), to_device(b, device)
+    with np.errstate(all="ignore"):
+        for name in ("floor_divide", "remainder", "fmod"):
+            assert_matches(getattr(ap, name)(x, y), getattr(np, name)(a, b))
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+def test_shift_counts_beyond_the_width(dtype, device):
+    bits = np.dtype(dtype).itemsize * 8
+    info = np.iinfo(dtype)
+    a = np.array([1, info.min, info.max, 5, info.min, 3], dtype)
+    counts = [bits, bits + 1, bits - 1, 0, 1, 2 * bits if bits < 64 else 100]
+    if info.min:
+        counts[4] = -1
+    b = np.array(counts, dtype)
+    x, y = to_device(a, device), to_device(b, device)
+    assert_matches(ap.bitwise_left_shift(x, y), np.left_shift(a, b))
+    assert_matches(ap.bitwise_right_shift(x, y), np.right_shift(a, b))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint16, np.int64], ids=str)
+def test_integer_pow(dtype, device, rng):
+    a = random_values(rng, (64,), dtype)
+    b = random_values(rng, (64,), dtype, low=0, high=70)
+    assert_matches(ap.pow(to_device(a, device), to_device(b, device)), np.power(a, b))
+    x = to_device(a, device)
+    # NumPy: ValueError for negative exponents; a Python int the dtype cannot hold overflows.
+    with pytest.raises(ValueError if np.iinfo(dtype).min else OverflowError):
+        ap.pow(x, -1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        x ** np.int8(-2)
+    assert_matches(ap.pow(x, 2.5), np.power(a, 2.5), ulps=8)
+
+
+def test_integer_pow_negative_exponent_elements(device):
+    # NumPy raises; accelpy cannot look into a lazy exponent array and defines 1/base
+    # truncated toward zero instead (see kernels/scalar_ops.h).
+    base = np.array([1, -1, -1, 2, -3, 0], np.int32)
+    exp = np.array([-5, -3, -2, -1, -2, -1], np.int32)
+    got = ap.pow(to_device(base, device), to_device(exp, device))
+    np.testing.assert_array_equal(to_numpy(got), [1, -1, 1, 0, 0, 0])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, BF16, np.float32, np.float64], ids=str)
+def test_float_division_special_values(dtype, device):
+    vals = np.array([np.inf, -np.inf, 1, -1, 0, -0.0, 5, np.nan, 7.5, -7.5], np.float64)
+    a, b = np.meshgrid(vals, np.array([2, -2, np.inf, -np.inf, 0, -0.0, np.nan, 0.5]))
+    a, b = a.astype(dtype), b.astype(dtype)
+    x, y = to_device(a, device), to_device(b, device)
+    for name in ("floor_divide", "remainder", "fmod", "divide"):
+        expected = reference(name, [a, b])
+        got = to_numpy(getattr(ap, name)(x, y))
+        assert_matches(got, expected, rtol=0, atol=0)
+        np.testing.assert_array_equal(np.signbit(got.astype(np.float32)),
+                                      np.signbit(expected.astype(np.float32)), err_msg=name)
+
+
+# ---- complex special values (C99 Annex G) ----------------------------------------------------
+
+COMPLEX_FUNCS = ["sqrt", "exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin",
+                 "acos", "atan", "asinh", "acosh", "atanh", "log1p", "expm1", "exp2", "log2",
+                 "log10"]
+
+
+@pytest.mark.parametrize("name", COMPLEX_FUNCS)
+def test_complex_special_values(name, device):
+    parts = [0.0, -0.0, 0.5, -2.0, np.inf, -np.inf, np.nan]
+    z = np.array([complex(r, i) for r in parts for i in parts], np.complex128)
+    got = to_numpy(getattr(ap, name)(to_device(z, device)))
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(z)
+    # Where the standard leaves a sign unspecified libraries differ; compare the class of each
+    # part (NaN, infinite, finite) and finite values.
+    for part in ("real", "imag"):
+        g, e = getattr(got, part), getattr(expected, part)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(e), err_msg=f"{name} {part} NaN: {z}")
+        np.testing.assert_array_equal(np.isinf(g), np.isinf(e), err_msg=f"{name} {part} inf: {z}")
+        finite = np.isfinite(e)
+        np.testing.assert_allclose(g[finite], e[finite], rtol=1e-13, atol=1e-15,
+                                   err_msg=f"{name} {part}: {z[finite]}")
+
+
+@pytest.mark.parametrize("name", ["asin", "acos", "atan", "asinh", "acosh", "atanh", "log",
+                                  "sqrt"])
+def test_complex_branch_cuts(name, device):
+    # Points on and next to the cuts, with both signs of zero: the side follows the zero's sign.
+    xs = np.array([-3.0, -1.5, -1.0, -0.5, 0.5, 1.0, 1.5, 3.0])
+    zs = [complex(x, s) for x in xs for s in (0.0, -0.0)]
+    zs += [complex(s, y) for y in xs for s in (0.0, -0.0)]
+    z = np.array(zs, np.complex128)
+    got = getattr(ap, name)(to_device(z, device))
+    assert_matches(got, getattr(np, name)(z), ulps=16)
+    g, e = to_numpy(got), getattr(np, name)(z)
+    np.testing.assert_array_equal(np.signbit(g.imag), np.signbit(e.imag), err_msg=str(z))
+
+
+def test_complex_sign_is_z_over_abs(device):
+    z = np.array([3 + 4j, 0j, complex(np.nan, 1), complex(np.inf, 1), complex(1, -np.inf),
+                  complex(np.inf, np.inf), -2 + 0j], np.complex128)
+    assert_matches(ap.sign(to_device(z, device)), np.sign(z))
+
+
+# ---- Python scalars (NEP 50) -----------------------------------------------------------------
+
+SCALARS = [1, -3, 1.5, 2j, True, 300, -129, 2**63, np.float32(2.5), np.int16(7)]
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int64, np.float16, np.float32,
+                                   np.complex64], ids=str)
+@pytest.mark.parametrize("name", ["add", "multiply", "subtract", "divide", "floor_divide",
+                                  "maximum", "less", "equal", "greater_equal", "pow",
+                                  "bitwise_and", "atan2"])
+def test_python_scalar_operands(name, dtype, device, rng):
+    a = random_values(rng, (6,), dtype, low=1, high=5)
+    x = to_device(a, device)
+    fn, np_fn = getattr(ap, name), getattr(np, name)
+    for s in SCALARS:
+        if name == "pow" and a.dtype.kind == "c" and s in (300, -129):
+            continue  # |a|^300 sits at complex64's overflow, where libraries round differently
+        for args, np_args in (((x, s), (a, s)), ((s, x), (s, a))):
+            try:
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    expected = np_fn(*np_args)
+            except (TypeError, OverflowError, ValueError) as e:
+                with pytest.raises(type(e) if not isinstance(e, TypeError) else TypeError):
+                    fn(*args)
+                continue
+            kw = {"ulps": 8} if name in ("atan2", "divide", "pow") else {"rtol": 0, "atol": 0}
+            if np.asarray(expected).dtype.kind == "c":
+                kw = {"ulps": 8}
+            assert_matches(fn(*args), expected, **kw)
+
+
+# ---- out= and where ----------------------------------------------------------------------
+
+def test_out_keyword(device, rng):
+    (a_np, b_np), (a, b) = make_operands(rng, "2d", [np.float32, np.float32], device)
+    out = ap.zeros((5, 7), dtype=np.float32)
+    res = ap.add(a, b, out=out)
+    assert res is out
+    assert_matches(out, a_np + b_np, rtol=0, atol=0)
+    out64 = ap.zeros((5, 7))
+    ap.sin(a, out=(out64,))
+    assert_matches(out64, np.sin(a_np).astype(np.float64), rtol=8 * np.finfo(np.float32).eps)
+    with pytest.raises(TypeError):
+        ap.add(a, b, out=ap.zeros((5, 7), dtype=np.int32))  # same_kind, as NumPy
+    with pytest.raises(ValueError):
+        ap.add(a, b, out=ap.zeros((5, 8), dtype=np.float32))
+    # Writing into an operand is allowed and reads the old values.
+    ap.multiply(a, 2.0, out=a)
+    assert_matches(a, a_np * np.float32(2.0), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_where_matches_numpy(layout, device, rng):
+    (c_np, x_np, y_np), (c, x, y) = make_operands(
+        rng, layout, [np.bool_, np.int16, np.float32], device)
+    assert_matches(ap.where(c, x, y), np.where(c_np, x_np, y_np), rtol=0, atol=0)
+    assert_matches(ap.where(c, x, 2.5), np.where(c_np, x_np, 2.5), rtol=0, atol=0)
+    assert_matches(ap.where(c, 1, y), np.where(c_np, 1, y_np), rtol=0, atol=0)
+
+
+def test_fused_chain_matches_numpy(device, rng):
+    (a_np, b_np), (a, b) = make_operands(rng, "3d", [np.float64, np.float64], device)
+    got = ap.clip(ap.exp(ap.sin(a)) * ap.hypot(a, b), -3, 3) - ap.floor_divide(b, 0.7)
+    expected = np.clip(np.exp(np.sin(a_np)) * np.hypot(a_np, b_np), -3, 3) - b_np // 0.7
+    assert_matches(got, expected, ulps=16)
+
+
+def test_numpy_aliases_are_the_same_functions():
+    pairs = {"absolute": "abs", "arccos": "acos", "arcsinh": "asinh", "arctan2": "atan2",
+             "power": "pow", "mod": "remainder", "invert": "bitwise_invert",
+             "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
+             "true_divide": "divide", "conjugate": "conj", "degrees": "rad2deg",
+             "radians": "deg2rad", "around": "round"}
+    for alias, name in pairs.items():
+        assert getattr(ap, alias) is getattr(ap, name), alias
+
+
+# ---- clip ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_clip_matches_numpy(dtype, device, rng):
+    for layout in LAYOUTS:
+        (a, lo, hi), (x, xlo, xhi) = make_operands(
+            rng, layout, [dtype] * 3, device, specials=True)
+        for args, np_args in (((xlo, xhi), (lo, hi)), ((None, xhi), (None, hi)),
+                              ((xlo, None), (lo, None)), ((-5, 5), (-5, 5)),
+                              ((None, None), (None, None))):
+            context = f"clip {dtype} {layout} {[type(v).__name__ for v in np_args]}"
+            try:
+                expected = reference_clip(a, *np_args)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    ap.clip(x, *args)
+                continue
+            try:
+                assert_matches(ap.clip(x, *args), expected, rtol=0, atol=0)
+            except AssertionError as e:
+                raise AssertionError(f"{context}: {e}") from None
+
+
+def reference_clip(a, lo, hi):
+    if is_bf16(a.dtype):
+        wide = [v.astype(np.float32) if isinstance(v, np.ndarray) else v for v in (a, lo, hi)]
+        return np.clip(*wide).astype(BF16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.clip(a, lo, hi)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.uint64], ids=str)
+def test_clip_python_ints_beyond_the_range(dtype, device, rng):
+    a = random_values(rng, (20,), dtype)
+    x = to_device(a, device)
+    for lo, hi in ((-1000, 1000), (-(2**70), 3), (None, 2**64), (-1, None), (0, 2**64 - 1)):
+        assert_matches(x.clip(lo, hi), np.clip(a, lo, hi))
+    for lo, hi in ((300, None), (None, -(2**65))):
+        if lo is not None and lo <= np.iinfo(dtype).max:
+            continue
+        with pytest.raises(OverflowError):
+            np.clip(a, lo, hi)
+        with pytest.raises(OverflowError):
+            ap.clip(x, lo, hi)
+
+
+def test_clip_nan_bounds_and_promotion(device):
+    a = np.array([1.0, np.nan, 3.0, -0.0, 0.0], np.float32)
+    x = to_device(a, device)
+    assert_matches(ap.clip(x, np.nan, 2), np.clip(a, np.nan, 2), rtol=0, atol=0)
+    assert_matches(ap.clip(x, 0, np.nan), np.clip(a, 0, np.nan), rtol=0, atol=0)
+    got = to_numpy(ap.clip(x, 0.0, 1.0))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(np.clip(a, 0.0, 1.0)))
+    # The three operands promote together: float32 with a weak float and a float16 array.
+    lo = np.array([0.5], np.float16)
+    assert_matches(ap.clip(x, to_device(lo, device), 2.5), np.clip(a, lo, 2.5), rtol=0, atol=0)
+    i = np.array([1, 5, 9], np.int8)
+    assert_matches(ap.clip(to_device(i, device), 1.5, 7), np.clip(i, 1.5, 7), rtol=0, atol=0)
+    with pytest.raises(TypeError):
+        ap.clip(to_device(np.array([True]), device))
+
+
+# ---- round ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_round_matches_numpy(dtype, device, rng):
+    for layout in ("1d", "noncontig", "0d", "empty"):
+        (a,), (x,) = make_operands(rng, layout, [dtype], device, specials=True, low=-300,
+                                   high=300)
+        for decimals in (0, 1, 2, -1, -2):
+            try:
+                expected = reference_round(a, decimals)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    ap.round(x, decimals)
+                continue
+            try:
+                assert_matches(ap.round(x, decimals), expected, rtol=0, atol=0)
+                assert_matches(x.round(decimals), expected, rtol=0, atol=0)
+            except AssertionError as e:
+                raise AssertionError(f"round {dtype} {layout} decimals={decimals}: {e}") from None
+
+
+def reference_round(a, decimals):
+    with np.errstate(all="ignore"):
+        if is_bf16(a.dtype):
+            # NumPy scales, rounds and scales back in the array's dtype, one rounding per step.
+            if decimals == 0:
+                return np.rint(a.astype(np.float32)).astype(BF16)
+            f = BF16.type(10.0 ** abs(decimals)).astype(np.float32)
+            x = a.astype(np.float32)
+            x = (x * f if decimals > 0 else x / f).astype(BF16).astype(np.float32)
+            x = np.rint(x)
+            return (x / f if decimals > 0 else x * f).astype(BF16)
+        return np.round(a, decimals)
+
+
+def test_round_half_to_even_and_integers(device):
+    a = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 2.675, 1234.5], np.float64)
+    x = to_device(a, device)
+    assert_matches(ap.round(x), np.round(a), rtol=0, atol=0)
+    assert_matches(ap.round(x, 2), np.round(a, 2), rtol=0, atol=0)
+    i = np.array([15, 25, -15, 127, -128], np.int8)
+    assert_matches(ap.round(to_device(i, device), -1), np.round(i, -1))
+    r = ap.round(to_device(i, device))
+    assert r.dtype == np.int8
+    c = np.array([1.25 + 2.35j, complex(np.inf, 2.345), complex(np.nan, -1.55)])
+    assert_matches(ap.round(to_device(c, device), 1), np.round(c, 1), rtol=0, atol=0)
+
+
+def test_methods(device, rng):
+    a = random_values(rng, (4, 3), np.complex64)
+    x = to_device(a, device)
+    assert_matches(x.conj(), a.conj(), rtol=0, atol=0)
+    assert_matches(x.conjugate(), a.conjugate(), rtol=0, atol=0)
+    f = random_values(rng, (4, 3), np.float64)
+    y = to_device(f, device)
+    assert_matches(y.clip(-1, 1), f.clip(-1, 1), rtol=0, atol=0)
+    assert_matches(y.clip(max=0.5), f.clip(max=0.5), rtol=0, atol=0)
+    assert_matches(y.round(1), f.round(1), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES + COMPLEX_DTYPES, ids=str)
+def test_results_do_not_alias_inputs(dtype, device, rng):
+    # A fresh result, never the input compared with itself.
+    a = random_values(rng, (8,), dtype, low=1, high=2)
+    x = to_device(a, device)
+    y = ap.negative(x)
+    assert y._storage_id() != x._storage_id()
+    assert_matches(y, -a, rtol=0, atol=0)

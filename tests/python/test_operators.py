@@ -1,0 +1,196 @@
+"""ndarray's Python operators against NumPy's: binary, reflected, in-place, unary, comparisons,
+with arrays of every dtype and with Python scalars (NEP 50)."""
+
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+from helpers import (
+    ALL_DTYPES,
+    BF16,
+    assert_matches,
+    is_bf16,
+    make_operands,
+    random_values,
+    to_device,
+)
+
+BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+          operator.mod, operator.pow, operator.and_, operator.or_, operator.xor,
+          operator.lshift, operator.rshift]
+INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv,
+           operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
+           operator.ilshift, operator.irshift]
+COMPARE = [operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge]
+UNARY = [operator.neg, operator.pos, abs, operator.invert]
+# Through pow or a division of mixed dtypes: a few ulps.
+ROUNDING_FREE = {operator.truediv, operator.pow, operator.itruediv, operator.ipow}
+OUT_OF_PLACE = dict(zip(INPLACE, BINARY, strict=True))
+
+
+def numpy_apply(op, *args):
+    """NumPy's result; bfloat16 operands compute in float32 (dtypes from float16, the twin)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if not any(isinstance(a, np.ndarray) and is_bf16(a.dtype) for a in args):
+            return op(*args)
+        proxy = op(*[a.astype(np.float16) if is_bf16(a.dtype) else a for a in args])
+        out = op(*[a.astype(np.float32) if is_bf16(a.dtype) else a for a in args])
+        return out.astype(BF16) if proxy.dtype == np.float16 else out
+
+
+def values_kw(op, dtype):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu" and op in (operator.pow, operator.ipow):
+        return {"low": 0, "high": 6}
+    if dt.kind in "iu" and op in (operator.lshift, operator.rshift, operator.ilshift,
+                                  operator.irshift):
+        return {"low": 0, "high": dt.itemsize * 8 - 1}
+    if dt.kind in "fc" or is_bf16(dt):
+        return {"specials": True}
+    return {}
+
+
+def check(op, ap_args, np_args, ulps):
+    try:
+        expected = numpy_apply(op, *np_args)
+    except TypeError:
+        with pytest.raises(TypeError):
+            op(*ap_args)
+        return
+    assert_matches(op(*ap_args), expected, **ulps)
+
+
+def ulps_for(op, dtypes):
+    complex_ = any(np.dtype(d).kind == "c" for d in dtypes)
+    if complex_ and op in (operator.pow, operator.ipow):
+        return {"ulps": 64}  # exp(b log a): the error of log a grows with |b log a|
+    if op in ROUNDING_FREE or complex_:
+        return {"ulps": 8}
+    return {"rtol": 0, "atol": 0}
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("op", BINARY + COMPARE, ids=lambda f: f.__name__)
+def test_binary_operators(op, dtype, device, rng):
+    for layout in ("2d", "broadcast", "noncontig", "0d"):
+        (a, b), (x, y) = make_operands(rng, layout, [dtype, dtype], device,
+                                       per_operand=[values_kw(op, dtype)] * 2)
+        check(op, (x, y), (a, b), ulps_for(op, [dtype]))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("op", UNARY, ids=lambda f: f.__name__)
+def test_unary_operators(op, dtype, device, rng):
+    for layout in ("1d", "transposed", "0d"):
+        (a,), (x,) = make_operands(rng, layout, [dtype], device, **values_kw(op, dtype))
+        check(op, (x,), (a,), ulps_for(op, [dtype]))
+
+
+SCALARS = [2, -1, 0, 1.5, -0.5, 2j, True, False, 200, -200, 70000]
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int32, np.uint64, np.float16,
+                                   np.float32, np.float64, np.complex64], ids=str)
+@pytest.mark.parametrize("op", BINARY + COMPARE, ids=lambda f: f.__name__)
+def test_python_scalars_and_reflected(op, dtype, device, rng):
+    a = random_values(rng, (7,), dtype, **values_kw(op, dtype))
+    x = to_device(a, device)
+    for s in SCALARS:
+        for ap_args, np_args in (((x, s), (a, s)), ((s, x), (s, a))):
+            try:
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    expected = op(*np_args)
+            except (OverflowError, ValueError) as e:
+                with pytest.raises(type(e)):
+                    op(*ap_args)
+                continue
+            except TypeError:
+                with pytest.raises(TypeError):
+                    op(*ap_args)
+                continue
+            try:
+                assert_matches(op(*ap_args), expected, **ulps_for(op, [np.asarray(expected).dtype]))
+            except AssertionError as e:
+                raise AssertionError(
+                    f"{op.__name__}{np_args[0]!r:.20}, {np_args[1]!r:.20}: {e}") from None
+
+
+def test_out_of_range_python_ints(device):
+    a = np.array([0, 100, 255], np.uint8)
+    x = to_device(a, device)
+    with pytest.raises(OverflowError):
+        np.add(a, 300)
+    with pytest.raises(OverflowError):
+        x + 300
+    with pytest.raises(OverflowError):
+        x - (-1)
+    # NumPy 2 compares with any Python int exactly.
+    for v in (-1, 256, 2**63, -(2**63)):
+        for op in COMPARE:
+            assert_matches(op(x, v), op(a, v))
+            assert_matches(op(v, x), op(v, a))
+    i = np.array([-(2**63), 0, 2**63 - 1], np.int64)
+    for v in (2**63, 2**64 - 1):  # below -2**63 the Python-int conversion refuses
+        for op in COMPARE:
+            assert_matches(op(to_device(i, device), v), op(i, v))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("op", INPLACE, ids=lambda f: f.__name__)
+def test_inplace_operators(op, dtype, device, rng):
+    for other_dtype in (dtype, np.int8, np.float64, np.complex64):
+        kws = [values_kw(op, dtype), values_kw(op, other_dtype)]
+        (a, b), (x, y) = make_operands(rng, "2d", [dtype, other_dtype], device, per_operand=kws)
+        a_before = a.copy()
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if is_bf16(dtype) or is_bf16(other_dtype):
+                    # float16 decides the casting; the values compute in float32.
+                    twin = [v.astype(np.float16) if is_bf16(v.dtype) else v for v in (a, b)]
+                    proxy = OUT_OF_PLACE[op](*twin)
+                    if not np.can_cast(proxy.dtype, twin[0].dtype, "same_kind"):
+                        raise TypeError(proxy.dtype)
+                    expected = numpy_apply(OUT_OF_PLACE[op], a, b).astype(a.dtype)
+                else:
+                    expected = op(a, b)
+        except (TypeError, ValueError) as e:
+            kind = TypeError if isinstance(e, TypeError) else ValueError
+            with pytest.raises(kind):
+                op(x, y)
+            assert_matches(x, a_before, rtol=0, atol=0)  # untouched
+            continue
+        storage = x._storage_id()
+        res = op(x, y)
+        assert res is x and x._storage_id() == storage
+        assert x.dtype == a.dtype
+        assert_matches(x, expected, **ulps_for(op, [dtype, other_dtype]))
+
+
+def test_inplace_keeps_dtype_and_views(device, rng):
+    a = random_values(rng, (6, 4), np.int16)
+    x = to_device(a, device)
+    v = x[::2]
+    v += 3
+    a[::2] += 3
+    assert_matches(x, a)
+    f = to_device(np.ones(3, np.float32), device)
+    f *= 2.5
+    assert f.dtype == np.float32
+    with pytest.raises(TypeError):
+        iv = to_device(np.ones(3, np.int32), device)
+        iv += 1.5  # same_kind: float64 result cannot go into int32
+
+
+def test_pow_with_negative_scalar_exponent(device):
+    x = to_device(np.array([1, 2, 3], np.int32), device)
+    with pytest.raises(ValueError):
+        x ** -1
+    with pytest.raises(ValueError):
+        x **= -2
+    assert_matches(x ** -1.0, np.array([1, 2, 3], np.int32) ** -1.0, ulps=2)
+    assert_matches(2 ** x, 2 ** np.array([1, 2, 3], np.int32))
