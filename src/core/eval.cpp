@@ -280,7 +280,50 @@ void run_group(Group& g) {
   g.steps.clear();  // raw node pointers die with `done`
 }
 
+// One node over computed inputs (a single op on arrays that exist: the common case in
+// interactive use) needs no plan: its group is the node alone. This is the planner's result for
+// such a graph, built without the plan's bookkeeping, which dominates dispatch cost.
+bool evaluate_single(Storage* target, const Array* redirect_dest) {
+  Node* n = target->producer();
+  for (const Operand& in : n->inputs) {
+    if (pending_producer(in)) return false;
+  }
+  Group g;
+  g.device = n->device;
+  switch (op_class(n->op)) {
+    case OpClass::Reduction:
+      g.kind = Group::Kind::Reduction;
+      g.shape = n->inputs[0].array.shape();
+      break;
+    case OpClass::Other: g.kind = Group::Kind::Single; break;
+    default: g.shape = n->shape; break;
+  }
+  Step step{n, {}};
+  for (const Operand& in : n->inputs) {
+    StepArg arg{StepArg::Scalar};
+    if (in.is_scalar()) {
+      arg.scalar = &in.scalar;
+    } else {
+      arg.kind = StepArg::Input;
+      arg.index = int(g.inputs.size());
+      for (size_t i = 0; i < g.inputs.size(); ++i) {
+        if (g.inputs[i].impl() == in.array.impl()) arg.index = int(i);
+      }
+      if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
+    }
+    step.args.push_back(arg);
+  }
+  g.steps.push_back(std::move(step));
+  g.outputs.push_back({0, redirect_dest ? *redirect_dest : contiguous_dest(n)});
+  run_group(g);
+  return true;
+}
+
 void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) {
+  if (targets.size() == 1 && targets[0]->producer() &&
+      evaluate_single(targets[0], redirect_dest)) {
+    return;
+  }
   Plan plan;
   collect(targets, plan);
   if (plan.nodes.empty()) return;

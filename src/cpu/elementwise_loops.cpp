@@ -1,5 +1,8 @@
 // The loop table of every row of elementwise_ops.def, for every dtype the row supports, and of
 // Where. The rows themselves are instantiated in elementwise_loops_*.cpp.
+#include <string>
+
+#include "accel/errors.hpp"
 #include "src/cpu/elementwise_loops.hpp"
 
 namespace accel::cpu {
@@ -35,6 +38,22 @@ LoopFn elementwise_loop(OpKind op, DType compute) {
   static const Table table = build_table();
   const int row = static_cast<int>(op);
   return row < loops::kNumOps ? table[row][static_cast<int>(compute)] : nullptr;
+}
+
+LoopFn step_loop(const Node& node) {
+  const Operand& in = node.op == OpKind::Where ? node.inputs[1] : node.inputs[0];
+  LoopFn fn = nullptr;
+  if (op_class(node.op) == OpClass::Generator) {
+    fn = generator_loop(node.op, node.dtype);
+  } else if (op_class(node.op) == OpClass::Elementwise) {
+    const DType compute = in.is_scalar() ? in.scalar.dtype : in.array.dtype();
+    fn = node.op == OpKind::Cast ? cast_loop(compute, node.dtype) : elementwise_loop(node.op, compute);
+  }
+  if (!fn) {
+    throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " with output " +
+                              std::string(dtype_name(node.dtype)));
+  }
+  return fn;
 }
 
 }  // namespace accel::cpu

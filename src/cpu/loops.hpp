@@ -19,4 +19,8 @@ LoopFn cast_loop(DType from, DType to);
 // Generators read int64 logical flat indices from in[0].
 LoopFn generator_loop(OpKind op, DType out);
 
+// The loop that computes `node` (an elementwise or generator node); NotImplementedError when
+// there is none for its dtypes.
+LoopFn step_loop(const Node& node);
+
 }  // namespace accel::cpu

@@ -98,11 +98,6 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides) {
   return strides == contiguous_strides(shape);
 }
 
-DType compute_dtype(const Node& node) {
-  const Operand& in = node.op == OpKind::Where ? node.inputs[1] : node.inputs[0];
-  return in.is_scalar() ? in.scalar.dtype : in.array.dtype();
-}
-
 }  // namespace
 
 Layout make_layout(const Group& group, const std::vector<int>& perm) {
@@ -189,22 +184,8 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     const Step& step = group.steps[k];
     const Node& node = *step.node;
     CompiledStep cs{nullptr, step.args, -1, itemsize(node.dtype), 0};
-    switch (op_class(node.op)) {
-      case OpClass::Generator:
-        cs.fn = generator_loop(node.op, node.dtype);
-        needs_index_ = true;
-        break;
-      case OpClass::Elementwise:
-        cs.fn = node.op == OpKind::Cast ? cast_loop(compute_dtype(node), node.dtype)
-                                        : elementwise_loop(node.op, compute_dtype(node));
-        break;
-      default:
-        break;
-    }
-    if (!cs.fn) {
-      throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " on " +
-                                std::string(dtype_name(compute_dtype(node))));
-    }
+    cs.fn = step_loop(node);
+    needs_index_ = needs_index_ || op_class(node.op) == OpClass::Generator;
     for (size_t o = 0; o < group.outputs.size(); ++o) {
       if (group.outputs[o].step == k) cs.output = int(o);
     }
