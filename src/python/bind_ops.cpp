@@ -11,6 +11,7 @@
 #include "src/core/eval.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
+#include "src/cpu/thread_pool.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -64,13 +65,27 @@ nb::object finish(Array result, nb::handle out) {
   return nb::borrow(target);
 }
 
+namespace {
+
+// NumPy's ufunc reductions (sum, prod, max, min, any, all, argmax, argmin) accept axis=0 or -1
+// on a 0-d array, as the whole array; mean, var and std raise AxisError there.
+Axes ufunc_axes(const Array& a, nb::handle axis) {
+  if (a.ndim() == 0 && PyIndex_Check(axis.ptr()) && !PyBool_Check(axis.ptr())) {
+    const Axes axes = to_axes(axis);
+    if ((*axes)[0] == 0 || (*axes)[0] == -1) return std::nullopt;
+  }
+  return to_axes(axis);
+}
+
+}  // namespace
+
 nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       bool keepdims) {
-  return finish(sum(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
+  return finish(sum(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out);
 }
 nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims) {
-  return finish(prod(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
+  return finish(prod(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out);
 }
 nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims) {
@@ -85,34 +100,37 @@ nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::han
   return finish(accel::std(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
 }
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(max(a, to_axes(axis), keepdims), out);
+  return finish(max(a, ufunc_axes(a, axis), keepdims), out);
 }
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(min(a, to_axes(axis), keepdims), out);
+  return finish(min(a, ufunc_axes(a, axis), keepdims), out);
 }
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(any(a, to_axes(axis), keepdims), out);
+  return finish(any(a, ufunc_axes(a, axis), keepdims), out);
 }
 nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(all(a, to_axes(axis), keepdims), out);
+  return finish(all(a, ufunc_axes(a, axis), keepdims), out);
 }
 
 namespace {
 
-std::optional<int64_t> single_axis(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  const Axes axes = to_axes(axis);
-  if (axes->size() != 1) throw TypeError("axis must be None or an integer");
-  return (*axes)[0];
+// argmax/argmin take one axis: a tuple is a TypeError, as in NumPy.
+std::optional<int64_t> single_axis(const Array& a, nb::handle axis) {
+  if (axis.is_none() || ufunc_axes(a, axis) == std::nullopt) return std::nullopt;
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+    throw TypeError("'" + std::string(Py_TYPE(axis.ptr())->tp_name) +
+                    "' object cannot be interpreted as an integer (argmax/argmin take one axis)");
+  }
+  return (*to_axes(axis))[0];
 }
 
 }  // namespace
 
 nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmax(a, single_axis(axis), keepdims), out);
+  return finish(argmax(a, single_axis(a, axis), keepdims), out);
 }
 nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmin(a, single_axis(axis), keepdims), out);
+  return finish(argmin(a, single_axis(a, axis), keepdims), out);
 }
 
 namespace {
@@ -356,6 +374,9 @@ void bind_ops(nb::module_& m) {
         eval(list);
       },
       "Evaluates the given arrays now, together, and everything they depend on.");
+  m.def("_num_threads", &cpu::num_threads, "Threads the CPU backend splits work over.");
+  m.def("_set_num_threads", &cpu::set_num_threads, "n"_a,
+        "Sets the CPU backend's thread count (tests use it to reach every parallel path).");
   m.def("_set_dtypes", &set_dtype_objects);
   m.def("_set_asarray", &set_asarray);
   m.def("_set_fusion", &set_fusion_enabled);
