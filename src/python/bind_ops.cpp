@@ -265,8 +265,13 @@ void bind_ops(nb::module_& m) {
       [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
       "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).");
   m.def(
-      "broadcast_arrays", [](nb::args arrays) { return broadcast_arrays(array_list(arrays)); },
-      "Broadcasts arrays against each other (numpy.broadcast_arrays).");
+      "broadcast_arrays",
+      [](nb::args arrays) {
+        nb::list out;
+        for (const Array& a : broadcast_arrays(array_list(arrays))) out.append(nb::cast(a));
+        return nb::tuple(out);
+      },
+      "Broadcasts arrays against each other; a tuple of views (numpy.broadcast_arrays).");
   m.def(
       "concatenate",
       [](nb::handle arrays, nb::handle axis) {
@@ -274,10 +279,21 @@ void bind_ops(nb::module_& m) {
         if (!axis.is_none()) ax = (*to_axes(axis))[0];
         return concatenate(array_list(arrays), ax);
       },
-      "arrays"_a, "axis"_a = 0, "Joins arrays along an existing axis (numpy.concatenate).");
+      "arrays"_a, "axis"_a.none() = 0,
+      "Joins arrays along an existing axis; axis=None joins them flattened (numpy.concatenate).");
   m.def(
       "stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
       "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).");
+  m.def(
+      "copy", [](nb::handle a) { return copy(to_array(a)); }, "a"_a,
+      "A copy of the array, in new memory (numpy.copy).");
+  m.def(
+      "astype",
+      [](nb::handle x, nb::handle dtype, bool copy) {
+        return astype(to_array(x), to_dtype(dtype), copy);
+      },
+      "x"_a, "dtype"_a, nb::kw_only(), "copy"_a = true,
+      "x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).");
   m.def(
       "real", [](nb::handle x) { return real(to_array(x)); }, "x"_a,
       "The real part; a view for complex input (numpy.real).");
