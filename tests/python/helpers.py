@@ -154,7 +154,7 @@ def make_array(rng, layout, dtype, device=None, **value_kw):
         key = (slice(None, None, 2), slice(None, None, -3), slice(1, None, 2))
         return base[key], to_device(base, device)[key]
     (a_np,), (a_ap,) = make_operands(rng, layout, [dtype], device, **value_kw)
-    return a_np, a_ap
+    return np.array(a_np) if layout == "0d" else a_np, a_ap  # an array, not a NumPy scalar
 
 
 def np_outcome(fn, *args, **kwargs):
