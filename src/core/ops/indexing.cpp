@@ -1,4 +1,5 @@
 // Basic indexing (integers, slices, Ellipsis, newaxis) as views, and assignment through views.
+#include <algorithm>
 #include <string>
 
 #include "accel/errors.hpp"
@@ -119,7 +120,20 @@ void assign(const Array& dst, const ArrayOrScalar& value) {
 }
 
 void index_assign(const Array& a, const std::vector<Index>& indices, const ArrayOrScalar& value) {
-  assign(index(a, indices), value);
+  // An integer for every dimension selects one element, which NumPy sets as a scalar: a value
+  // with dimensions is refused even when it holds one element (a[0, 1] = [5]).
+  const bool element = int(indices.size()) == a.ndim() &&
+                       std::all_of(indices.begin(), indices.end(), [](const Index& ix) {
+                         return std::holds_alternative<int64_t>(ix);
+                       });
+  const Array dst = index(a, indices);
+  if (element && value.is_array() && value.array().ndim() > 0) {
+    // NumPy converts the value with complex() for a complex element, float()/int() otherwise.
+    if (is_complex(a.dtype()))
+      throw TypeError("only 0-dimensional arrays can be converted to Python scalars");
+    throw ValueError("setting an array element with a sequence.");
+  }
+  assign(dst, value);
 }
 
 }  // namespace accel
