@@ -84,6 +84,23 @@ void require_size_one(const Array& a, const char* what) {
   }
 }
 
+// The right-hand side of a[key] = value. A Python int too large for int64/uint64 is fine for
+// a float or complex destination (NumPy converts it to the float), an OverflowError otherwise.
+ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
+  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) && is_inexact(dst.dtype())) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow) {
+      const double v = PyLong_AsDouble(value.ptr());
+      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return ArrayOrScalar(Scalar::weak_float(v));
+    }
+  }
+  std::optional<ArrayOrScalar> v = to_operand(value, dst.device());
+  if (!v) v = ArrayOrScalar(to_array(value, dst.device()));
+  return *v;
+}
+
 Strides byte_strides(const Array& a) {
   Strides s = a.strides();
   for (int64_t& v : s) v *= int64_t(itemsize(a.dtype()));
@@ -169,13 +186,15 @@ void bind_array(nb::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def("__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); })
-      .def("__setitem__",
-           [](const Array& a, nb::handle key, nb::handle value) {
-             std::optional<ArrayOrScalar> v = to_operand(value, a.device());
-             if (!v) v = ArrayOrScalar(to_array(value, a.device()));
-             index_assign(a, to_index(key), *v);
-           })
+      .def(
+          "__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); },
+          "key"_a.none())
+      .def(
+          "__setitem__",
+          [](const Array& a, nb::handle key, nb::handle value) {
+            index_assign(a, to_index(key), assigned_value(a, value));
+          },
+          "key"_a.none(), "value"_a.none())
       .def("__bool__",
            [](const Array& a) {
              if (a.size() == 0) {
