@@ -84,18 +84,10 @@ void require_size_one(const Array& a, const char* what) {
   }
 }
 
-// The right-hand side of a[key] = value. A Python int too large for int64/uint64 is fine for
-// a float or complex destination (NumPy converts it to the float), an OverflowError otherwise.
+// The right-hand side of a[key] = value (a Python int too large for int64 is fine for a float
+// destination, as in NumPy).
 ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
-  if (PyLong_Check(value.ptr()) && !PyBool_Check(value.ptr()) && is_inexact(dst.dtype())) {
-    int overflow = 0;
-    PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-    if (overflow) {
-      const double v = PyLong_AsDouble(value.ptr());
-      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-      return ArrayOrScalar(Scalar::weak_float(v));
-    }
-  }
+  if (std::optional<Scalar> s = to_scalar_for(value, dst.dtype())) return ArrayOrScalar(*s);
   std::optional<ArrayOrScalar> v = to_operand(value, dst.device());
   if (!v) v = ArrayOrScalar(to_array(value, dst.device()));
   return *v;
@@ -298,7 +290,7 @@ void bind_array(nb::module_& m) {
       .def(
           "fill",
           [](const Array& a, nb::handle value) {
-            std::optional<Scalar> v = to_scalar(value);
+            std::optional<Scalar> v = to_scalar_for(value, a.dtype());
             if (!v) throw TypeError("fill: value must be a scalar");
             assign(a, *v);
           },

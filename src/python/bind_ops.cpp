@@ -329,9 +329,10 @@ void bind_ops(nb::module_& m) {
   m.def(
       "full",
       [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
-        std::optional<Scalar> v = to_scalar(fill_value);
+        const std::optional<DType> dt = to_dtype_opt(dtype);
+        std::optional<Scalar> v = to_scalar_for(fill_value, dt);
         if (!v) throw TypeError("full: fill_value must be a scalar");
-        return full(to_shape(shape), *v, to_dtype_opt(dtype), to_device(device));
+        return full(to_shape(shape), *v, dt, to_device(device));
       },
       "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
       "A new array filled with fill_value (numpy.full).");

@@ -179,6 +179,26 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
   return std::nullopt;
 }
 
+std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype) {
+  PyObject* p = obj.ptr();
+  if (dtype && is_inexact(*dtype) && PyLong_Check(p) && !PyBool_Check(p)) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) {
+      const double v = PyLong_AsDouble(p);
+      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return Scalar::weak_float(v);
+    }
+  }
+  try {
+    return to_scalar(obj);
+  } catch (const OverflowError&) {
+    if (!dtype) throw;
+    throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for " +
+                        std::string(dtype_name(*dtype)));
+  }
+}
+
 Array to_array(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
   nb::object dev = device ? nb::cast(*device) : nb::none();
