@@ -338,7 +338,10 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy) {
     out = nb::cast(nb::ndarray<nb::numpy, nb::ro>(data, shape.size(), shape.data(), owner,
                                                   src.strides().data(), to_dlpack(src.dtype())));
   }
-  if (src.dtype() == DType::BFloat16) out = out.attr("view")(dtype_object(DType::BFloat16));
+  // bfloat16 travels as uint16; int64 may arrive as 'q' where NumPy's own int64 is 'l', which
+  // repr would then spell out. Use the registered dtype object itself.
+  if (!out.attr("dtype").is(dtype_object(src.dtype())))
+    out = out.attr("view")(dtype_object(src.dtype()));
   return out;
 }
 
