@@ -56,7 +56,7 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
         continue;
       }
       std::string msg = "operands could not be broadcast together with shapes";
-      for (const Shape& t : shapes) msg += " " + shape_str(t);
+      for (const Shape& t : shapes) msg.append(" ").append(shape_str(t));
       throw ValueError(msg);
     }
   }
