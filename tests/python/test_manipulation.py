@@ -233,6 +233,18 @@ def test_concatenate(layout, device, rng):
                 assert_matches(ap.concat(ap_arrays, axis=axis), expected)
 
 
+def test_concatenate_pending_and_views(device, rng):
+    a_np, a = make_array(rng, "3d", np.float32, device)
+    b_np, b = make_array(rng, "strided3d", np.int8, device)
+    parts = [a * 2.0, (a + 1.0)[:, ::-1], ap.broadcast_to(a[:, :1], (2, 5, 4)), b[:2, :, :]]
+    parts_np = [a_np * np.float32(2.0), (a_np + np.float32(1.0))[:, ::-1],
+                np.broadcast_to(a_np[:, :1], (2, 5, 4)), b_np[:2, :, :]]
+    assert_matches(ap.concatenate(parts, axis=1), np.concatenate(parts_np, axis=1))
+    assert_matches(ap.stack(parts[:2], axis=-1), np.stack(parts_np[:2], axis=-1))
+    total = ap.concatenate([a * 2.0, a], axis=0).sum(axis=0)
+    assert_matches(total, np.concatenate([a_np * np.float32(2.0), a_np]).sum(axis=0), ulps=8)
+
+
 def test_concatenate_errors(device, rng):
     a_np, a = make_array(rng, "2d", np.float32, device)
     b_np, b = make_array(rng, "3d", np.float32, device)

@@ -291,6 +291,16 @@ def test_fused_chain_ending_in_reduction(dtype, device, rng):
         got = (d * d).sum(axis=axis)
         dn = a_np - b_np
         check_reduction("sum", got, (dn * dn).sum(axis=axis), dn * dn, axis, False)
+    # Reductions over views of a pending result (strided, reversed, broadcast). The reference
+    # reduces accelpy's own product: NumPy's complex64 multiply may use FMA.
+    prod_np = to_numpy(a * b)
+    for view in (np.s_[:, ::3], np.s_[::-1, :, 1], np.s_[:, None, 2]):
+        got = ap.sum((a * b)[view], axis=-1)
+        check_reduction("sum", got, np.sum(prod_np[view], axis=-1), prod_np[view], -1, False)
+    bcast = ap.broadcast_to((a * b)[:, :1], (6, 40, 9))
+    check_reduction("max", ap.max(bcast, axis=(0, 1)),
+                    np.max(np.broadcast_to(prod_np[:, :1], (6, 40, 9)), axis=(0, 1)), None, None,
+                    False)
     # Strided, broadcast operands and a mean of a chain.
     got = ap.mean(ap.sqrt(a[:, ::-2] * a[:, ::-2] + b[:, :1]), axis=1)
     with np.errstate(all="ignore"):
@@ -299,13 +309,13 @@ def test_fused_chain_ending_in_reduction(dtype, device, rng):
 
 
 THREAD_SHAPES = [
-    ((64, 9000), 1),  # inner: many outputs, each longer than a block
-    ((3, 300_000), 1),  # inner: few outputs, each split across threads
-    ((300_000, 3), 0),  # inner over a strided axis: three outputs, each split across threads
-    ((50_000, 24), 0),  # outer: few columns, rows split into bands
-    ((40, 20_000), 0),  # outer: many columns, split into column blocks
-    ((20, 3000, 7), (0, 2)),  # mixed axes
-    ((1_000_000,), None),
+    ((40, 5000), 1),  # inner: many outputs, each longer than a block
+    ((3, 120_000), 1),  # inner: few outputs, each split across threads
+    ((120_000, 3), 0),  # inner over a strided axis: three outputs, each split across threads
+    ((20_000, 24), 0),  # outer: few columns, rows split into bands
+    ((20, 20_000), 0),  # outer: many columns, split into column blocks
+    ((10, 3000, 7), (0, 2)),  # mixed axes
+    ((300_000,), None),
 ]
 
 
@@ -317,6 +327,9 @@ def test_threaded_paths(dtype, threads, rng):
     ap._core._set_num_threads(threads)
     try:
         for shape, axis in THREAD_SHAPES:
+            a_np = random_values(rng, shape, dtype)
+            check_reduction("sum", ap.sum(to_device(a_np) * 3, axis=axis),  # fused producer
+                            np.sum(a_np * 3, axis=axis), a_np * 3, axis, False)
             for name in ("sum", "max", "argmin", "all"):
                 a_np = random_values(rng, shape, dtype, **value_kwargs(name, dtype))
                 if name == "all":
