@@ -248,6 +248,19 @@ Shape to_shape(nb::handle obj) {
   return shape;
 }
 
+namespace {
+// Whether p is a NumPy array (with `scalar_int`: a 0-d array of an integer dtype).
+bool is_numpy_array(PyObject* p, bool scalar_int) {
+  if (!g_numpy_ndarray.is_valid() || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) != 1) {
+    return false;
+  }
+  if (!scalar_int) return true;
+  nb::handle h(p);
+  return nb::cast<int>(h.attr("ndim")) == 0 &&
+         nb::cast<std::string>(h.attr("dtype").attr("kind")).find_first_of("iu") == 0;
+}
+}  // namespace
+
 std::vector<Index> to_index(nb::handle obj) {
   std::vector<Index> out;
   auto one = [&](nb::handle h) {
@@ -257,16 +270,14 @@ std::vector<Index> to_index(nb::handle obj) {
     } else if (p == Py_Ellipsis) {
       out.push_back(Ellipsis{});
     } else if (PySlice_Check(p)) {
-      auto part = [&](const char* name) -> std::optional<int64_t> {
-        nb::object v = h.attr(name);
-        if (v.is_none()) return std::nullopt;
-        return to_int64(v, "slice indices");
-      };
-      out.push_back(Slice{part("start"), part("stop"), part("step")});
-    } else if (!PyBool_Check(p) && PyIndex_Check(p) &&
-               !(g_numpy_ndarray.is_valid() &&
-                 PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1)) {
+      // Python's own unpacking: bounds beyond int64 clamp (a[:2**70] is a[:]), step 0 raises.
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(p, &start, &stop, &step) < 0) throw nb::python_error();
+      out.push_back(Slice{start, stop, step});
+    } else if (!PyBool_Check(p) && PyIndex_Check(p) && !is_numpy_array(p, false)) {
       out.push_back(to_int64(h, "index"));
+    } else if (is_numpy_array(p, true)) {
+      out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
     } else if (PyList_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
                PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
       throw NotImplementedError(
