@@ -33,9 +33,9 @@ def asarray(obj, dtype=None, device=None, copy=None):
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
     stored = _storable(arr, obj)
     if copy is False and stored is not arr:
-        raise ValueError(f"Unable to avoid copy while creating an array as requested: dtype "
-                         f"{arr.dtype} (non-native byte order) must be converted to "
-                         f"{stored.dtype}.")
+        raise ValueError(f"Unable to avoid copy while creating an array as requested: "
+                         f"{arr.dtype} with strides {arr.strides} must be converted to "
+                         f"{stored.dtype} with strides in whole elements.")
     return _core._from_numpy(stored, dtype, device, copy)
 
 
@@ -50,11 +50,14 @@ def _exports_memory(obj):
 
 
 def _storable(arr, original):
-    """The NumPy array in a dtype and byte order accelpy stores, or TypeError."""
+    """The NumPy array in a dtype, byte order and layout accelpy stores (strides in whole
+    elements: NumPy allows any byte stride), or TypeError."""
     dt = arr.dtype
     if not dt.isnative:
         arr = arr.astype(dt.newbyteorder("="))
         dt = arr.dtype
+    if any(s % dt.itemsize for s in arr.strides):
+        arr = np.array(arr, copy=True)
     if not supported(dt):
         raise TypeError(
             f"cannot make an accelpy array from {type(original).__name__} with dtype {dt}: "
