@@ -78,6 +78,16 @@ def test_asarray_numpy_layouts_share_memory(dtype, device, rng):
         assert not np.array_equal(to_numpy(y), view) or view.dtype == np.bool_
 
 
+def test_asarray_strides_not_multiple_of_itemsize(device, rng):
+    raw = random_values(rng, 40, np.float64).tobytes()
+    odd = np.ndarray((3, 2), dtype=np.float64, buffer=raw, strides=(20, 12), offset=4)
+    assert_identical(ap.asarray(odd), odd)
+    with pytest.raises(ValueError):
+        ap.asarray(odd, copy=False)
+    unaligned = np.frombuffer(b"x" + raw, dtype=np.float64, offset=1, count=4)
+    assert_identical(ap.asarray(unaligned), unaligned)
+
+
 def test_asarray_read_only_and_byte_order(device, rng):
     ro = random_values(rng, (4, 5), np.float64)
     ro.flags.writeable = False

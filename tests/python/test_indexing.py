@@ -92,10 +92,21 @@ def test_read_errors(device, rng):
     assert_matches(z[()], z_np[()])
 
 
+def test_extreme_slices(device, rng):
+    a_np, a = make_array(rng, "2d", np.int64, device)
+    big = 2**70
+    for key in [np.s_[:big], np.s_[-big:], np.s_[::2**62], np.s_[::-(2**63) + 1],
+                np.s_[::-(2**63)], np.s_[3::-big], np.s_[-big:big:big], np.s_[:, big:-big:-1],
+                np.s_[:, ::-(2**62)]]:
+        assert_matches(a[key], a_np[key])
+    for key in [np.s_[1.5:], np.s_[::0], np.s_["a":]]:
+        assert assert_same_outcome(lambda: a_np[key], lambda: a[key]) is None  # noqa: B023
+
+
 def test_numpy_integers_and_index_objects(device, rng):
     a_np, a = make_array(rng, "2d", np.float32, device)
     for key in [np.int64(2), (np.uint8(1), np.int32(-1)), slice(np.int16(1), np.int64(4)),
-                ap.asarray(np.array(3))]:
+                ap.asarray(np.array(3)), np.array(2), (np.array(3, np.uint8)[()], 1)]:
         k_np = np.asarray(key).item() if isinstance(key, ap.ndarray) else key
         assert_matches(a[key], a_np[k_np])
 
