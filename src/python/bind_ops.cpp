@@ -135,6 +135,20 @@ nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool k
 
 namespace {
 
+// Module-level reductions take any array-like, as NumPy's functions do; the methods share
+// the same implementations.
+template <class... Rest>
+auto on_array_like(nb::object (*fn)(const Array&, Rest...)) {
+  return [fn](nb::handle a, Rest... rest) { return fn(to_array(a), rest...); };
+}
+
+// An axis argument that may not be None (moveaxis, expand_dims).
+std::vector<int64_t> given_axes(nb::handle obj, const char* what) {
+  if (obj.is_none())
+    throw TypeError(std::string(what) + " must be an integer or a tuple of integers, not None");
+  return *to_axes(obj);
+}
+
 std::vector<Array> array_list(nb::handle seq) {
   std::vector<Array> out;
   std::optional<Device> device;
@@ -208,57 +222,66 @@ void bind_ops(nb::module_& m) {
       "Elements of x where condition is true, else of y (numpy.where).");
 
   // Reductions.
-  m.def("sum", &reduce_sum, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("sum", on_array_like(&reduce_sum), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Sum of elements over the given axes (numpy.sum).");
-  m.def("prod", &reduce_prod, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("prod", on_array_like(&reduce_prod), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Product of elements over the given axes (numpy.prod).");
-  m.def("mean", &reduce_mean, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("mean", on_array_like(&reduce_mean), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Arithmetic mean over the given axes (numpy.mean).");
-  m.def("var", &reduce_var, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("var", on_array_like(&reduce_var), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
         "Variance, two-pass as NumPy computes it (numpy.var).");
-  m.def("std", &reduce_std, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("std", on_array_like(&reduce_std), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
         "Standard deviation (numpy.std).");
-  m.def("max", &reduce_max, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("max", on_array_like(&reduce_max), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Maximum over the given axes; NaN propagates (numpy.max).");
-  m.def("min", &reduce_min, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("min", on_array_like(&reduce_min), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Minimum over the given axes; NaN propagates (numpy.min).");
-  m.def("any", &reduce_any, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("any", on_array_like(&reduce_any), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Whether any element is true (numpy.any).");
-  m.def("all", &reduce_all, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("all", on_array_like(&reduce_all), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Whether all elements are true (numpy.all).");
-  m.def("argmax", &reduce_argmax, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("argmax", on_array_like(&reduce_argmax), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Index of the first maximum (numpy.argmax).");
-  m.def("argmin", &reduce_argmin, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("argmin", on_array_like(&reduce_argmin), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Index of the first minimum (numpy.argmin).");
 
-  // Manipulation.
+  // Manipulation. Like NumPy's functions, these take any array-like.
   m.def(
-      "reshape", [](const Array& a, nb::handle shape) { return reshape(a, to_shape(shape)); },
-      "a"_a, "shape"_a,
-      "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
-  m.def("ravel", &ravel, "a"_a, "The elements as a 1-D array, a view when possible (numpy.ravel).");
+      "reshape",
+      [](nb::handle a, nb::handle shape) { return reshape(to_array(a), to_shape(shape)); }, "a"_a,
+      "shape"_a, "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
   m.def(
-      "transpose", [](const Array& a, nb::handle axes) { return transpose(a, to_axes(axes)); },
-      "a"_a, "axes"_a = nb::none(),
-      "Permutes the axes; reverses them by default (numpy.transpose).");
-  m.def("swapaxes", &swapaxes, "a"_a, "axis1"_a, "axis2"_a,
-        "Interchanges two axes (numpy.swapaxes).");
+      "ravel", [](nb::handle a) { return ravel(to_array(a)); }, "a"_a,
+      "The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).");
+  m.def(
+      "transpose",
+      [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); }, "a"_a,
+      "axes"_a = nb::none(), "Permutes the axes; reverses them by default (numpy.transpose).");
+  m.def(
+      "swapaxes",
+      [](nb::handle a, int64_t axis1, int64_t axis2) {
+        return swapaxes(to_array(a), axis1, axis2);
+      },
+      "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).");
   m.def(
       "moveaxis",
-      [](const Array& a, nb::handle src, nb::handle dst) {
-        return moveaxis(a, *to_axes(src), *to_axes(dst));
+      [](nb::handle a, nb::handle src, nb::handle dst) {
+        return moveaxis(to_array(a), given_axes(src, "source"), given_axes(dst, "destination"));
       },
       "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).");
   m.def(
-      "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); }, "a"_a,
-      "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
+      "squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis)); },
+      "a"_a, "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
   m.def(
-      "expand_dims", [](const Array& a, nb::handle axis) { return expand_dims(a, *to_axes(axis)); },
+      "expand_dims",
+      [](nb::handle a, nb::handle axis) {
+        return expand_dims(to_array(a), given_axes(axis, "axis"));
+      },
       "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).");
   m.def(
       "broadcast_to",
@@ -381,7 +404,7 @@ void bind_ops(nb::module_& m) {
       },
       "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
   m.def(
-      "asnumpy", [](const Array& a) { return to_numpy(a, true); }, "a"_a,
+      "asnumpy", [](nb::handle a) { return to_numpy(to_array(a), true); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).");
   m.def(
       "eval",
