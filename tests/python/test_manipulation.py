@@ -298,3 +298,18 @@ def test_copy_is_independent(layout, device, rng):
         c = make_copy(a)
         assert c._storage_id() != a._storage_id()
         check_view(rng, a_np, a, a_np.copy(), c)
+
+
+def test_functions_take_array_likes(device, rng):
+    nested = random_values(rng, (2, 3), np.float32).tolist()
+    ref = np.asarray(nested)
+    cases = [
+        (lambda m, x: m.reshape(x, (3, 2))), (lambda m, x: m.ravel(x)),
+        (lambda m, x: m.transpose(x)), (lambda m, x: m.swapaxes(x, 0, 1)),
+        (lambda m, x: m.moveaxis(x, 0, -1)), (lambda m, x: m.squeeze([x])),
+        (lambda m, x: m.expand_dims(x, 1)), (lambda m, x: m.broadcast_to(x, (4, 2, 3))),
+        (lambda m, x: m.concatenate([x, x], axis=None)), (lambda m, x: m.stack([x, ref])),
+        (lambda m, x: m.copy(x)), (lambda m, x: m.astype(ref, np.int8)),
+    ]
+    for fn in cases:
+        assert_matches(fn(ap, nested), fn(np, nested))

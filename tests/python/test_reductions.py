@@ -351,3 +351,11 @@ def test_axis_errors(device, rng):
             assert exc is not None
             with pytest.raises(builtin_exception_type(exc)):
                 getattr(ap, name)(a, axis=axis)
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_functions_take_array_likes(name, device, rng):
+    a_np = random_values(rng, (3, 4), np.int16, **value_kwargs(name, np.int16))
+    for obj in (a_np.tolist(), a_np, a_np[::-1, 1:]):
+        expected = getattr(np, name)(obj, axis=0)
+        check_reduction(name, getattr(ap, name)(obj, axis=0), expected, np.asarray(obj), 0, False)
