@@ -411,7 +411,8 @@ void run_reduction(const Group& group) {
   if (primary && geo.outputs >= 16 && geo.reduced > 1) {
     int fastest = -1;
     for (int d = 0; d < nd; ++d) {
-      if (group.shape[d] <= 1) continue;
+      // Broadcast (stride-0) axes do not move through memory: they cannot be the fastest.
+      if (group.shape[d] <= 1 || primary->strides()[d] == 0) continue;
       const int64_t s = std::abs(primary->strides()[d]);
       if (fastest < 0 || s < std::abs(primary->strides()[fastest])) fastest = d;
     }
