@@ -345,9 +345,9 @@ void bind_array(nb::module_& m) {
       .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(),
            "out"_a = nb::none(), "keepdims"_a = false)
       .def("var", &reduce_var, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false)
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
       .def("std", &reduce_std, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false)
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
       .def("max", &reduce_max, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)

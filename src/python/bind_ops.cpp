@@ -91,13 +91,26 @@ nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::ha
                        bool keepdims) {
   return finish(mean(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
 }
+namespace {
+// NumPy 2's `correction` is the Array API's name for ddof; giving both is an error.
+double degrees_of_freedom(double ddof, nb::handle correction) {
+  if (correction.is_none()) return ddof;
+  if (ddof != 0) throw ValueError("ddof and correction can't be provided simultaneously.");
+  return nb::cast<double>(correction);
+}
+}  // namespace
+
 nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims) {
-  return finish(var(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(
+      var(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims, to_dtype_opt(dtype)),
+      out);
 }
 nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims) {
-  return finish(accel::std(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(accel::std(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims,
+                           to_dtype_opt(dtype)),
+                out);
 }
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
   return finish(max(a, ufunc_axes(a, axis), keepdims), out);
@@ -232,11 +245,11 @@ void bind_ops(nb::module_& m) {
         "out"_a = nb::none(), "keepdims"_a = false,
         "Arithmetic mean over the given axes (numpy.mean).");
   m.def("var", on_array_like(&reduce_var), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
-        "Variance, two-pass as NumPy computes it (numpy.var).");
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Variance, two-pass as NumPy computes it (numpy.var).");
   m.def("std", on_array_like(&reduce_std), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
-        "Standard deviation (numpy.std).");
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Standard deviation (numpy.std).");
   m.def("max", on_array_like(&reduce_max), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Maximum over the given axes; NaN propagates (numpy.max).");
   m.def("min", on_array_like(&reduce_min), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),

@@ -33,9 +33,9 @@ nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::ha
 nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims);
 nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims);
+                      double ddof, bool keepdims, nb::handle correction);
 nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims);
+                      double ddof, bool keepdims, nb::handle correction);
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims);

@@ -190,6 +190,20 @@ def test_ddof(name, dtype, device, rng):
             check_reduction(name, outcome[1], outcome[0], a_np, axis, False, ddof=ddof)
 
 
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_correction_keyword(name, device, rng):
+    a_np, a = make_array(rng, "2d", np.float64, device)
+    for correction in (0, 1, 1.5):
+        check_reduction(name, getattr(ap, name)(a, axis=1, correction=correction),
+                        getattr(np, name)(a_np, axis=1, correction=correction), a_np, 1, False,
+                        ddof=correction)
+        check_reduction(name, getattr(a, name)(correction=correction),
+                        getattr(np, name)(a_np, correction=correction), a_np, None, False,
+                        ddof=correction)
+    with pytest.raises(ValueError):
+        getattr(ap, name)(a, ddof=1, correction=1)
+
+
 @pytest.mark.parametrize("name", REDUCTIONS)
 def test_out_argument(name, device, rng):
     a_np, a = make_array(rng, "2d", np.float64, device, **value_kwargs(name, np.float64))
