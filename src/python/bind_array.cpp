@@ -315,10 +315,11 @@ void bind_array(nb::module_& m) {
       .def(
           "reshape",
           [](const Array& a, nb::args shape) {
+            if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
             return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
           },
           "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.")
-      .def("ravel", &ravel)
+      .def("ravel", &ravel, "The elements as a 1-D array: a view when C-contiguous, else a copy.")
       .def(
           "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
       .def("transpose",

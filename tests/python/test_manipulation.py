@@ -72,6 +72,7 @@ def test_reshape_errors(device, rng):
     for target in [(-1, -1), (4, 9), (-1, 4), (-2, -1), (0, -1), (36,)]:
         assert assert_same_outcome(lambda: a_np.reshape(target),  # noqa: B023
                                    lambda: a.reshape(target)) is None  # noqa: B023
+    assert assert_same_outcome(lambda: a_np.reshape(), lambda: a.reshape()) is None
     # Any negative length is the unknown one.
     assert_matches(a.reshape(-2, 35), a_np.reshape(-2, 35))
     e_np, e = make_array(rng, "empty", np.float64, device)
