@@ -5,9 +5,8 @@
 #include <string>
 
 #include "accel/dtype_traits.hpp"
-#include "accel/kernels/scalar_ops.h"
-
 #include "accel/errors.hpp"
+#include "accel/kernels/scalar_ops.h"
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
@@ -65,12 +64,12 @@ std::string int128_str(__int128 v) {
   return neg ? "-" + out : out;
 }
 
-// a - b, a + b or a / b rounded as NumPy's scalar arithmetic rounds it: in the NEP 50 result
-// type of the operands (float32 for np.float32(0.1) + 1), true division giving a float.
+// a - b, a + b or a / b of real scalars, rounded as NumPy's scalar arithmetic rounds it: in the
+// NEP 50 result type of the operands (float32 for np.float32(0.1) + 1), true division giving a
+// float.
 Scalar float_op(const Scalar& a, const Scalar& b, char op) {
   DType dt = result_type({ArrayOrScalar(a), ArrayOrScalar(b)});
   if (!is_inexact(dt)) dt = kDefaultFloat;
-  if (is_complex(dt)) throw TypeError("arange does not accept complex start, stop or step");
   const double r = dispatch_dtype(dt, [&](auto tag) -> double {
     using T = typename decltype(tag)::type;
     if constexpr (is_float_v<T>) {
