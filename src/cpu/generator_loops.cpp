@@ -11,7 +11,7 @@ namespace {
 
 // floor() works on float and double: the 16-bit floats go through float (exactly).
 template <class C>
-using acc_float_t = std::conditional_t<is_half_v<C>, float, C>;
+using floor_arg_t = std::conditional_t<is_half_v<C>, float, C>;
 
 template <class From, class To>
 void cast_loop_impl(const char* const* in, char* out, int64_t n, const Node*) {
@@ -74,7 +74,7 @@ void linspace_fill(const int64_t* idx, T* o, int64_t n, const Node* node) {
     C v = div <= 0 ? C(x * delta) : divide_mode ? C(C(x / cdiv) * delta) : C(x * step);
     v = idx[i] == node->params.k ? stop : C(v + start);
     if constexpr (is_int_v<T> && !is_complex_v<C>) {
-      o[i] = cast<T>(math::floor(cast<acc_float_t<C>>(v)));
+      o[i] = cast<T>(math::floor(cast<floor_arg_t<C>>(v)));
     } else {
       o[i] = cast<T>(v);
     }
