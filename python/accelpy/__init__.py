@@ -37,6 +37,7 @@ from ._creation import (  # noqa: E402,F401
     empty_like,
     full_like,
     identity,
+    linspace,
     ones_like,
     zeros_like,
 )

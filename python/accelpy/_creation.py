@@ -31,8 +31,12 @@ def asarray(obj, dtype=None, device=None, copy=None):
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
-    arr = _storable(arr, obj)
-    return _core._from_numpy(arr, dtype, device, copy)
+    stored = _storable(arr, obj)
+    if copy is False and stored is not arr:
+        raise ValueError(f"Unable to avoid copy while creating an array as requested: "
+                         f"{arr.dtype} with strides {arr.strides} must be converted to "
+                         f"{stored.dtype} with strides in whole elements.")
+    return _core._from_numpy(stored, dtype, device, copy)
 
 
 def array(obj, dtype=None, *, copy=True, device=None):
@@ -46,11 +50,14 @@ def _exports_memory(obj):
 
 
 def _storable(arr, original):
-    """The NumPy array in a dtype and byte order accelpy stores, or TypeError."""
+    """The NumPy array in a dtype, byte order and layout accelpy stores (strides in whole
+    elements: NumPy allows any byte stride), or TypeError."""
     dt = arr.dtype
     if not dt.isnative:
         arr = arr.astype(dt.newbyteorder("="))
         dt = arr.dtype
+    if any(s % dt.itemsize for s in arr.strides):
+        arr = np.array(arr, copy=True)
     if not supported(dt):
         raise TypeError(
             f"cannot make an accelpy array from {type(original).__name__} with dtype {dt}: "
@@ -59,33 +66,49 @@ def _storable(arr, original):
     return arr
 
 
-def _like(a, dtype, device):
-    return (a.shape, a.dtype if dtype is None else dtype,
-            a.device if device is None else device)
+def _like(a, dtype, device, shape):
+    if not hasattr(a, "shape") or not hasattr(a, "dtype"):
+        a = np.asarray(a)
+    dev = getattr(a, "device", None) if device is None else device
+    if not isinstance(dev, _core.Device):
+        dev = None  # NumPy inputs: the default device
+    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype), dev
 
 
-def empty_like(a, dtype=None, *, device=None):
-    """An uninitialized array with a's shape, dtype and device."""
-    shape, dt, dev = _like(a, dtype, device)
+def empty_like(a, dtype=None, *, shape=None, device=None):
+    """An uninitialized array with a's shape, dtype and device (numpy.empty_like)."""
+    shape, dt, dev = _like(a, dtype, device, shape)
     return _core.empty(shape, dt, device=dev)
 
 
-def zeros_like(a, dtype=None, *, device=None):
-    """Zeros with a's shape, dtype and device."""
-    shape, dt, dev = _like(a, dtype, device)
+def zeros_like(a, dtype=None, *, shape=None, device=None):
+    """Zeros with a's shape, dtype and device (numpy.zeros_like)."""
+    shape, dt, dev = _like(a, dtype, device, shape)
     return _core.zeros(shape, dt, device=dev)
 
 
-def ones_like(a, dtype=None, *, device=None):
-    """Ones with a's shape, dtype and device."""
-    shape, dt, dev = _like(a, dtype, device)
+def ones_like(a, dtype=None, *, shape=None, device=None):
+    """Ones with a's shape, dtype and device (numpy.ones_like)."""
+    shape, dt, dev = _like(a, dtype, device, shape)
     return _core.ones(shape, dt, device=dev)
 
 
-def full_like(a, fill_value, dtype=None, *, device=None):
-    """fill_value with a's shape, dtype and device."""
-    shape, dt, dev = _like(a, dtype, device)
+def full_like(a, fill_value, dtype=None, *, shape=None, device=None):
+    """fill_value with a's shape, dtype and device (numpy.full_like)."""
+    shape, dt, dev = _like(a, dtype, device, shape)
     return _core.full(shape, fill_value, dt, device=dev)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, *, device=None):
+    """num evenly spaced samples over [start, stop] (or [start, stop) without the endpoint),
+    bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar)."""
+    y = _core.linspace(start, stop, num, endpoint, dtype, device=device)
+    if not retstep:
+        return y
+    div = num - 1 if endpoint else num
+    compute = np.result_type(start, stop, 1.0)  # NumPy's dtype for the arithmetic
+    step = np.subtract(stop, start, dtype=compute) / div if div > 0 else np.nan
+    return y, step
 
 
 def identity(n, dtype=None, *, device=None):

@@ -19,7 +19,9 @@ def install():
 
 
 def _format(a, spec):
-    return format(_core.asnumpy(a), spec) if spec else array_str(a)
+    # NumPy formats a 0-d array as its element (f"{x}" of a float64 0-d array is Python's
+    # float repr) and refuses a non-empty spec for other arrays.
+    return format(_core.asnumpy(a), spec)
 
 
 def _iterate(a):

@@ -9,6 +9,10 @@ namespace accel::cpu {
 
 namespace {
 
+// floor() works on float and double: the 16-bit floats go through float (exactly).
+template <class C>
+using floor_arg_t = std::conditional_t<is_half_v<C>, float, C>;
+
 template <class From, class To>
 void cast_loop_impl(const char* const* in, char* out, int64_t n, const Node*) {
   const From* a = reinterpret_cast<const From*>(in[0]);
@@ -23,8 +27,9 @@ void fill_loop(const char* const*, char* out, int64_t n, const Node* node) {
   for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
-// arange: first + i * delta in the step dtype (float for the 16-bit floats), as NumPy's fill
-// functions compute it; integers wrap instead of overflowing.
+// arange, as NumPy's fill functions: elements 0 and 1 are the stored start and start + step;
+// element i >= 2 is first + i * (second - first), computed in float for the 16-bit floats, per
+// component for complex, and wrapping for integers.
 template <class T>
 using arange_step_t =
     std::conditional_t<is_half_v<T>, float, std::conditional_t<is_same_v<T, bool>, int64_t, T>>;
@@ -33,44 +38,57 @@ template <class T>
 void arange_loop(const char* const* in, char* out, int64_t n, const Node* node) {
   using C = arange_step_t<T>;
   const int64_t* idx = reinterpret_cast<const int64_t*>(in[0]);
-  const C first = node->inputs[0].scalar.as<C>();
-  const C delta = node->inputs[1].scalar.as<C>();
+  const T first = node->inputs[0].scalar.as<T>();
+  const T second = node->inputs[1].scalar.as<T>();
+  const C start = cast<C>(first);
+  const C delta = ops::Subtract{}(cast<C>(second), start);
   T* o = reinterpret_cast<T*>(out);
   for (int64_t i = 0; i < n; ++i) {
-    if constexpr (is_int_v<C>) {
-      o[i] = cast<T>(C(uint64_t(first) + uint64_t(idx[i]) * uint64_t(delta)));
+    const int64_t k = idx[i];
+    if (k < 2) {
+      o[i] = k == 0 ? first : second;
+    } else if constexpr (is_int_v<C>) {
+      o[i] = cast<T>(C(uint64_t(start) + uint64_t(k) * uint64_t(delta)));
     } else if constexpr (is_complex_v<C>) {
-      o[i] = cast<T>(first + C(real_t<C>(idx[i])) * delta);
+      using R = real_t<C>;
+      o[i] = C(R(start.re + R(k) * delta.re), R(start.im + R(k) * delta.im));
     } else {
-      o[i] = cast<T>(C(first + C(idx[i]) * delta));
+      o[i] = cast<T>(C(start + C(k) * delta));
     }
   }
 }
 
-// linspace: i * step + start in float64 (complex128), or (i / div) * delta when the step
-// underflowed to zero; the last element is exactly `stop` when included; integer dtypes
-// round toward -inf, as NumPy 2 does. Operands: start, step, stop, delta, div.
-template <class T>
-void linspace_loop(const char* const* in, char* out, int64_t n, const Node* node) {
-  using W = std::conditional_t<is_complex_v<T>, complex128, double>;
-  const int64_t* idx = reinterpret_cast<const int64_t*>(in[0]);
-  const W start = node->inputs[0].scalar.as<W>();
-  const W step = node->inputs[1].scalar.as<W>();
-  const W stop = node->inputs[2].scalar.as<W>();
-  const W delta = node->inputs[3].scalar.as<W>();
-  const W div = node->inputs[4].scalar.as<W>();
-  const bool divide_mode = node->params.axis == 1;
-  const int64_t last = node->params.k;
-  T* o = reinterpret_cast<T*>(out);
+// linspace in compute type C (the result type of start and stop): operands start, stop (in C)
+// and div; params.k is the index that is exactly `stop`. See ops/creation.cpp.
+template <class T, class C>
+void linspace_fill(const int64_t* idx, T* o, int64_t n, const Node* node) {
+  const C start = node->inputs[0].scalar.as<C>();
+  const C stop = node->inputs[1].scalar.as<C>();
+  const int64_t div = node->inputs[2].scalar.as<int64_t>();
+  const C cdiv = cast<C>(div);
+  const C delta = stop - start;
+  const C step = div > 0 ? C(delta / cdiv) : C(0);
+  const bool divide_mode = div > 0 && step == C(0);  // the step underflowed (denormal range)
   for (int64_t i = 0; i < n; ++i) {
-    const W x = W(double(idx[i]));
-    const W v = idx[i] == last ? stop : (divide_mode ? (x / div) * delta : x * step) + start;
-    if constexpr (is_int_v<T> || is_same_v<T, bool>) {
-      o[i] = cast<T>(math::floor(v));
+    const C x = cast<C>(idx[i]);
+    C v = div <= 0 ? C(x * delta) : divide_mode ? C(C(x / cdiv) * delta) : C(x * step);
+    v = idx[i] == node->params.k ? stop : C(v + start);
+    if constexpr (is_int_v<T> && !is_complex_v<C>) {
+      o[i] = cast<T>(math::floor(cast<floor_arg_t<C>>(v)));
     } else {
       o[i] = cast<T>(v);
     }
   }
+}
+
+template <class T>
+void linspace_loop(const char* const* in, char* out, int64_t n, const Node* node) {
+  const int64_t* idx = reinterpret_cast<const int64_t*>(in[0]);
+  T* o = reinterpret_cast<T*>(out);
+  dispatch_dtype(node->inputs[0].scalar.dtype, [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    if constexpr (is_float_v<C> || is_complex_v<C>) linspace_fill<T, C>(idx, o, n, node);
+  });
 }
 
 template <class T>

@@ -22,31 +22,57 @@ namespace accel::cpu {
 
 namespace {
 
-// Accumulation type: float16/bfloat16 accumulate in float, as NumPy's half sums do.
+// Accumulation type of sums and products: 16-bit floats accumulate in float (as NumPy's half
+// sums do), float32 and complex64 in double precision, so that a float32 sum is the correctly
+// rounded result in practice and never less accurate than NumPy's pairwise float32 sum.
 template <class T>
-using acc_t = std::conditional_t<is_half_v<T>, float, T>;
+struct acc_of {
+  using type = T;
+};
+template <>
+struct acc_of<float16> {
+  using type = float;
+};
+template <>
+struct acc_of<bfloat16> {
+  using type = float;
+};
+template <>
+struct acc_of<float> {
+  using type = double;
+};
+template <>
+struct acc_of<complex64> {
+  using type = complex128;
+};
+template <class T>
+using acc_t = typename acc_of<T>::type;
 
+// Float sums are pairwise. Integer sums wrap modulo 2^n (ops::Add computes in the unsigned
+// type), where the order does not matter: a plain loop, which compilers vectorize well (GCC 12
+// at -O3 also miscompiles the eight-accumulator loop below for int8).
 template <class A, class T>
 A pairwise_sum(const T* x, int64_t n) {
-  if (n < 8) {
+  const ops::Add add;
+  if (n < 8 || !(is_float_v<A> || is_complex_v<A>)) {
     A s = A(0);
-    for (int64_t i = 0; i < n; ++i) s = s + A(x[i]);
+    for (int64_t i = 0; i < n; ++i) s = add(s, cast<A>(x[i]));
     return s;
   }
   if (n <= 128) {
     A r[8];
-    for (int j = 0; j < 8; ++j) r[j] = A(x[j]);
+    for (int j = 0; j < 8; ++j) r[j] = cast<A>(x[j]);
     int64_t i = 8;
     for (; i + 8 <= n; i += 8) {
-      for (int j = 0; j < 8; ++j) r[j] = r[j] + A(x[i + j]);
+      for (int j = 0; j < 8; ++j) r[j] = add(r[j], cast<A>(x[i + j]));
     }
-    A s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; ++i) s = s + A(x[i]);
+    A s = add(add(add(r[0], r[1]), add(r[2], r[3])), add(add(r[4], r[5]), add(r[6], r[7])));
+    for (; i < n; ++i) s = add(s, cast<A>(x[i]));
     return s;
   }
   int64_t half = n / 2;
   half -= half % 8;
-  return pairwise_sum<A>(x, half) + pairwise_sum<A>(x + half, n - half);
+  return add(pairwise_sum<A>(x, half), pairwise_sum<A>(x + half, n - half));
 }
 
 // Partial sums of consecutive blocks, combined like a binary counter: error grows with the
@@ -57,14 +83,14 @@ struct Cascade {
   uint64_t count = 0;
   void push(A v) {
     int l = 0;
-    for (; (count >> l) & 1; ++l) v = level[l] + v;
+    for (; (count >> l) & 1; ++l) v = ops::Add{}(level[l], v);
     level[l] = v;
     ++count;
   }
   A total() const {
     A s = A(0);
     for (int l = 63; l >= 0; --l) {
-      if ((count >> l) & 1) s = s + level[l];
+      if ((count >> l) & 1) s = ops::Add{}(s, level[l]);
     }
     return s;
   }
@@ -83,15 +109,15 @@ struct SumR {
   Acc init() const { return {}; }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const { acc.push(pairwise_sum<A>(x, n)); }
   void merge(Acc& a, const Acc& b) const { a.push(b.total()); }
-  Out result(const Acc& a) const { return T(a.total()); }
+  Out result(const Acc& a) const { return cast<T>(a.total()); }
   Col col_init() const { return A(0); }
   void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = c[j] + A(x[j]);
+    for (int64_t j = 0; j < n; ++j) c[j] = ops::Add{}(c[j], cast<A>(x[j]));
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = a[j] + b[j];
+    for (int64_t j = 0; j < n; ++j) a[j] = ops::Add{}(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return T(c); }
+  Out col_result(const Col& c) const { return cast<T>(c); }
 };
 
 template <class T>
@@ -103,18 +129,18 @@ struct ProdR {
   using Col = A;
   Acc init() const { return A(1); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
-    for (int64_t i = 0; i < n; ++i) acc = ops::Multiply{}(acc, A(x[i]));
+    for (int64_t i = 0; i < n; ++i) acc = ops::Multiply{}(acc, cast<A>(x[i]));
   }
   void merge(Acc& a, const Acc& b) const { a = ops::Multiply{}(a, b); }
-  Out result(const Acc& a) const { return T(a); }
+  Out result(const Acc& a) const { return cast<T>(a); }
   Col col_init() const { return A(1); }
   void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = ops::Multiply{}(c[j], A(x[j]));
+    for (int64_t j = 0; j < n; ++j) c[j] = ops::Multiply{}(c[j], cast<A>(x[j]));
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
     for (int64_t j = 0; j < n; ++j) a[j] = ops::Multiply{}(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return T(c); }
+  Out col_result(const Col& c) const { return cast<T>(c); }
 };
 
 // max/min: folds with the elementwise maximum/minimum functors (NaN propagates). Never empty:
@@ -385,7 +411,8 @@ void run_reduction(const Group& group) {
   if (primary && geo.outputs >= 16 && geo.reduced > 1) {
     int fastest = -1;
     for (int d = 0; d < nd; ++d) {
-      if (group.shape[d] <= 1) continue;
+      // Broadcast (stride-0) axes do not move through memory: they cannot be the fastest.
+      if (group.shape[d] <= 1 || primary->strides()[d] == 0) continue;
       const int64_t s = std::abs(primary->strides()[d]);
       if (fastest < 0 || s < std::abs(primary->strides()[fastest])) fastest = d;
     }

@@ -95,11 +95,63 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   return nb::borrow(self_obj);
 }
 
-void require_size_one(const Array& a, const char* what) {
-  if (a.size() != 1) {
-    throw TypeError(std::string("only length-1 arrays can be converted to Python scalars (") +
-                    what + " of an array of size " + std::to_string(a.size()) + ")");
+// float(), int() and complex() take 0-d arrays only (NumPy 2); float() and int() refuse complex
+// values, as Python's float() and int() refuse complex numbers.
+void require_scalar(const Array& a, const char* fn, bool allow_complex) {
+  if (a.ndim() != 0) {
+    throw TypeError(std::string("only 0-dimensional arrays can be converted to Python scalars (") +
+                    fn + "() of an array of shape " + shape_str(a.shape()) + ")");
   }
+  if (!allow_complex && is_complex(a.dtype())) {
+    throw TypeError(std::string(fn) +
+                    "() argument must be a real number, not 'complex' (array of " +
+                    std::string(dtype_name(a.dtype())) + ")");
+  }
+}
+
+// ndarray.item's arguments as integer indices: none (the only element), a flat index, or one
+// index per dimension (as separate arguments or a tuple).
+std::vector<Index> item_index(const Array& a, nb::args args) {
+  std::vector<int64_t> ix;
+  nb::handle items = args.size() == 1 && PyTuple_Check(args[0].ptr()) ? args[0] : args;
+  for (nb::handle h : items) {
+    if (!PyIndex_Check(h.ptr())) throw TypeError("item() arguments must be integers");
+    nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+    if (!i.is_valid()) throw nb::python_error();
+    ix.push_back(nb::cast<int64_t>(i));
+  }
+  if (ix.empty()) {
+    if (a.size() != 1) {
+      throw ValueError("can only convert an array of size 1 to a Python scalar (this array has size " +
+                       std::to_string(a.size()) + ")");
+    }
+    return std::vector<Index>(a.ndim(), int64_t{0});
+  }
+  if (ix.size() == 1 && a.ndim() != 1) {
+    int64_t flat = ix[0];
+    if (flat < -a.size() || flat >= a.size()) {
+      throw IndexError("index " + std::to_string(flat) + " is out of bounds for size " +
+                       std::to_string(a.size()));
+    }
+    if (flat < 0) flat += a.size();
+    ix.assign(a.ndim(), 0);
+    for (int d = a.ndim() - 1; d >= 0; --d) {
+      ix[d] = flat % a.shape()[d];
+      flat /= a.shape()[d];
+    }
+  } else if (int(ix.size()) != a.ndim()) {
+    throw ValueError("incorrect number of indices for array");
+  }
+  return std::vector<Index>(ix.begin(), ix.end());
+}
+
+// The right-hand side of a[key] = value (a Python int too large for int64 is fine for a float
+// destination, as in NumPy).
+ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
+  if (std::optional<Scalar> s = to_scalar_for(value, dst.dtype())) return ArrayOrScalar(*s);
+  std::optional<ArrayOrScalar> v = to_operand(value, dst.device());
+  if (!v) v = ArrayOrScalar(to_array(value, dst.device()));
+  return *v;
 }
 
 Strides byte_strides(const Array& a) {
@@ -187,13 +239,15 @@ void bind_array(nb::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def("__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); })
-      .def("__setitem__",
-           [](const Array& a, nb::handle key, nb::handle value) {
-             std::optional<ArrayOrScalar> v = to_operand(value, a.device());
-             if (!v) v = ArrayOrScalar(to_array(value, a.device()));
-             index_assign(a, to_index(key), *v);
-           })
+      .def(
+          "__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); },
+          "key"_a.none())
+      .def(
+          "__setitem__",
+          [](const Array& a, nb::handle key, nb::handle value) {
+            index_assign(a, to_index(key), assigned_value(a, value));
+          },
+          "key"_a.none(), "value"_a.none())
       .def("__bool__",
            [](const Array& a) {
              if (a.size() == 0) {
@@ -210,17 +264,17 @@ void bind_array(nb::module_& m) {
            })
       .def("__float__",
            [](const Array& a) {
-             require_size_one(a, "float()");
-             return nb::float_(to_python_scalar(real(a)));
+             require_scalar(a, "float", false);
+             return nb::float_(to_python_scalar(a));
            })
       .def("__int__",
            [](const Array& a) {
-             require_size_one(a, "int()");
-             return nb::int_(to_python_scalar(real(a)));
+             require_scalar(a, "int", false);
+             return nb::int_(to_python_scalar(a));
            })
       .def("__complex__",
            [](const Array& a) {
-             require_size_one(a, "complex()");
+             require_scalar(a, "complex", true);
              return nb::steal(PyComplex_FromCComplex([&] {
                const nb::object v = to_python_scalar(a);
                return PyComplex_AsCComplex(v.ptr());
@@ -238,20 +292,23 @@ void bind_array(nb::module_& m) {
            })
       .def(
           "item",
-          [](const Array& a) {
-            if (a.size() != 1) {
-              throw ValueError(
-                  "can only convert an array of size 1 to a Python scalar (this array has size " +
-                  std::to_string(a.size()) + ")");
-            }
-            return to_python_scalar(a);
+          [](const Array& a, nb::args args) {
+            return to_python_scalar(index(a, item_index(a, args)));
           },
-          "The only element, as a Python scalar.")
+          "The element at a flat index, a multi-index or (by default) the only one, as a Python "
+          "scalar (numpy.ndarray.item).")
       .def(
           "__array__",
           [](const Array& a, nb::handle dtype, std::optional<bool> copy) {
-            nb::object out = to_numpy(a, copy);
-            if (!dtype.is_none()) out = out.attr("astype")(dtype, "copy"_a = false);
+            // NumPy's protocol: copy=False must not convert either.
+            const bool convert = !dtype.is_none() && to_dtype(dtype) != a.dtype();
+            if (convert && copy == false) {
+              throw ValueError("Unable to avoid copy while creating an array as requested: " +
+                               std::string(dtype_name(a.dtype())) + " must be converted to " +
+                               std::string(dtype_name(to_dtype(dtype))));
+            }
+            nb::object out = to_numpy(a, convert ? std::optional<bool>() : copy);
+            if (convert) out = out.attr("astype")(dtype);
             return out;
           },
           "dtype"_a = nb::none(), "copy"_a = nb::none())
@@ -282,10 +339,11 @@ void bind_array(nb::module_& m) {
       .def(
           "reshape",
           [](const Array& a, nb::args shape) {
+            if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
             return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
           },
           "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.")
-      .def("ravel", &ravel)
+      .def("ravel", &ravel, "The elements as a 1-D array: a view when C-contiguous, else a copy.")
       .def(
           "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
       .def("transpose",
@@ -300,7 +358,7 @@ void bind_array(nb::module_& m) {
       .def(
           "fill",
           [](const Array& a, nb::handle value) {
-            std::optional<Scalar> v = to_scalar(value);
+            std::optional<Scalar> v = to_scalar_for(value, a.dtype());
             if (!v) throw TypeError("fill: value must be a scalar");
             assign(a, *v);
           },
@@ -312,9 +370,9 @@ void bind_array(nb::module_& m) {
       .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(),
            "out"_a = nb::none(), "keepdims"_a = false)
       .def("var", &reduce_var, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false)
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
       .def("std", &reduce_std, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false)
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
       .def("max", &reduce_max, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
       .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)

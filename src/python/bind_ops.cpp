@@ -49,7 +49,7 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2) {
   return elementwise(op, {&a, &b});
 }
 
-nb::object finish(Array result, nb::handle out) {
+nb::object finish(Array result, nb::handle out, const char* casting) {
   if (!out.is_valid() || out.is_none()) return nb::cast(std::move(result));
   nb::handle target = out;
   if (PyTuple_Check(out.ptr())) {
@@ -59,10 +59,10 @@ nb::object finish(Array result, nb::handle out) {
   }
   if (!nb::isinstance<Array>(target)) throw TypeError("out= must be an accelpy.ndarray");
   const Array dst = nb::cast<Array>(target);
-  if (!can_cast(result.dtype(), dst.dtype(), "same_kind")) {
+  if (!can_cast(result.dtype(), dst.dtype(), casting)) {
     throw TypeError("Cannot cast output from dtype('" + std::string(dtype_name(result.dtype())) +
                     "') to dtype('" + std::string(dtype_name(dst.dtype())) +
-                    "') with casting rule 'same_kind'");
+                    "') with casting rule '" + casting + "'");
   }
   if (dst.shape() != result.shape()) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(dst.shape()) +
@@ -94,6 +94,16 @@ bool ignored_bound(nb::handle bound, DType dt, bool low) {
   return r == 1;
 }
 
+// NumPy's ufunc reductions (sum, prod, max, min, any, all, argmax, argmin) accept axis=0 or -1
+// on a 0-d array, as the whole array; mean, var and std raise AxisError there.
+Axes ufunc_axes(const Array& a, nb::handle axis) {
+  if (a.ndim() == 0 && PyIndex_Check(axis.ptr()) && !PyBool_Check(axis.ptr())) {
+    const Axes axes = to_axes(axis);
+    if ((*axes)[0] == 0 || (*axes)[0] == -1) return std::nullopt;
+  }
+  return to_axes(axis);
+}
+
 }  // namespace
 
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out) {
@@ -115,56 +125,86 @@ nb::object round_values(nb::handle x, int64_t decimals, nb::handle out) {
 
 nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       bool keepdims) {
-  return finish(sum(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
+  return finish(sum(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
 }
 nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims) {
-  return finish(prod(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
+  return finish(prod(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
 }
 nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims) {
-  return finish(mean(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out);
+  return finish(mean(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
 }
+namespace {
+// NumPy 2's `correction` is the Array API's name for ddof; giving both is an error.
+double degrees_of_freedom(double ddof, nb::handle correction) {
+  if (correction.is_none()) return ddof;
+  if (ddof != 0) throw ValueError("ddof and correction can't be provided simultaneously.");
+  return nb::cast<double>(correction);
+}
+}  // namespace
+
 nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims) {
-  return finish(var(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(
+      var(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims, to_dtype_opt(dtype)),
+      out);
 }
 nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims) {
-  return finish(accel::std(a, to_axes(axis), ddof, keepdims, to_dtype_opt(dtype)), out);
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(accel::std(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims,
+                           to_dtype_opt(dtype)),
+                out);
 }
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(max(a, to_axes(axis), keepdims), out);
+  return finish(max(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
 }
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(min(a, to_axes(axis), keepdims), out);
+  return finish(min(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
 }
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(any(a, to_axes(axis), keepdims), out);
+  return finish(any(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
 }
 nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(all(a, to_axes(axis), keepdims), out);
+  return finish(all(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
 }
 
 namespace {
 
-std::optional<int64_t> single_axis(nb::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  const Axes axes = to_axes(axis);
-  if (axes->size() != 1) throw TypeError("axis must be None or an integer");
-  return (*axes)[0];
+// argmax/argmin take one axis: a tuple is a TypeError, as in NumPy.
+std::optional<int64_t> single_axis(const Array& a, nb::handle axis) {
+  if (axis.is_none() || ufunc_axes(a, axis) == std::nullopt) return std::nullopt;
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+    throw TypeError("'" + std::string(Py_TYPE(axis.ptr())->tp_name) +
+                    "' object cannot be interpreted as an integer (argmax/argmin take one axis)");
+  }
+  return (*to_axes(axis))[0];
 }
 
 }  // namespace
 
 nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmax(a, single_axis(axis), keepdims), out);
+  return finish(argmax(a, single_axis(a, axis), keepdims), out, "unsafe");
 }
 nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmin(a, single_axis(axis), keepdims), out);
+  return finish(argmin(a, single_axis(a, axis), keepdims), out, "unsafe");
 }
 
 namespace {
+
+// Module-level reductions take any array-like, as NumPy's functions do; the methods share
+// the same implementations.
+template <class... Rest>
+auto on_array_like(nb::object (*fn)(const Array&, Rest...)) {
+  return [fn](nb::handle a, Rest... rest) { return fn(to_array(a), rest...); };
+}
+
+// An axis argument that may not be None (moveaxis, expand_dims).
+std::vector<int64_t> given_axes(nb::handle obj, const char* what) {
+  if (obj.is_none())
+    throw TypeError(std::string(what) + " must be an integer or a tuple of integers, not None");
+  return *to_axes(obj);
+}
 
 std::vector<Array> array_list(nb::handle seq) {
   std::vector<Array> out;
@@ -247,65 +287,79 @@ void bind_ops(nb::module_& m) {
       "Elements of x where condition is true, else of y (numpy.where).");
 
   // Reductions.
-  m.def("sum", &reduce_sum, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("sum", on_array_like(&reduce_sum), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Sum of elements over the given axes (numpy.sum).");
-  m.def("prod", &reduce_prod, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("prod", on_array_like(&reduce_prod), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Product of elements over the given axes (numpy.prod).");
-  m.def("mean", &reduce_mean, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+  m.def("mean", on_array_like(&reduce_mean), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "keepdims"_a = false,
         "Arithmetic mean over the given axes (numpy.mean).");
-  m.def("var", &reduce_var, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
-        "Variance, two-pass as NumPy computes it (numpy.var).");
-  m.def("std", &reduce_std, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false,
-        "Standard deviation (numpy.std).");
-  m.def("max", &reduce_max, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("var", on_array_like(&reduce_var), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Variance, two-pass as NumPy computes it (numpy.var).");
+  m.def("std", on_array_like(&reduce_std), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Standard deviation (numpy.std).");
+  m.def("max", on_array_like(&reduce_max), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Maximum over the given axes; NaN propagates (numpy.max).");
-  m.def("min", &reduce_min, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("min", on_array_like(&reduce_min), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Minimum over the given axes; NaN propagates (numpy.min).");
-  m.def("any", &reduce_any, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("any", on_array_like(&reduce_any), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Whether any element is true (numpy.any).");
-  m.def("all", &reduce_all, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("all", on_array_like(&reduce_all), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Whether all elements are true (numpy.all).");
-  m.def("argmax", &reduce_argmax, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("argmax", on_array_like(&reduce_argmax), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Index of the first maximum (numpy.argmax).");
-  m.def("argmin", &reduce_argmin, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+  m.def("argmin", on_array_like(&reduce_argmin), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Index of the first minimum (numpy.argmin).");
 
-  // Manipulation.
+  // Manipulation. Like NumPy's functions, these take any array-like.
   m.def(
-      "reshape", [](const Array& a, nb::handle shape) { return reshape(a, to_shape(shape)); },
-      "a"_a, "shape"_a,
-      "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
-  m.def("ravel", &ravel, "a"_a, "The elements as a 1-D array, a view when possible (numpy.ravel).");
+      "reshape",
+      [](nb::handle a, nb::handle shape) { return reshape(to_array(a), to_shape(shape)); }, "a"_a,
+      "shape"_a, "A view with a new shape when the layout allows, else a copy (numpy.reshape).");
   m.def(
-      "transpose", [](const Array& a, nb::handle axes) { return transpose(a, to_axes(axes)); },
-      "a"_a, "axes"_a = nb::none(),
-      "Permutes the axes; reverses them by default (numpy.transpose).");
-  m.def("swapaxes", &swapaxes, "a"_a, "axis1"_a, "axis2"_a,
-        "Interchanges two axes (numpy.swapaxes).");
+      "ravel", [](nb::handle a) { return ravel(to_array(a)); }, "a"_a,
+      "The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).");
+  m.def(
+      "transpose",
+      [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); }, "a"_a,
+      "axes"_a = nb::none(), "Permutes the axes; reverses them by default (numpy.transpose).");
+  m.def(
+      "swapaxes",
+      [](nb::handle a, int64_t axis1, int64_t axis2) {
+        return swapaxes(to_array(a), axis1, axis2);
+      },
+      "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).");
   m.def(
       "moveaxis",
-      [](const Array& a, nb::handle src, nb::handle dst) {
-        return moveaxis(a, *to_axes(src), *to_axes(dst));
+      [](nb::handle a, nb::handle src, nb::handle dst) {
+        return moveaxis(to_array(a), given_axes(src, "source"), given_axes(dst, "destination"));
       },
       "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).");
   m.def(
-      "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); }, "a"_a,
-      "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
+      "squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis)); },
+      "a"_a, "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).");
   m.def(
-      "expand_dims", [](const Array& a, nb::handle axis) { return expand_dims(a, *to_axes(axis)); },
+      "expand_dims",
+      [](nb::handle a, nb::handle axis) {
+        return expand_dims(to_array(a), given_axes(axis, "axis"));
+      },
       "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).");
   m.def(
       "broadcast_to",
       [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
       "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).");
   m.def(
-      "broadcast_arrays", [](nb::args arrays) { return broadcast_arrays(array_list(arrays)); },
-      "Broadcasts arrays against each other (numpy.broadcast_arrays).");
+      "broadcast_arrays",
+      [](nb::args arrays) {
+        nb::list out;
+        for (const Array& a : broadcast_arrays(array_list(arrays))) out.append(nb::cast(a));
+        return nb::tuple(out);
+      },
+      "Broadcasts arrays against each other; a tuple of views (numpy.broadcast_arrays).");
   m.def(
       "concatenate",
       [](nb::handle arrays, nb::handle axis) {
@@ -313,10 +367,21 @@ void bind_ops(nb::module_& m) {
         if (!axis.is_none()) ax = (*to_axes(axis))[0];
         return concatenate(array_list(arrays), ax);
       },
-      "arrays"_a, "axis"_a = 0, "Joins arrays along an existing axis (numpy.concatenate).");
+      "arrays"_a, "axis"_a.none() = 0,
+      "Joins arrays along an existing axis; axis=None joins them flattened (numpy.concatenate).");
   m.def(
       "stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
       "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).");
+  m.def(
+      "copy", [](nb::handle a) { return copy(to_array(a)); }, "a"_a,
+      "A copy of the array, in new memory (numpy.copy).");
+  m.def(
+      "astype",
+      [](nb::handle x, nb::handle dtype, bool copy) {
+        return astype(to_array(x), to_dtype(dtype), copy);
+      },
+      "x"_a, "dtype"_a, nb::kw_only(), "copy"_a = true,
+      "x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).");
   m.def(
       "real", [](nb::handle x) { return real(to_array(x)); }, "x"_a,
       "The real part; a view for complex input (numpy.real).");
@@ -352,9 +417,10 @@ void bind_ops(nb::module_& m) {
   m.def(
       "full",
       [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
-        std::optional<Scalar> v = to_scalar(fill_value);
+        const std::optional<DType> dt = to_dtype_opt(dtype);
+        std::optional<Scalar> v = to_scalar_for(fill_value, dt);
         if (!v) throw TypeError("full: fill_value must be a scalar");
-        return full(to_shape(shape), *v, to_dtype_opt(dtype), to_device(device));
+        return full(to_shape(shape), *v, dt, to_device(device));
       },
       "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
       "A new array filled with fill_value (numpy.full).");
@@ -403,7 +469,7 @@ void bind_ops(nb::module_& m) {
       },
       "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
   m.def(
-      "asnumpy", [](const Array& a) { return to_numpy(a, true); }, "a"_a,
+      "asnumpy", [](nb::handle a) { return to_numpy(to_array(a), true); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).");
   m.def(
       "eval",

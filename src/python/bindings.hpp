@@ -23,7 +23,8 @@ std::optional<OpKind> elementwise_op(const char* name);
 Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 
 // Handles NumPy's out= argument: writes `result` into `out` (when given) and returns it.
-nb::object finish(Array result, nb::handle out);
+// Ufuncs cast into out with "same_kind", reductions with "unsafe", as in NumPy.
+nb::object finish(Array result, nb::handle out, const char* casting = "same_kind");
 
 // clip and round with NumPy's signatures, shared by the module functions and the methods.
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);
@@ -37,9 +38,9 @@ nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::ha
 nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                        bool keepdims);
 nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims);
+                      double ddof, bool keepdims, nb::handle correction);
 nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims);
+                      double ddof, bool keepdims, nb::handle correction);
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims);

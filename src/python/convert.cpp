@@ -179,6 +179,26 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
   return std::nullopt;
 }
 
+std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype) {
+  PyObject* p = obj.ptr();
+  if (dtype && is_inexact(*dtype) && PyLong_Check(p) && !PyBool_Check(p)) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) {
+      const double v = PyLong_AsDouble(p);
+      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return Scalar::weak_float(v);
+    }
+  }
+  try {
+    return to_scalar(obj);
+  } catch (const OverflowError&) {
+    if (!dtype) throw;
+    throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for " +
+                        std::string(dtype_name(*dtype)));
+  }
+}
+
 Array to_array(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
   nb::object dev = device ? nb::cast(*device) : nb::none();
@@ -228,6 +248,19 @@ Shape to_shape(nb::handle obj) {
   return shape;
 }
 
+namespace {
+// Whether p is a NumPy array (with `scalar_int`: a 0-d array of an integer dtype).
+bool is_numpy_array(PyObject* p, bool scalar_int) {
+  if (!g_numpy_ndarray.is_valid() || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) != 1) {
+    return false;
+  }
+  if (!scalar_int) return true;
+  nb::handle h(p);
+  return nb::cast<int>(h.attr("ndim")) == 0 &&
+         nb::cast<std::string>(h.attr("dtype").attr("kind")).find_first_of("iu") == 0;
+}
+}  // namespace
+
 std::vector<Index> to_index(nb::handle obj) {
   std::vector<Index> out;
   auto one = [&](nb::handle h) {
@@ -237,16 +270,14 @@ std::vector<Index> to_index(nb::handle obj) {
     } else if (p == Py_Ellipsis) {
       out.push_back(Ellipsis{});
     } else if (PySlice_Check(p)) {
-      auto part = [&](const char* name) -> std::optional<int64_t> {
-        nb::object v = h.attr(name);
-        if (v.is_none()) return std::nullopt;
-        return to_int64(v, "slice indices");
-      };
-      out.push_back(Slice{part("start"), part("stop"), part("step")});
-    } else if (!PyBool_Check(p) && PyIndex_Check(p) &&
-               !(g_numpy_ndarray.is_valid() &&
-                 PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1)) {
+      // Python's own unpacking: bounds beyond int64 clamp (a[:2**70] is a[:]), step 0 raises.
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(p, &start, &stop, &step) < 0) throw nb::python_error();
+      out.push_back(Slice{start, stop, step});
+    } else if (!PyBool_Check(p) && PyIndex_Check(p) && !is_numpy_array(p, false)) {
       out.push_back(to_int64(h, "index"));
+    } else if (is_numpy_array(p, true)) {
+      out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
     } else if (PyList_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
                PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
       throw NotImplementedError(
@@ -321,7 +352,10 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy) {
     out = nb::cast(nb::ndarray<nb::numpy, nb::ro>(data, shape.size(), shape.data(), owner,
                                                   src.strides().data(), to_dlpack(src.dtype())));
   }
-  if (src.dtype() == DType::BFloat16) out = out.attr("view")(dtype_object(DType::BFloat16));
+  // bfloat16 travels as uint16; int64 may arrive as 'q' where NumPy's own int64 is 'l', which
+  // repr would then spell out. Use the registered dtype object itself.
+  if (!out.attr("dtype").is(dtype_object(src.dtype())))
+    out = out.attr("view")(dtype_object(src.dtype()));
   return out;
 }
 

@@ -25,6 +25,9 @@ std::optional<DType> to_dtype_opt(nb::handle obj);
 
 // Python bool/int/float/complex (weak) or a NumPy scalar (typed); nullopt for other objects.
 std::optional<Scalar> to_scalar(nb::handle obj);
+// to_scalar for a value headed into an array of `dtype`: a Python int beyond int64/uint64 is
+// converted to float for an inexact dtype (as NumPy does), an OverflowError otherwise.
+std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype);
 // An ndarray, or an array-like converted on `device` (NumPy arrays, lists, buffers...).
 Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
 // Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.

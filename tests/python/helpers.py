@@ -1,7 +1,10 @@
 """Input generators and NumPy comparisons shared by the test modules."""
 
+import warnings
+
 import ml_dtypes
 import numpy as np
+import pytest
 
 import accelpy as ap
 
@@ -22,9 +25,19 @@ def is_bf16(dt):
     return np.dtype(dt) == BF16
 
 
-def random_values(rng, shape, dtype, *, low=None, high=None, specials=False):
-    """Fresh random values of `dtype` (never all zeros); `specials` mixes in nan/inf/-0."""
-    dt = np.dtype(dtype)
+def random_values(rng, shape, dtype, *, low=None, high=None, specials=False, zeros=0.0):
+    """Fresh random values of `dtype` (never all zeros); `specials` mixes in nan/inf/-0;
+    `zeros` is the fraction of elements set to zero (False for bool)."""
+    out = _random_values(rng, shape, np.dtype(dtype), low, high, specials)
+    if zeros and out.size:
+        out = np.array(out)
+        mask = rng.random(out.shape) < zeros
+        mask.reshape(-1)[rng.integers(out.size)] = False
+        out[mask] = 0
+    return out
+
+
+def _random_values(rng, shape, dt, low, high, specials):
     if dt == np.bool_:
         return rng.random(shape) < 0.5
     if dt.kind in "iu":
@@ -125,3 +138,52 @@ def assert_matches(actual, expected, *, rtol=None, atol=None, check_dtype=True, 
     wide = np.complex128 if exp.dtype.kind == "c" else np.float64
     np.testing.assert_allclose(got.astype(wide), exp.astype(wide), rtol=rtol, atol=atol,
                                equal_nan=True)
+
+
+# Layouts of a single operand that views can have beyond LAYOUTS: "strided3d" is a 3-D view
+# with steps on every axis, "bcast_view" a stride-0 broadcast (read-only) view.
+VIEW_LAYOUTS = [*LAYOUTS, "strided3d", "bcast_view"]
+
+
+def make_array(rng, layout, dtype, device=None, **value_kw):
+    """One NumPy operand and the accelpy array laid out the same way, for any of VIEW_LAYOUTS
+    ("broadcast" here is a genuine stride-0 view, like "bcast_view")."""
+    if layout in ("broadcast", "bcast_view"):
+        base = random_values(rng, (3, 1, 5), dtype, **value_kw)
+        shape = (3, 4, 5)
+        return np.broadcast_to(base, shape), ap.broadcast_to(to_device(base, device), shape)
+    if layout == "strided3d":
+        base = random_values(rng, (5, 7, 9), dtype, **value_kw)
+        key = (slice(None, None, 2), slice(None, None, -3), slice(1, None, 2))
+        return base[key], to_device(base, device)[key]
+    (a_np,), (a_ap,) = make_operands(rng, layout, [dtype], device, **value_kw)
+    return np.array(a_np) if layout == "0d" else a_np, a_ap  # an array, not a NumPy scalar
+
+
+def np_outcome(fn, *args, **kwargs):
+    """(result, None) or (None, exception) of calling a NumPy function, warnings silenced."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return fn(*args, **kwargs), None
+        except Exception as exc:  # noqa: BLE001 - the caller compares exception types
+            return None, exc
+
+
+def assert_same_outcome(np_fn, ap_fn):
+    """Runs both; when NumPy raises, accelpy must raise the same exception type. Returns
+    (numpy result, accelpy result), or None when both raised."""
+    expected, exc = np_outcome(np_fn)
+    if exc is not None:
+        with pytest.raises(builtin_exception_type(exc)):
+            ap_fn()
+        return None
+    return expected, ap_fn()
+
+
+def builtin_exception_type(exc):
+    """The exception type accelpy must raise where NumPy raised `exc`: AxisError itself, else
+    the nearest built-in base of NumPy's private types (_UFuncOutputCastingError: TypeError)."""
+    if isinstance(exc, np.exceptions.AxisError):
+        return np.exceptions.AxisError
+    return next(t for t in type(exc).__mro__ if t.__module__ == "builtins")

@@ -4,7 +4,9 @@
 #include <cstring>
 #include <string>
 
+#include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
+#include "accel/kernels/scalar_ops.h"
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
@@ -37,11 +39,83 @@ DType default_dtype_of(const Scalar& s) {
   }
 }
 
-// The dtype arange steps in: float for the 16-bit floats (as NumPy's HALF_fill), else the dtype.
-DType arange_step_dtype(DType dt) {
-  if (dt == DType::Float16 || dt == DType::BFloat16) return DType::Float32;
-  if (dt == DType::Bool) return DType::Int64;
+// ---- arange, as NumPy's PyArray_ArangeObj ----------------------------------------------------
+
+// NumPy's arange dtype: at least int64, promoted with each argument's dtype (Python numbers
+// count as int64/float64 here; arange does not follow NEP 50).
+DType arange_dtype(const Scalar& start, const Scalar& stop, const Scalar& step) {
+  DType dt = DType::Int64;
+  for (const Scalar* s : {&start, &stop, &step}) dt = promote_types(dt, s->dtype());
   return dt;
+}
+
+bool is_integral(const Scalar& s) { return !is_inexact(s.dtype()); }
+
+__int128 as_int128(const Scalar& s) {
+  return s.kind() == DTypeKind::UnsignedInt ? __int128(s.as_uint()) : __int128(s.as_int());
+}
+
+std::string int128_str(__int128 v) {
+  if (v == 0) return "0";
+  const bool neg = v < 0;
+  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : v;
+  std::string out;
+  for (; u; u /= 10) out.insert(out.begin(), char('0' + int(u % 10)));
+  return neg ? "-" + out : out;
+}
+
+// a - b, a + b or a / b of real scalars, rounded as NumPy's scalar arithmetic rounds it: in the
+// NEP 50 result type of the operands (float32 for np.float32(0.1) + 1), true division giving a
+// float.
+Scalar float_op(const Scalar& a, const Scalar& b, char op) {
+  DType dt = result_type({ArrayOrScalar(a), ArrayOrScalar(b)});
+  if (!is_inexact(dt)) dt = kDefaultFloat;
+  const double r = dispatch_dtype(dt, [&](auto tag) -> double {
+    using T = typename decltype(tag)::type;
+    if constexpr (is_float_v<T>) {
+      const T x = cast<T>(a.as_double()), y = cast<T>(b.as_double());
+      return cast<double>(op == '-' ? T(x - y) : op == '+' ? T(x + y) : T(x / y));
+    }
+    return 0.0;
+  });
+  const Scalar out = Scalar::weak_float(r);
+  return a.is_weak() && b.is_weak() ? out : out.cast(dt);
+}
+
+int64_t arange_length(const Scalar& start, const Scalar& stop, const Scalar& step) {
+  if (is_integral(start) && is_integral(stop) && is_integral(step)) {
+    const __int128 d = as_int128(stop) - as_int128(start), st = as_int128(step);
+    if (st == 0) throw ZeroDivisionError("arange: division by zero (step is 0)");
+    const __int128 len = st > 0 ? (d > 0 ? (d + st - 1) / st : 0) : (d < 0 ? (d + st + 1) / st : 0);
+    if (len > __int128(INT64_MAX)) throw ValueError("arange: Maximum allowed size exceeded");
+    return int64_t(len);
+  }
+  if (step.as_double() == 0) throw ZeroDivisionError("arange: division by zero (step is 0)");
+  const double q = float_op(float_op(stop, start, '-'), step, '/').as_double();
+  if (std::isnan(q)) throw ValueError("arange: cannot compute length (start, stop or step is NaN)");
+  const double len = std::ceil(q);
+  if (len >= 9.2e18) throw ValueError("arange: Maximum allowed size exceeded");
+  return len > 0 ? int64_t(len) : 0;
+}
+
+// A value stored into the arange dtype as NumPy's setitem stores it: integer dtypes take it
+// truncated toward zero, and refuse it (OverflowError) when it is out of their range.
+ScalarArg arange_value(bool integral, __int128 ival, double fval, DType dt) {
+  if (!is_integer(dt)) return ScalarArg::of(Scalar::weak_float(integral ? double(ival) : fval), dt);
+  const std::string name(dtype_name(dt));
+  if (!integral) {
+    if (!(std::fabs(fval) < 1e30)) {
+      throw OverflowError("cannot convert float " + std::to_string(fval) + " to " + name);
+    }
+    ival = __int128(std::trunc(fval));
+  }
+  const bool fits =
+      ival < 0 ? ival >= __int128(INT64_MIN) && Scalar::weak_int(int64_t(ival)).fits(dt)
+               : ival <= __int128(UINT64_MAX) && Scalar::weak_uint(uint64_t(ival)).fits(dt);
+  if (!fits)
+    throw OverflowError("Python integer " + int128_str(ival) + " out of bounds for " + name);
+  return ScalarArg::of(
+      ival < 0 ? Scalar::weak_int(int64_t(ival)) : Scalar::weak_uint(uint64_t(ival)), dt);
 }
 
 }  // namespace
@@ -66,59 +140,53 @@ Array ones(const Shape& shape, DType dtype, Device device) {
 }
 
 Array arange(Scalar start, Scalar stop, Scalar step, std::optional<DType> dtype, Device device) {
-  const ArrayOrScalar a(start), b(stop), c(step);
-  const DType dt = dtype ? *dtype : result_type({a, b, c});
-  if (is_complex(start.dtype()) || is_complex(stop.dtype()) || is_complex(step.dtype())) {
-    throw TypeError("arange does not accept complex start, stop or step");
+  for (const Scalar* s : {&start, &stop, &step}) {
+    if (is_complex(s->dtype()))
+      throw TypeError("arange does not accept complex start, stop or step");
   }
-  const double span = stop.as_double() - start.as_double();
-  const double delta = step.as_double();
-  if (delta == 0) throw ZeroDivisionError("arange: step must not be zero (division by zero)");
-  const double len_d = std::ceil(span / delta);
-  if (!std::isfinite(len_d))
-    throw ValueError("arange: cannot compute length (start, stop or step is not finite)");
-  const int64_t len = len_d > 0 ? static_cast<int64_t>(len_d) : 0;
-  // NumPy computes the first two elements in the output dtype and steps by their difference.
-  const DType sdt = arange_step_dtype(dt);
-  const bool integral = is_integer(start.dtype()) && is_integer(step.dtype());
-  const Scalar second = integral ? Scalar::weak_int(start.as_int() + step.as_int())
-                                 : Scalar::weak_float(start.as_double() + delta);
-  const Scalar first_t = start.cast(dt).cast(sdt);
-  const Scalar second_t = second.cast(dt).cast(sdt);
-  Scalar diff;
-  if (is_integer(sdt)) {
-    diff = Scalar::weak_int(int64_t(uint64_t(second_t.as_int()) - uint64_t(first_t.as_int())))
-               .cast(sdt);
-  } else {
-    diff = Scalar::weak_float(second_t.as_double() - first_t.as_double()).cast(sdt);
+  const DType dt = dtype ? *dtype : arange_dtype(start, stop, step);
+  const int64_t len = arange_length(start, stop, step);
+  if (dt == DType::Bool && len > 2) {
+    throw TypeError(
+        "arange() is only supported for booleans when the result has at most length 2.");
   }
-  return make_pending(OpKind::Arange, dt, {len}, device,
-                      {Operand{ScalarArg::of(first_t, sdt)}, Operand{ScalarArg::of(diff, sdt)}});
+  // NumPy stores start and start + step, then fills element i as first + i * (second - first).
+  // Only the elements that exist are stored (and range-checked), as in NumPy.
+  const ScalarArg zero = ScalarArg::of(Scalar::weak_int(0), dt);
+  const ScalarArg first =
+      len > 0 ? arange_value(is_integral(start), as_int128(start), start.as_double(), dt) : zero;
+  ScalarArg second = zero;
+  if (len > 1 && is_integral(start) && is_integral(step)) {
+    second = arange_value(true, as_int128(start) + as_int128(step), 0, dt);
+  } else if (len > 1) {
+    second = arange_value(false, 0, float_op(start, step, '+').as_double(), dt);
+  }
+  return make_pending(OpKind::Arange, dt, {len}, device, {Operand{first}, Operand{second}});
 }
 
+// As NumPy's linspace: computed in the result type of start and stop (at least float64 for
+// integers; float32 for np.float32 arguments), as y = i * step + start with step = (stop -
+// start) / div, or (i / div) * delta when the step underflows to zero; the last element is
+// `stop` when included, and integer dtypes take the floor. The loop does the arithmetic.
 Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, std::optional<DType> dtype,
                Device device) {
   if (num < 0) {
     throw ValueError("Number of samples, " + std::to_string(num) + ", must be non-negative.");
   }
-  const bool is_cplx = is_complex(start.dtype()) || is_complex(stop.dtype());
-  const DType dt = dtype ? *dtype : (is_cplx ? DType::Complex128 : DType::Float64);
-  const DType wide = is_cplx || is_complex(dt) ? DType::Complex128 : DType::Float64;
-  const int64_t div = endpoint ? num - 1 : num;
-  const std::complex<double> s0 = start.as_complex(), s1 = stop.as_complex();
-  const std::complex<double> delta = s1 - s0;
-  const std::complex<double> step = div > 0 ? delta / double(div) : std::complex<double>(0, 0);
-  // NumPy: y = i * step + start, or (i / div) * delta when the step underflows to zero.
-  const bool divide_mode = div > 0 && step == std::complex<double>(0, 0);
+  DType ct = result_type({ArrayOrScalar(start), ArrayOrScalar(stop)});
+  if (!is_inexact(ct)) ct = kDefaultFloat;
+  const DType dt = dtype.value_or(ct);
+  if (is_complex(ct) && is_integer(dt)) {
+    throw TypeError("linspace: ufunc 'floor' not supported for complex values (" +
+                    std::string(dtype_name(ct)) + " to " + std::string(dtype_name(dt)) + ")");
+  }
   NodeParams p;
-  p.k = endpoint && num > 1 ? num - 1 : -1;
-  p.axis = divide_mode ? 1 : 0;
-  auto arg = [&](std::complex<double> v) {
-    return Operand{ScalarArg::of(Scalar::weak_complex(v), wide)};
-  };
-  return make_pending(
-      OpKind::Linspace, dt, {num}, device,
-      {arg(s0), arg(step), arg(s1), arg(delta), arg(double(std::max<int64_t>(div, 1)))}, p);
+  p.k = endpoint && num > 1 ? num - 1 : -1;  // the index that is exactly `stop`
+  const int64_t div = endpoint ? num - 1 : num;
+  return make_pending(OpKind::Linspace, dt, {num}, device,
+                      {Operand{ScalarArg::of(start, ct)}, Operand{ScalarArg::of(stop, ct)},
+                       Operand{ScalarArg::of(Scalar::weak_int(div), DType::Int64)}},
+                      p);
 }
 
 Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {

@@ -1,4 +1,5 @@
 // Basic indexing (integers, slices, Ellipsis, newaxis) as views, and assignment through views.
+#include <algorithm>
 #include <string>
 
 #include "accel/errors.hpp"
@@ -9,27 +10,26 @@ namespace accel {
 
 namespace {
 
-// Python's PySlice_AdjustIndices: clamps start/stop for `len`, returns the element count.
+// Python's PySlice_AdjustIndices (missing bounds as PySlice_Unpack fills them): clamps start
+// and stop for `len`, returns the element count, never overflowing for extreme bounds.
 int64_t adjust_slice(const Slice& s, int64_t len, int64_t& start, int64_t& step) {
   step = s.step.value_or(1);
   if (step == 0) throw ValueError("slice step cannot be zero");
-  int64_t stop;
-  if (step > 0) {
-    start = s.start.value_or(0);
-    stop = s.stop.value_or(len);
-    if (start < 0) start = std::max<int64_t>(start + len, 0);
-    if (stop < 0) stop = std::max<int64_t>(stop + len, 0);
-    start = std::min(start, len);
-    stop = std::min(stop, len);
-    return stop > start ? (stop - start + step - 1) / step : 0;
-  }
-  start = s.start.value_or(len - 1);
-  stop = s.stop.value_or(-len - 1);
-  if (start < 0) start = std::max<int64_t>(start + len, -1);
-  if (stop < 0) stop = std::max<int64_t>(stop + len, -1);
-  start = std::min(start, len - 1);
-  stop = std::min(stop, len - 1);
-  return start > stop ? (start - stop - step - 1) / (-step) : 0;
+  if (step < -INT64_MAX) step = -INT64_MAX;
+  start = s.start.value_or(step < 0 ? INT64_MAX : 0);
+  int64_t stop = s.stop.value_or(step < 0 ? INT64_MIN : INT64_MAX);
+  auto clamp = [&](int64_t& v) {
+    if (v < 0) {
+      v += len;
+      if (v < 0) v = step < 0 ? -1 : 0;
+    } else if (v >= len) {
+      v = step < 0 ? len - 1 : len;
+    }
+  };
+  clamp(start);
+  clamp(stop);
+  if (step < 0) return stop < start ? (start - stop - 1) / (-step) + 1 : 0;
+  return start < stop ? (stop - start - 1) / step + 1 : 0;
 }
 
 }  // namespace
@@ -72,7 +72,9 @@ Array index(const Array& a, const std::vector<Index>& indices) {
       const int64_t n = adjust_slice(*s, a.shape()[dim], start, step);
       if (n > 0) offset += start * a.strides()[dim];
       shape.push_back(n);
-      strides.push_back(a.strides()[dim] * step);
+      int64_t stride;  // a huge step selects at most one element: any stride will do then
+      if (__builtin_mul_overflow(a.strides()[dim], step, &stride)) stride = a.strides()[dim];
+      strides.push_back(stride);
       ++dim;
     } else if (std::holds_alternative<NewAxis>(ix)) {
       shape.push_back(1);
@@ -119,7 +121,20 @@ void assign(const Array& dst, ArrayOrScalar value) {
 }
 
 void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value) {
-  assign(index(a, indices), std::move(value));
+  // An integer for every dimension selects one element, which NumPy sets as a scalar: a value
+  // with dimensions is refused even when it holds one element (a[0, 1] = [5]).
+  const bool element = int(indices.size()) == a.ndim() &&
+                       std::all_of(indices.begin(), indices.end(), [](const Index& ix) {
+                         return std::holds_alternative<int64_t>(ix);
+                       });
+  const Array dst = index(a, indices);
+  if (element && value.is_array() && value.array().ndim() > 0) {
+    // NumPy converts the value with complex() for a complex element, float()/int() otherwise.
+    if (is_complex(a.dtype()))
+      throw TypeError("only 0-dimensional arrays can be converted to Python scalars");
+    throw ValueError("setting an array element with a sequence.");
+  }
+  assign(dst, std::move(value));
 }
 
 }  // namespace accel

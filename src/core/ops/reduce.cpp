@@ -131,36 +131,44 @@ Array argmin(const Array& a, std::optional<int64_t> axis, bool keepdims) {
   return arg_extreme(OpKind::ArgMin, "argmin", a, axis, keepdims);
 }
 
+// NumPy's _mean: the sum in the accumulation dtype, divided by the count and cast back to it
+// (true_divide with casting='unsafe', so an integer dtype truncates the mean).
 Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Reduced r = reduced_axes(a, axis);
   const DType acc = mean_dtype(a.dtype(), dtype);
-  const Array s = sum(a, axis, keepdims, acc);
-  const Array m = divide(s, Scalar::weak_int(r.count));
-  // float16 input: accumulated in float32, returned as float16 (NumPy's _mean).
+  const Array m = cast_to(divide(sum(a, axis, keepdims, acc), Scalar::weak_int(r.count)), acc);
+  // 16-bit float input: accumulated in float32, returned in the input's dtype.
   return dtype ? m : cast_to(m, is_inexact(a.dtype()) ? a.dtype() : m.dtype());
 }
 
+// NumPy's _var, step by step: the mean is cast back to the sum's dtype before it is subtracted,
+// and the result keeps the dtype of the final sum (float64 for integer input).
 Array var(const Array& a, const Axes& axis, double ddof, bool keepdims,
           std::optional<DType> dtype) {
   const Reduced r = reduced_axes(a, axis);
-  // NumPy's _var: sums in dtype (float64 for integer input), the rest in the input's dtype.
   const std::optional<DType> sum_dt =
       dtype ? dtype : (is_inexact(a.dtype()) ? std::nullopt : std::optional(kDefaultFloat));
-  const Array m = divide(sum(a, axis, true, sum_dt), Scalar::weak_int(r.count));
+  const Array s = sum(a, axis, true, sum_dt);
+  const Array m = cast_to(divide(s, Scalar::weak_int(r.count)), s.dtype());
   const Array x = subtract(a, m);
-  Array sq;
-  if (is_complex(x.dtype())) {
-    sq = real(multiply(x, conj(x)));
-  } else {
-    sq = multiply(x, x);
-  }
+  const Array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
+  const Array total = sum(sq, axis, keepdims, sum_dt);
   const double denom = std::max(double(r.count) - ddof, 0.0);
-  return divide(sum(sq, axis, keepdims, sum_dt), Scalar::weak_float(denom));
+  return cast_to(divide(total, Scalar::weak_float(denom)), total.dtype());
 }
 
 Array std(const Array& a, const Axes& axis, double ddof, bool keepdims,
           std::optional<DType> dtype) {
-  return sqrt(var(a, axis, ddof, keepdims, dtype));
+  // As NumPy's _std: the square root is written back into the variance (sqrt(v, out=v)), so
+  // an integer dtype= truncates a scalar result and is a casting error for an array result.
+  const Array v = var(a, axis, ddof, keepdims, dtype);
+  const Array root = sqrt(v);
+  if (!is_inexact(v.dtype()) && v.ndim() > 0) {
+    throw TypeError("Cannot cast ufunc 'sqrt' output from dtype('" +
+                    std::string(dtype_name(root.dtype())) + "') to dtype('" +
+                    std::string(dtype_name(v.dtype())) + "') with casting rule 'same_kind'");
+  }
+  return cast_to(root, v.dtype());
 }
 
 }  // namespace accel

@@ -51,11 +51,9 @@ Shape resolve_shape(const Array& a, const Shape& shape) {
   int unknown = -1;
   int64_t known = 1;
   for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == -1) {
+    if (out[i] < 0) {  // NumPy takes any negative length as the unknown one, not only -1
       if (unknown >= 0) throw ValueError("can only specify one unknown dimension");
       unknown = int(i);
-    } else if (out[i] < 0) {
-      throw ValueError("negative dimensions not allowed");
     } else {
       known *= out[i];
     }
@@ -95,7 +93,13 @@ Array reshape(const Array& a, const Shape& shape) {
   return c.view(target, contiguous_strides(target), 0);
 }
 
-Array ravel(const Array& a) { return reshape(a, {a.size()}); }
+// NumPy's ravel (order='C') is a view only of a C-contiguous array; a strided array that
+// reshape could still view is copied.
+Array ravel(const Array& a) {
+  const Shape flat{a.size()};
+  if (a.is_contiguous()) return a.view(flat, contiguous_strides(flat), a.offset());
+  return copy(a).view(flat, contiguous_strides(flat), 0);
+}
 
 Array transpose(const Array& a, const std::optional<std::vector<int64_t>>& axes) {
   std::vector<int> perm(a.ndim());
