@@ -295,8 +295,12 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
       g.kind = Group::Kind::Reduction;
       g.shape = n->inputs[0].array.shape();
       break;
-    case OpClass::Other: g.kind = Group::Kind::Single; break;
-    default: g.shape = n->shape; break;
+    case OpClass::Other:
+      g.kind = Group::Kind::Single;
+      break;
+    default:
+      g.shape = n->shape;
+      break;
   }
   Step step{n, {}};
   for (const Operand& in : n->inputs) {
@@ -320,8 +324,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
 }
 
 void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) {
-  if (targets.size() == 1 && targets[0]->producer() &&
-      evaluate_single(targets[0], redirect_dest)) {
+  if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
   }
   Plan plan;

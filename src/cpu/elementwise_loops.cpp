@@ -47,7 +47,8 @@ LoopFn step_loop(const Node& node) {
     fn = generator_loop(node.op, node.dtype);
   } else if (op_class(node.op) == OpClass::Elementwise) {
     const DType compute = in.is_scalar() ? in.scalar.dtype : in.array.dtype();
-    fn = node.op == OpKind::Cast ? cast_loop(compute, node.dtype) : elementwise_loop(node.op, compute);
+    fn = node.op == OpKind::Cast ? cast_loop(compute, node.dtype)
+                                 : elementwise_loop(node.op, compute);
   }
   if (!fn) {
     throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " with output " +

@@ -122,8 +122,9 @@ std::vector<Index> item_index(const Array& a, nb::args args) {
   }
   if (ix.empty()) {
     if (a.size() != 1) {
-      throw ValueError("can only convert an array of size 1 to a Python scalar (this array has size " +
-                       std::to_string(a.size()) + ")");
+      throw ValueError(
+          "can only convert an array of size 1 to a Python scalar (this array has size " +
+          std::to_string(a.size()) + ")");
     }
     return std::vector<Index>(a.ndim(), int64_t{0});
   }
