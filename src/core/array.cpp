@@ -18,7 +18,7 @@ bool Array::is_pending() const { return impl_->storage->is_pending(); }
 const std::shared_ptr<Storage>& Array::storage() const { return impl_->storage; }
 
 void Array::eval() const {
-  if (is_pending()) evaluate_storages({impl_->storage.get()});
+  if (is_pending()) evaluate_storage(impl_->storage.get());
 }
 
 void* Array::data() const {

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <unordered_set>
 
 #include "accel/errors.hpp"
@@ -66,7 +67,7 @@ Node* pending_producer(const Operand& in) {
 }
 
 // Post-order DFS from the targets' producers, without recursion.
-void collect(const std::vector<Storage*>& targets, Plan& plan) {
+void collect(std::span<Storage* const> targets, Plan& plan) {
   // A hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
   std::unordered_set<const Node*> seen;
   auto mark = [&](const Node* n) { return seen.insert(n).second; };
@@ -95,7 +96,7 @@ void collect(const std::vector<Storage*>& targets, Plan& plan) {
 // Finds consumers, and which results are referenced from outside the plan: a result is
 // internal when every Array::Impl pointing at its storage is held only by operands of plan
 // nodes (the evaluator itself holds no handles while this runs).
-void analyze_references(const std::vector<Storage*>& targets, Plan& plan) {
+void analyze_references(std::span<Storage* const> targets, Plan& plan) {
   struct Ref {
     const Array::Impl* impl;
     int producer;
@@ -323,7 +324,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
   return true;
 }
 
-void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) {
+void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
   }
@@ -350,6 +351,8 @@ void evaluate(const std::vector<Storage*>& targets, const Array* redirect_dest) 
 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
 
+void evaluate_storage(Storage* target) { evaluate(std::span<Storage* const>(&target, 1), nullptr); }
+
 namespace {
 // Whether computing `value` (whose pending graph is `plan`) reads dst's memory through a layout
 // other than dst's own: through another view of dst's storage, or through another storage over
@@ -371,11 +374,12 @@ bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
 
 void evaluate_into(const Array& dst, Array value) {
   Storage& ds = *dst.storage();
-  if (ds.is_pending()) evaluate({&ds}, nullptr);
+  if (ds.is_pending()) evaluate_storage(&ds);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
   // element of a before writing it, in the same kernel.
   Plan plan;
-  if (value.is_pending()) collect({value.storage().get()}, plan);
+  Storage* value_storage = value.storage().get();
+  if (value.is_pending()) collect(std::span<Storage* const>(&value_storage, 1), plan);
   {
     // `readers` keeps the nodes alive while their outputs are computed.
     const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(ds);
@@ -387,7 +391,7 @@ void evaluate_into(const Array& dst, Array value) {
       evaluate(others, nullptr);
       // That may have computed, and freed, nodes of the value's plan.
       plan = Plan();
-      if (value.is_pending()) collect({value.storage().get()}, plan);
+      if (value.is_pending()) collect(std::span<Storage* const>(&value_storage, 1), plan);
     }
   }
   // Writing the final group straight into dst is safe when it reads dst's memory only through
@@ -406,7 +410,8 @@ void evaluate_into(const Array& dst, Array value) {
   }
   const Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(),
                                   {Operand{std::move(value)}});
-  evaluate({copy.storage().get()}, &dst);
+  Storage* target = copy.storage().get();
+  evaluate(std::span<Storage* const>(&target, 1), &dst);
   ds.bump_version();
 }
 

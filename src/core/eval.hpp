@@ -10,6 +10,7 @@ namespace accel {
 
 // Computes every pending storage given, and everything they depend on, in one plan.
 void evaluate_storages(const std::vector<Storage*>& targets);
+void evaluate_storage(Storage* target);
 
 // Writes `value` (dst's shape, any dtype) through the view `dst`, computing pending work
 // straight into it where that is safe. A value whose result nobody else holds is never

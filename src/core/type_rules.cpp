@@ -42,7 +42,7 @@ const ElementwiseRule& elementwise_rule(OpKind op) {
   return elementwise_rules()[static_cast<size_t>(op)].second;
 }
 
-DType result_type_of(const std::vector<const ArrayOrScalar*>& operands) {
+DType result_type_of(OperandSpan operands) {
   bool any_strong = false;
   DType strong = DType::Bool;
   DTypeKind weak_kind = DTypeKind::Bool;
@@ -92,7 +92,7 @@ DType result_type_of(const std::vector<const ArrayOrScalar*>& operands) {
   return strong;
 }
 
-Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
+Resolution resolve(OpKind op, OperandSpan operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   const DType promoted = result_type_of(operands);
   if (promoted == DType::Bool) {

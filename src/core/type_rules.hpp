@@ -1,6 +1,8 @@
 // Type rules: which dtype each elementwise op computes in and returns (NumPy 2, NEP 50).
 #pragma once
 
+#include <initializer_list>
+#include <span>
 #include <vector>
 
 #include "accel/ops.hpp"
@@ -28,13 +30,23 @@ const ElementwiseRule& elementwise_rule(OpKind op);
 const std::vector<std::pair<OpKind, ElementwiseRule>>& elementwise_rules();
 
 // NumPy's result_type over operands: arrays and typed scalars promote; Python scalars are weak.
-DType result_type_of(const std::vector<const ArrayOrScalar*>& operands);
+// The operands of an elementwise op, in order (a span, so that callers pass {&a, &b} without
+// allocating: this is on every op's dispatch path).
+using OperandSpan = std::span<const ArrayOrScalar* const>;
+
+DType result_type_of(OperandSpan operands);
+inline DType result_type_of(std::initializer_list<const ArrayOrScalar*> operands) {
+  return result_type_of(OperandSpan(operands.begin(), operands.size()));
+}
 
 struct Resolution {
   DType compute;  // what the operands are converted to
   DType result;   // what the op returns
 };
 // Resolves an op over its operands; TypeError when no loop accepts them.
-Resolution resolve(OpKind op, const std::vector<const ArrayOrScalar*>& operands);
+Resolution resolve(OpKind op, OperandSpan operands);
+inline Resolution resolve(OpKind op, std::initializer_list<const ArrayOrScalar*> operands) {
+  return resolve(op, OperandSpan(operands.begin(), operands.size()));
+}
 
 }  // namespace accel

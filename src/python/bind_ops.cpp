@@ -471,6 +471,10 @@ void bind_ops(nb::module_& m) {
   m.def(
       "asnumpy", [](nb::handle a) { return to_numpy(to_array(a), true); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).");
+  // A one-array overload first: no argument tuple on the common path.
+  m.def(
+      "eval", [](const Array& a) { a.eval(); }, "a"_a,
+      "Evaluates the array now, and everything it depends on.");
   m.def(
       "eval",
       [](nb::args arrays) {

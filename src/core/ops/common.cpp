@@ -4,7 +4,7 @@
 
 namespace accel {
 
-Device common_device(const std::vector<const ArrayOrScalar*>& operands) {
+Device common_device(OperandSpan operands) {
   bool found = false;
   Device device;
   for (const ArrayOrScalar* op : operands) {
@@ -24,7 +24,7 @@ Device common_device(const std::vector<Array>& arrays) {
   std::vector<ArrayOrScalar> ops(arrays.begin(), arrays.end());
   std::vector<const ArrayOrScalar*> ptrs;
   for (const ArrayOrScalar& o : ops) ptrs.push_back(&o);
-  return common_device(ptrs);
+  return common_device(OperandSpan(ptrs));
 }
 
 Array cast_to(const Array& a, DType dtype) {

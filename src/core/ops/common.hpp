@@ -5,16 +5,20 @@
 
 #include "accel/ops.hpp"
 #include "src/core/graph.hpp"
+#include "src/core/type_rules.hpp"
 
 namespace accel {
 
 // The generic elementwise front-end: resolves dtypes (type_rules.hpp), broadcasts, converts
 // operands, and returns the pending result.
-Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands);
+Array elementwise(OpKind op, OperandSpan operands);
+inline Array elementwise(OpKind op, std::initializer_list<const ArrayOrScalar*> operands) {
+  return elementwise(op, OperandSpan(operands.begin(), operands.size()));
+}
 
 // The device all array operands share (the default device when there are none); ValueError
 // naming both devices when they differ.
-Device common_device(const std::vector<const ArrayOrScalar*>& operands);
+Device common_device(OperandSpan operands);
 Device common_device(const std::vector<Array>& arrays);
 
 // A lazy conversion (no node when the dtype already matches).

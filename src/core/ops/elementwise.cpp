@@ -17,7 +17,7 @@ bool is_comparison(const ElementwiseRule& rule) {
 
 // NumPy 2 compares arrays with Python integers outside the array's range exactly (uint8 < -1
 // is all False) instead of raising OverflowError: widen the comparison instead.
-DType widen_for_comparison(DType compute, const std::vector<const ArrayOrScalar*>& operands) {
+DType widen_for_comparison(DType compute, OperandSpan operands) {
   if (!is_integer(compute)) return compute;
   // Only integer arrays compare exactly; bool arrays promote to int64 and overflow, as in NumPy.
   const bool integer_operand = std::any_of(operands.begin(), operands.end(), [](auto* o) {
@@ -36,8 +36,7 @@ DType widen_for_comparison(DType compute, const std::vector<const ArrayOrScalar*
 // A comparison of integers with a Python integer that no common integer dtype holds is
 // decided by the side the scalar lies on (uint64 < -1 is all False, int64 == 2**63 too).
 // Returns that constant as a lazy comparison against the dtype's own bound, or nothing.
-std::optional<Array> decided_comparison(OpKind op, DType compute,
-                                        const std::vector<const ArrayOrScalar*>& operands) {
+std::optional<Array> decided_comparison(OpKind op, DType compute, OperandSpan operands) {
   if (!is_integer(compute) || operands.size() != 2) return std::nullopt;
   for (int i = 0; i < 2; ++i) {
     const ArrayOrScalar* s = operands[i];
@@ -70,14 +69,30 @@ std::optional<Array> decided_comparison(OpKind op, DType compute,
 }
 
 // Broadcasts the array operands, converts each operand i to compute[i], makes the node.
-Array apply(OpKind op, DType result, const std::vector<DType>& compute,
-            const std::vector<const ArrayOrScalar*>& operands) {
+Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands) {
   const Device device = common_device(operands);
-  std::vector<Shape> shapes;
+  // Broadcast pairwise (no allocation when shapes agree, the common case); on a mismatch, the
+  // all-shapes version raises with every shape named.
+  const Shape* first = nullptr;
+  Shape shape;
   for (const ArrayOrScalar* o : operands) {
-    if (o->is_array()) shapes.push_back(o->array().shape());
+    if (!o->is_array()) continue;
+    if (!first) {
+      first = &o->array().shape();
+      shape = *first;
+    } else if (o->array().shape() != shape) {
+      try {
+        shape = broadcast_shapes(shape, o->array().shape());
+      } catch (const ValueError&) {
+        std::vector<Shape> shapes;
+        for (const ArrayOrScalar* p : operands) {
+          if (p->is_array()) shapes.push_back(p->array().shape());
+        }
+        broadcast_shapes(shapes);
+        throw;
+      }
+    }
   }
-  const Shape shape = shapes.empty() ? Shape{} : broadcast_shapes(shapes);
   std::vector<Operand> inputs;
   inputs.reserve(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -89,6 +104,12 @@ Array apply(OpKind op, DType result, const std::vector<DType>& compute,
     }
   }
   return make_pending(op, result, shape, device, std::move(inputs));
+}
+
+Array apply(OpKind op, DType result, std::initializer_list<DType> compute,
+            std::initializer_list<const ArrayOrScalar*> operands) {
+  return apply(op, result, std::span<const DType>(compute.begin(), compute.size()),
+               OperandSpan(operands.begin(), operands.size()));
 }
 
 // NumPy refuses integers to negative integer powers. A scalar exponent is checked here; an
@@ -124,7 +145,7 @@ bool python_int_beyond(const ArrayOrScalar& bound, DType dt, bool low) {
 
 }  // namespace
 
-Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) {
+Array elementwise(OpKind op, OperandSpan operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   Resolution res = resolve(op, operands);
   if (is_comparison(rule)) {
@@ -134,7 +155,8 @@ Array elementwise(OpKind op, const std::vector<const ArrayOrScalar*>& operands) 
     res.compute = widen_for_comparison(res.compute, operands);
   }
   if (op == OpKind::Pow) check_integer_power(res.compute, *operands[1]);
-  return apply(op, res.result, std::vector<DType>(operands.size(), res.compute), operands);
+  const DType compute[3] = {res.compute, res.compute, res.compute};
+  return apply(op, res.result, std::span<const DType>(compute, operands.size()), operands);
 }
 
 #define ACCEL_ELEMENTWISE(Name, name, arity, ...) ACCEL_DEFINE_##arity(Name, name)
@@ -205,7 +227,7 @@ Array where(const ArrayOrScalar& cond, const ArrayOrScalar& x, const ArrayOrScal
 DType result_type(const std::vector<ArrayOrScalar>& operands) {
   std::vector<const ArrayOrScalar*> ptrs;
   for (const ArrayOrScalar& o : operands) ptrs.push_back(&o);
-  return result_type_of(ptrs);
+  return result_type_of(OperandSpan(ptrs));
 }
 
 }  // namespace accel
