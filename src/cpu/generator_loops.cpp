@@ -2,7 +2,7 @@
 #include <array>
 
 #include "accel/dtype_traits.hpp"
-#include "accel/kernels/scalar_ops.h"
+#include "accel/kernels/generators.h"
 #include "src/cpu/loops.hpp"
 
 namespace accel::cpu {
@@ -23,33 +23,18 @@ void fill_loop(const char* const*, char* out, int64_t n, const Node* node) {
   for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
-// arange: first + i * delta in the step dtype (float for the 16-bit floats), as NumPy's fill
-// functions compute it; integers wrap instead of overflowing.
-template <class T>
-using arange_step_t =
-    std::conditional_t<is_half_v<T>, float, std::conditional_t<is_same_v<T, bool>, int64_t, T>>;
-
 template <class T>
 void arange_loop(const char* const* in, char* out, int64_t n, const Node* node) {
-  using C = arange_step_t<T>;
+  using C = gen::arange_step_t<T>;
   const int64_t* idx = reinterpret_cast<const int64_t*>(in[0]);
   const C first = node->inputs[0].scalar.as<C>();
   const C delta = node->inputs[1].scalar.as<C>();
   T* o = reinterpret_cast<T*>(out);
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (is_int_v<C>) {
-      o[i] = cast<T>(C(uint64_t(first) + uint64_t(idx[i]) * uint64_t(delta)));
-    } else if constexpr (is_complex_v<C>) {
-      o[i] = cast<T>(first + C(real_t<C>(idx[i])) * delta);
-    } else {
-      o[i] = cast<T>(C(first + C(idx[i]) * delta));
-    }
-  }
+  for (int64_t i = 0; i < n; ++i) o[i] = gen::arange<T>(idx[i], first, delta);
 }
 
-// linspace: i * step + start in float64 (complex128), or (i / div) * delta when the step
-// underflowed to zero; the last element is exactly `stop` when included; integer dtypes
-// round toward -inf, as NumPy 2 does. Operands: start, step, stop, delta, div.
+// Operands: start, step, stop, delta, div; params.axis is the divide mode, params.k the index
+// of the exact endpoint (generators.h).
 template <class T>
 void linspace_loop(const char* const* in, char* out, int64_t n, const Node* node) {
   using W = std::conditional_t<is_complex_v<T>, complex128, double>;
@@ -63,13 +48,7 @@ void linspace_loop(const char* const* in, char* out, int64_t n, const Node* node
   const int64_t last = node->params.k;
   T* o = reinterpret_cast<T*>(out);
   for (int64_t i = 0; i < n; ++i) {
-    const W x = W(double(idx[i]));
-    const W v = idx[i] == last ? stop : (divide_mode ? (x / div) * delta : x * step) + start;
-    if constexpr (is_int_v<T> || is_same_v<T, bool>) {
-      o[i] = cast<T>(math::floor(v));
-    } else {
-      o[i] = cast<T>(v);
-    }
+    o[i] = gen::linspace<T>(idx[i], start, step, stop, delta, div, divide_mode, last);
   }
 }
 
@@ -79,7 +58,7 @@ void eye_loop(const char* const* in, char* out, int64_t n, const Node* node) {
   const int64_t cols = node->shape[1];
   const int64_t k = node->params.k;
   T* o = reinterpret_cast<T*>(out);
-  for (int64_t i = 0; i < n; ++i) o[i] = cast<T>(idx[i] % cols - idx[i] / cols == k);
+  for (int64_t i = 0; i < n; ++i) o[i] = gen::eye<T>(idx[i], cols, k);
 }
 
 using CastTable = std::array<std::array<LoopFn, kNumDTypes>, kNumDTypes>;
