@@ -93,9 +93,9 @@ const std::string& program_prelude() {
 #ifndef NAN
 #define NAN __int_as_float(0x7fffffff)
 #endif
-#include "accel/kernels/scalar_ops.h"
-#include "accel/kernels/generators.h"
-#include "accel/kernels/reduce_ops.h"
+#include "scalar_ops.h"
+#include "generators.h"
+#include "reduce_ops.h"
 template <class T, int N>
 struct alignas(sizeof(T) * N) accel_vec {
   T v[N];
@@ -168,9 +168,7 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   const std::string source = program_prelude() + code;
   std::vector<const char*> hdr_text, hdr_name;
   for (int i = 0; i < kNumEmbeddedHeaders; ++i) {
-    // Each header answers to its full path and to the bare name its siblings include.
-    hdr_text.push_back(kEmbeddedHeaders[i].text);
-    hdr_name.push_back(kEmbeddedHeaders[i].path);
+    // By the bare name the headers include each other with (#pragma once goes by name).
     hdr_text.push_back(kEmbeddedHeaders[i].text);
     hdr_name.push_back(kEmbeddedHeaders[i].name);
   }
