@@ -47,6 +47,7 @@ _format.install()
 
 import numpy as _np  # noqa: E402
 
+from . import cuda  # noqa: E402,F401 - touches no GPU until used
 from ._aliases import *  # noqa: E402,F401,F403
 
 device = Device

@@ -2,12 +2,13 @@
 
 #include "accel/errors.hpp"
 #include "src/cpu/cpu_backend.hpp"
+#include "src/cuda/cuda_backend.hpp"
 
 namespace accel {
 
 Backend& backend_for(Device device) {
   if (device.is_cpu()) return cpu::cpu_backend();
-  throw NotImplementedError("device '" + device.str() + "' is not available in this build");
+  return cuda::cuda_backend(device.index);
 }
 
 }  // namespace accel

@@ -15,17 +15,24 @@ class Backend {
   virtual void* allocate(size_t nbytes) = 0;
   virtual void deallocate(void* ptr, size_t nbytes) = 0;
 
-  // Runs one group; every output's destination memory exists when this is called.
+  // Runs one group; every output's destination memory exists when this is called. Devices
+  // that queue work (CUDA) return once it is queued, in order with what came before.
   virtual void run(const Group& group) = 0;
 
   // Copies between this device's memory and host memory (contiguous bytes).
+  // copy_to_host returns once `dst` holds the data; copy_from_host once `src` may be reused.
   virtual void copy_to_host(const void* src, void* dst, size_t nbytes) = 0;
   virtual void copy_from_host(const void* src, void* dst, size_t nbytes) = 0;
+  // Within this device, in order with its queued work.
+  virtual void copy_device(const void* src, void* dst, size_t nbytes) = 0;
+  // From memory of another device of the same type (a peer GPU); returns once done.
+  virtual void copy_from_peer(Device from, const void* src, void* dst, size_t nbytes) = 0;
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
 };
 
+// The backend of `device`; throws (naming the reason) when this build or machine has none.
 Backend& backend_for(Device device);
 
 }  // namespace accel

@@ -1,7 +1,9 @@
 #include "accel/device.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
+#include "accel/cuda.hpp"
 #include "accel/errors.hpp"
 
 namespace accel {
@@ -38,7 +40,19 @@ Device Device::parse(std::string_view text) {
                    "': expected 'cpu', 'cuda' or 'cuda:N'");
 }
 
-Device default_device() { return g_default_set ? g_default : Device::cpu(); }
+// GPU 0 when there is one, else the CPU; ACCELPY_DEFAULT_DEVICE overrides. Decided on first
+// use, not at import, because asking the driver costs a CUDA initialization.
+Device initial_default() {
+  static const Device d = [] {
+    if (const char* env = std::getenv("ACCELPY_DEFAULT_DEVICE"); env && *env) {
+      return Device::parse(env);
+    }
+    return cuda::is_available() ? Device::cuda(0) : Device::cpu();
+  }();
+  return d;
+}
+
+Device default_device() { return g_default_set ? g_default : initial_default(); }
 
 void set_default_device(Device device) {
   g_default = device;

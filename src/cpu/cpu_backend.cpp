@@ -61,6 +61,12 @@ class CpuBackend final : public Backend {
   void copy_from_host(const void* src, void* dst, size_t nbytes) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
+  void copy_device(const void* src, void* dst, size_t nbytes) override {
+    if (nbytes) std::memmove(dst, src, nbytes);
+  }
+  void copy_from_peer(Device, const void* src, void* dst, size_t nbytes) override {
+    if (nbytes) std::memcpy(dst, src, nbytes);  // one CPU device: never really a peer
+  }
   void synchronize() override {}
 };
 

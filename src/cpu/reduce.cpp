@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "accel/dtype_traits.hpp"
-#include "accel/kernels/scalar_ops.h"
+#include "accel/kernels/reduce_ops.h"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -22,31 +22,10 @@ namespace accel::cpu {
 
 namespace {
 
-// Accumulation type of sums and products: 16-bit floats accumulate in float (as NumPy's half
-// sums do), float32 and complex64 in double precision, so that a float32 sum is the correctly
-// rounded result in practice and never less accurate than NumPy's pairwise float32 sum.
+// The semantics (accumulator types, identities, combine rules) are those of
+// kernels/reduce_ops.h, shared with the CUDA backend; this file chooses the evaluation order.
 template <class T>
-struct acc_of {
-  using type = T;
-};
-template <>
-struct acc_of<float16> {
-  using type = float;
-};
-template <>
-struct acc_of<bfloat16> {
-  using type = float;
-};
-template <>
-struct acc_of<float> {
-  using type = double;
-};
-template <>
-struct acc_of<complex64> {
-  using type = complex128;
-};
-template <class T>
-using acc_t = typename acc_of<T>::type;
+using acc_t = reduce::acc_t<T>;
 
 // Float sums are pairwise. Integer sums wrap modulo 2^n (ops::Add computes in the unsigned
 // type), where the order does not matter: a plain loop, which compilers vectorize well (GCC 12
@@ -169,7 +148,9 @@ struct FoldR {
     acc = {v, true};
   }
   void merge(Acc& a, const Acc& b) const {
-    if (b.any) a = {a.any ? Op{}(a.v, b.v) : b.v, true};
+    using F = reduce::Fold<T, Op>;
+    const typename F::Acc r = F::combine({a.v, a.any}, {b.v, b.any});
+    a = {r.v, r.valid};
   }
   Out result(const Acc& a) const { return a.v; }
   Col col_init() const { return T(); }
@@ -193,21 +174,8 @@ struct ArgR {
     int64_t i = -1;
   };
   using Col = Acc;
-  static bool is_nan(T x) {
-    if constexpr (is_complex_v<T>) {
-      return math::isnan(x.re) || math::isnan(x.im);
-    } else if constexpr (is_float_v<T>) {
-      return math::isnan(x);
-    } else {
-      return false;
-    }
-  }
   // Whether x replaces the current best: strictly better, so that earlier indices win ties.
-  static bool better(T x, T best) {
-    if (is_nan(best)) return false;
-    if (is_nan(x)) return true;
-    return Max ? ops::less(best, x) : ops::less(x, best);
-  }
+  static bool better(T x, T best) { return reduce::more_extreme<Max>(x, best); }
   Acc init() const { return {}; }
   void run(Acc& acc, const T* x, int64_t n, int64_t index0) const {
     for (int64_t i = 0; i < n; ++i) {
@@ -215,7 +183,9 @@ struct ArgR {
     }
   }
   void merge(Acc& a, const Acc& b) const {
-    if (b.i >= 0 && (a.i < 0 || better(b.v, a.v))) a = b;
+    using A = reduce::Arg<T, Max>;
+    const typename A::Acc r = A::combine({a.v, a.i}, {b.v, b.i});
+    a = {r.v, r.i};
   }
   Out result(const Acc& a) const { return a.i; }
   Col col_init() const { return {}; }
@@ -241,7 +211,7 @@ struct BoolR {
   void run(Acc& acc, const bool* x, int64_t n, int64_t) const {
     for (int64_t i = 0; i < n && acc == All; ++i) acc = x[i];
   }
-  void merge(Acc& a, const Acc& b) const { a = All ? (a && b) : (a || b); }
+  void merge(Acc& a, const Acc& b) const { a = reduce::Logical<All>::combine(a, b); }
   Out result(const Acc& a) const { return a; }
   Col col_init() const { return All; }
   void col_run(Col* c, const bool* x, int64_t n, int64_t, bool) const {

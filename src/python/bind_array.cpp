@@ -314,10 +314,10 @@ void bind_array(nb::module_& m) {
           },
           "dtype"_a = nb::none(), "copy"_a = nb::none())
       .def(
-          "get", [](const Array& a) { return to_numpy(a, true); },
+          "get", [](const Array& a) { return host_copy(a); },
           "A NumPy copy of the data (CuPy's get).")
       .def(
-          "tolist", [](const Array& a) { return to_numpy(a, true).attr("tolist")(); },
+          "tolist", [](const Array& a) { return host_copy(a).attr("tolist")(); },
           "The data as nested Python lists of Python scalars.")
       .def(
           "astype",

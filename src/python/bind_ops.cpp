@@ -469,7 +469,7 @@ void bind_ops(nb::module_& m) {
       },
       "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
   m.def(
-      "asnumpy", [](nb::handle a) { return to_numpy(to_array(a), true); }, "a"_a,
+      "asnumpy", [](nb::handle a) { return host_copy(to_array(a)); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).");
   // A one-array overload first: no argument tuple on the common path.
   m.def(

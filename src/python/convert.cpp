@@ -322,6 +322,12 @@ nb::object to_python_scalar(const Array& a) {
   return nb::none();
 }
 
+nb::object host_copy(const Array& a) {
+  if (a.device().is_cpu()) return to_numpy(a, true);
+  // A fresh host array: NumPy may have it, no further copy or barrier needed.
+  return to_numpy(to_device(a, Device::cpu()), false);
+}
+
 nb::object to_numpy(const Array& a, std::optional<bool> copy) {
   if (!a.device().is_cpu()) {
     throw TypeError(
@@ -383,7 +389,7 @@ Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Devic
     throw ValueError("Unable to avoid copy while creating an array as requested.");
   }
   // Copy now: the NumPy array may change after this call returns.
-  Array out = to_device(astype(wrapped, dt, true), dev);
+  Array out = to_device(astype(wrapped, dt, dev.is_cpu()), dev);
   out.eval();
   return out;
 }

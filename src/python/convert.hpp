@@ -45,8 +45,11 @@ std::vector<Index> to_index(nb::handle obj);
 nb::tuple shape_tuple(const Shape& shape);
 // A Python scalar holding element 0 of a size-1 array.
 nb::object to_python_scalar(const Array& a);
-// A NumPy array over the data (CPU arrays), or a copy of it; `copy` as in __array__.
+// A NumPy array over the data (CPU arrays), or a copy of it; `copy` as in __array__. Arrays on
+// a GPU raise TypeError: the host copy must be asked for explicitly, with host_copy.
 nb::object to_numpy(const Array& a, std::optional<bool> copy);
+// A NumPy copy of the data, from any device (asnumpy, get, tolist, repr).
+nb::object host_copy(const Array& a);
 // Imports a NumPy array: zero-copy on the CPU when dtype and copy allow, else a copy.
 Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
                  std::optional<bool> copy);

@@ -48,4 +48,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_device(m);
   accel::python::bind_array(m);
   accel::python::bind_ops(m);
+  accel::python::bind_cuda(m);
 }

@@ -9,6 +9,7 @@
 #include "accel/kernels/scalar_ops.h"
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
+#include "src/core/graph.hpp"
 #include "src/core/ops/common.hpp"
 
 namespace accel {
@@ -221,14 +222,47 @@ Array astype(const Array& a, DType dtype, bool copy_always) {
   return make_pending(OpKind::Cast, dtype, a.shape(), a.device(), {Operand{a}});
 }
 
+namespace {
+
+// The materialized, contiguous array to transfer for `a`. A pending plain copy of a CPU array
+// (what asarray makes of a NumPy array) is skipped: the transfer reads the source directly,
+// saving a pass over host memory.
+Array transfer_source(const Array& a) {
+  if (a.is_pending() && !a.storage()->is_external()) {
+    const Node* n = a.storage()->producer();
+    if (n && n->op == OpKind::Cast && n->inputs.size() == 1 && !n->inputs[0].is_scalar()) {
+      const Array& in = n->inputs[0].array;
+      if (in.dtype() == a.dtype() && in.shape() == a.shape() && in.device() == a.device() &&
+          !in.is_pending() && in.is_contiguous() && a.offset() == 0 && a.is_contiguous()) {
+        return in;
+      }
+    }
+  }
+  Array src = a.is_contiguous() ? a : copy(a);
+  src.eval();
+  return src;
+}
+
+const char* base_pointer(const Array& a) {
+  return static_cast<const char*>(a.storage()->data()) + a.offset() * int64_t(itemsize(a.dtype()));
+}
+
+}  // namespace
+
 Array to_device(const Array& a, Device device) {
   if (a.device() == device) return a;
+  Backend& dst_backend = backend_for(device);
+  const Array src = transfer_source(a);
   Array out = Array::empty(a.shape(), a.dtype(), device);
-  const Array src = a.is_contiguous() ? a : copy(a);
-  src.eval();
-  std::vector<char> host(src.nbytes());
-  to_host(src, host.data());
-  backend_for(device).copy_from_host(host.data(), out.storage()->data(), out.nbytes());
+  if (src.nbytes() == 0) return out;
+  void* dst = out.storage()->data();
+  if (src.device().is_cpu()) {
+    dst_backend.copy_from_host(base_pointer(src), dst, src.nbytes());
+  } else if (device.is_cpu()) {
+    backend_for(src.device()).copy_to_host(base_pointer(src), dst, src.nbytes());
+  } else {
+    dst_backend.copy_from_peer(src.device(), base_pointer(src), dst, src.nbytes());
+  }
   return out;
 }
 

@@ -1,0 +1,288 @@
+"""GPU benchmarks: accelpy against CuPy and PyTorch in the same run.
+
+Each figure is the median of event-timed runs after warm-up; bandwidths count the bytes that
+must move. Results go to bench/results/<device>.json (date, device, versions); a table is
+printed last. Usage: python bench/gpu.py [--out DIR] [--quick]
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import accelpy as ap
+
+try:
+    import torch
+    if not torch.cuda.is_available():
+        torch = None
+except Exception:  # noqa: BLE001 - any import problem means "not measured"
+    torch = None
+try:
+    import cupy
+except Exception:  # noqa: BLE001
+    cupy = None
+
+REPS = 20
+WARMUP = 3
+
+
+def median_ms(run, start, end, sync, reps=REPS):
+    """Median milliseconds of run() between two events of one library."""
+    for _ in range(WARMUP):
+        run()
+    sync()
+    times = []
+    for _ in range(reps):
+        s, e = start(), end()
+        s.record()
+        run()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def timer_ap(run):
+    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
+
+
+def timer_torch(run):
+    if torch is None:
+        return None
+    ev = lambda: torch.cuda.Event(enable_timing=True)
+    return median_ms(run, ev, ev, torch.cuda.synchronize)
+
+
+def timer_cupy(run):
+    if cupy is None:
+        return None
+    return median_ms(run, cupy.cuda.Event, cupy.cuda.Event, cupy.cuda.runtime.deviceSynchronize)
+
+
+def gbps(nbytes, ms):
+    return None if ms is None else nbytes / (ms * 1e-3) / 1e9
+
+
+def case_add(n):
+    x = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
+    a, b = ap.asarray(x, device="cuda"), ap.asarray(x[::-1].copy(), device="cuda")
+
+    def run_ap():
+        ap.eval(a + b)
+
+    out = {"accelpy": timer_ap(run_ap)}
+    if torch is not None:
+        ta, tb = torch.from_numpy(x).cuda(), torch.from_numpy(x[::-1].copy()).cuda()
+        out["torch"] = timer_torch(lambda: ta + tb)
+        del ta, tb
+    if cupy is not None:
+        ca, cb = cupy.asarray(x), cupy.asarray(x[::-1].copy())
+        out["cupy"] = timer_cupy(lambda: ca + cb)
+        del ca, cb
+    return out, 3 * 4 * n
+
+
+def case_sum(shape, axis):
+    x = np.random.default_rng(1).standard_normal(shape, dtype=np.float32)
+    a = ap.asarray(x, device="cuda")
+    out = {"accelpy": timer_ap(lambda: ap.eval(a.sum(axis=axis)))}
+    if torch is not None:
+        t = torch.from_numpy(x).cuda()
+        out["torch"] = timer_torch(lambda: t.sum() if axis is None else t.sum(dim=axis))
+        del t
+    if cupy is not None:
+        c = cupy.asarray(x)
+        out["cupy"] = timer_cupy(lambda: c.sum(axis=axis))
+        del c
+    return out, 4 * x.size
+
+
+def case_d2d(n):
+    """Device copy bandwidth: the floor every memory-bound kernel is compared with."""
+    x = ap.zeros(n, dtype=np.float32, device="cuda")
+    ap.eval(x)
+    res = {"accelpy": timer_ap(lambda: ap.eval(x.copy()))}
+    if torch is not None:
+        src = torch.zeros(n, device="cuda")
+        dst = torch.empty_like(src)
+        res["torch"] = timer_torch(lambda: dst.copy_(src))
+    return res, 2 * 4 * n
+
+
+def dispatch_us(reps=20000):
+    a = ap.ones(1, dtype=np.float32, device="cuda")
+    b = ap.ones(1, dtype=np.float32, device="cuda")
+    for _ in range(100):
+        ap.eval(a + b)
+    ap.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        ap.eval(a + b)
+    t1 = time.perf_counter()
+    ap.cuda.synchronize()
+    out = {"accelpy": (t1 - t0) / reps * 1e6}
+    if torch is not None:
+        ta = torch.ones(1, device="cuda")
+        for _ in range(100):
+            ta + ta
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            ta + ta
+        out["torch"] = (time.perf_counter() - t0) / reps * 1e6
+    if cupy is not None:
+        ca = cupy.ones(1, dtype=np.float32)
+        for _ in range(100):
+            ca + ca
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            ca + ca
+        out["cupy"] = (time.perf_counter() - t0) / reps * 1e6
+    return out
+
+
+def transfers(nbytes=256 << 20, reps=5):
+    x = np.random.default_rng(2).integers(0, 255, nbytes, dtype=np.uint8)
+    res = {}
+
+    def measure(up, down, sync):
+        up_t, down_t = [], []
+        for _ in range(reps + 1):
+            sync()
+            t0 = time.perf_counter()
+            g = up()
+            sync()
+            t1 = time.perf_counter()
+            down(g)
+            t2 = time.perf_counter()
+            up_t.append(t1 - t0)
+            down_t.append(t2 - t1)
+        return (nbytes / statistics.median(up_t[1:]) / 1e9,
+                nbytes / statistics.median(down_t[1:]) / 1e9)
+
+    res["accelpy"] = measure(lambda: ap.asarray(x, device="cuda"), ap.asnumpy,
+                             ap.cuda.synchronize)
+    if torch is not None:
+        res["torch"] = measure(lambda: torch.from_numpy(x).cuda(), lambda g: g.cpu().numpy(),
+                               torch.cuda.synchronize)
+    if cupy is not None:
+        res["cupy"] = measure(lambda: cupy.asarray(x), cupy.asnumpy,
+                              cupy.cuda.runtime.deviceSynchronize)
+    return res
+
+
+FIRST_USE = """
+import time, accelpy as ap, numpy as np
+x = ap.arange(1000, dtype=np.float32, device="cuda")
+ap.eval(x * 2.0)        # CUDA, NVRTC and the cache are warm
+ap.cuda.synchronize()
+t0 = time.perf_counter()
+y = ap.exp(ap.sin(x) * 0.5) - ap.sqrt(x + 1.25)   # a structure not used before
+ap.eval(y)
+ap.cuda.synchronize()
+t1 = time.perf_counter()
+s = ap.cuda.kernel_cache_stats()
+print((t1 - t0) * 1e3, s["compiled"], s["disk_hits"])
+"""
+
+
+def first_use_ms():
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, ACCELPY_CACHE_DIR=d)
+        cold = subprocess.run([sys.executable, "-c", FIRST_USE], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+        warm = subprocess.run([sys.executable, "-c", FIRST_USE], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+    return {"empty_cache_ms": float(cold[0]), "disk_hit_ms": float(warm[0]),
+            "compiled_cold": int(cold[1]), "disk_hits_warm": int(warm[2])}
+
+
+def import_seconds(reps=5):
+    code = "import time; t = time.perf_counter(); import accelpy; print(time.perf_counter() - t)"
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                  check=True).stdout) for _ in range(reps)]
+    return statistics.median(times)
+
+
+def versions():
+    v = {"accelpy": ap.__version__, "numpy": np.__version__, "python": platform.python_version()}
+    if torch is not None:
+        v["torch"] = torch.__version__
+    if cupy is not None:
+        v["cupy"] = cupy.__version__
+    for lib in ap._core.cuda.libraries():
+        v[lib["name"]] = lib["version"] if lib["found"] else None
+    return v
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
+    args = parser.parse_args()
+    if not ap.cuda.is_available():
+        sys.exit(f"no CUDA GPU: {ap.cuda.unavailable_reason()}")
+    n = 1 << (22 if args.quick else 28)
+    side = 2048 if args.quick else 16384
+    props = ap.cuda.get_device_properties(0)
+    cases = {}
+    floor_ms, floor_bytes = case_d2d(n)
+    d2d = gbps(floor_bytes, floor_ms.get("torch") or floor_ms["accelpy"])
+    cases["d2d_copy"] = {"bytes": floor_bytes, "ms": floor_ms, "gbps": d2d}
+    for name, fn in [("add_2^28_f32", lambda: case_add(n)),
+                     ("sum_2^28_f32", lambda: case_sum((n,), None)),
+                     ("sum_16384^2_axis0", lambda: case_sum((side, side), 0)),
+                     ("sum_16384^2_axis1", lambda: case_sum((side, side), 1))]:
+        ms, nbytes = fn()
+        cases[name] = {"bytes": nbytes, "ms": ms,
+                       "gbps": {k: gbps(nbytes, v) for k, v in ms.items()},
+                       "floor_ms": nbytes / (d2d * 1e9) * 1e3}
+    cases["dispatch_us"] = dispatch_us()
+    cases["transfer_256MiB_gbps"] = transfers()
+    cases["first_use"] = first_use_ms()
+    cases["import_s"] = import_seconds()
+    result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
+              "versions": versions(), "cases": cases}
+    os.makedirs(args.out, exist_ok=True)
+    fname = "".join(c if c.isalnum() else "_" for c in props.name).strip("_") + ".json"
+    with open(os.path.join(args.out, fname), "w") as f:
+        json.dump(result, f, indent=2)
+
+    def fmt(v, unit=""):
+        return "-" if v is None else f"{v:.1f}{unit}"
+
+    print("==== results", props.name, "====")
+    print(f"{'case':24} {'accelpy':>10} {'cupy':>10} {'torch':>10} {'vs torch':>9} target")
+    for name, target in [("add_2^28_f32", ">=0.97x torch"), ("sum_2^28_f32", "~torch"),
+                         ("sum_16384^2_axis0", "~torch"), ("sum_16384^2_axis1", "~torch")]:
+        g = cases[name]["gbps"]
+        ratio = (g["accelpy"] / g["torch"]) if g.get("torch") else None
+        print(f"{name + ' GB/s':24} {fmt(g['accelpy']):>10} {fmt(g.get('cupy')):>10} "
+              f"{fmt(g.get('torch')):>10} {fmt(ratio, 'x'):>9} {target}")
+    print(f"{'d2d copy GB/s (floor)':24} {fmt(gbps(floor_bytes, floor_ms['accelpy'])):>10} "
+          f"{'-':>10} {fmt(gbps(floor_bytes, floor_ms.get('torch'))):>10}")
+    d = cases["dispatch_us"]
+    print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
+          f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+    t = cases["transfer_256MiB_gbps"]
+    for i, way in enumerate(["H2D", "D2H"]):
+        print(f"{'256MiB ' + way + ' GB/s':24} {fmt(t['accelpy'][i]):>10} "
+              f"{fmt(t['cupy'][i] if 'cupy' in t else None):>10} "
+              f"{fmt(t['torch'][i] if 'torch' in t else None):>10} {'':>9} >=40")
+    fu = cases["first_use"]
+    print(f"{'new kernel, empty cache':24} {fmt(fu['empty_cache_ms'], 'ms'):>10} {'':>32} <=60ms")
+    print(f"{'new kernel, disk hit':24} {fmt(fu['disk_hit_ms'], 'ms'):>10} {'':>32} <=2ms")
+    print(f"{'import accelpy':24} {fmt(cases['import_s'], 's'):>10} {'':>32} <=0.15s")
+
+
+if __name__ == "__main__":
+    main()

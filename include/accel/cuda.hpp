@@ -1,0 +1,142 @@
+// CUDA devices, streams, events and memory: the C++ side of `accelpy.cuda`.
+//
+// Everything here works in a build without a GPU: is_available() is false and the rest throws
+// accel::Error with the reason (no driver, no device, ...). Nothing touches the driver until
+// first use, so that importing accelpy stays fast.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/array.hpp"
+
+namespace accel::cuda {
+
+bool is_available();
+int device_count();
+// Why CUDA is unavailable ("" when it is available).
+std::string unavailable_reason();
+
+struct DeviceProperties {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  size_t total_memory = 0;
+  int multiprocessor_count = 0;
+  int l2_cache_size = 0;
+  int max_threads_per_multiprocessor = 0;
+  int max_threads_per_block = 0;
+  int max_shared_memory_per_block = 0;
+  int warp_size = 0;
+  int clock_rate_khz = 0;
+  int memory_clock_rate_khz = 0;
+  int memory_bus_width = 0;
+  int pci_bus_id = 0;
+};
+DeviceProperties device_properties(int device);
+
+struct LibraryInfo {
+  std::string name;     // "driver", "nvrtc", "cublas", "cublasLt"
+  bool found = false;   // usable
+  std::string path;     // where it was found
+  std::string version;  // "12.4"
+  std::string detail;   // why it is not usable
+  std::vector<std::string> tried;
+};
+std::vector<LibraryInfo> libraries();
+// Adds directories (site-packages) where NVIDIA's pip wheels may hold CUDA libraries.
+void add_library_search_dirs(const std::vector<std::string>& dirs);
+
+// Waits for all work on `device` (all its streams). A kernel fault raised since the last check
+// is reported here, naming the last kernel launched.
+void synchronize(int device);
+
+class Event;
+
+// A stream of work on one device. Each device has a non-blocking default stream; a Stream made
+// current (set_current_stream, `with stream:` in Python) receives this thread's work for its
+// device until it is replaced.
+class Stream {
+ public:
+  static Stream create(int device, bool non_blocking = true);
+  static Stream default_stream(int device);
+  static Stream current(int device);
+
+  int device() const;
+  void* handle() const;  // CUstream
+  void synchronize() const;
+  bool query() const;  // true when all its work is done
+  void wait(const Event& event) const;
+  bool operator==(const Stream& o) const { return handle() == o.handle(); }
+
+  struct Impl;
+  friend Stream set_current_stream(const Stream& stream);
+
+ private:
+  explicit Stream(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+// Makes `stream` current for its device on this thread; returns the stream it replaces.
+Stream set_current_stream(const Stream& stream);
+
+class Event {
+ public:
+  static Event create(int device, bool enable_timing = true, bool blocking = false);
+  void record(const Stream& stream);
+  void synchronize() const;
+  bool query() const;
+  // Milliseconds between this event and `end` (both recorded, timing enabled).
+  float elapsed_ms(const Event& end) const;
+  int device() const;
+  void* handle() const;  // CUevent
+
+  struct Impl;
+
+ private:
+  explicit Event(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+struct MemoryStats {
+  size_t allocated = 0;       // bytes in live arrays
+  size_t peak_allocated = 0;  // high-water mark of `allocated`
+  size_t reserved = 0;        // held by the memory pool (live + cached)
+  size_t limit = 0;           // accelpy's limit on `allocated`; 0 = none
+  size_t device_free = 0;     // cuMemGetInfo
+  size_t device_total = 0;
+  uint64_t allocations = 0;  // counts of allocate calls
+  uint64_t frees = 0;
+  uint64_t oom_retries = 0;  // times the cache was freed to satisfy an allocation
+};
+MemoryStats memory_stats(int device);
+// Returns the pool's cached (unused) memory to the driver.
+void free_cache(int device);
+// Caps the bytes live arrays may hold on `device` (0 removes the cap). Also set by
+// ACCELPY_CUDA_MEMORY_LIMIT (bytes, or with a K/M/G suffix) for every device.
+void set_memory_limit(int device, size_t bytes);
+
+// Page-locked host memory: copies from and to it are asynchronous.
+void* pinned_alloc(size_t nbytes);
+void pinned_free(void* ptr);
+
+// Copies `src` (a CUDA array) into host memory at `dst`, in C order, on the current stream,
+// without waiting: dst must be pinned, and stays in use until the stream reaches the copy.
+void copy_to_host_async(const Array& src, void* dst);
+
+struct KernelCacheStats {
+  uint64_t compiled = 0;     // NVRTC compilations
+  uint64_t disk_hits = 0;    // cubins loaded from the disk cache
+  uint64_t memory_hits = 0;  // launches served by the in-memory cache
+  uint64_t kernels = 0;      // distinct kernels held in memory
+  double compile_ms = 0;     // total time spent in NVRTC
+  std::string cache_dir;     // "" when the disk cache is off
+};
+KernelCacheStats kernel_cache_stats();
+
+// Testing aid: launches a kernel that writes through a null pointer on `device`'s current
+// stream, so that fault reporting can be checked (the context is unusable afterwards).
+void launch_faulting_kernel(int device);
+
+}  // namespace accel::cuda

@@ -1,0 +1,242 @@
+"""CUDA devices, streams, events, memory and kernel caches.
+
+Importing this module touches no GPU: the driver is loaded on first use, so ``import accelpy``
+stays fast and works on machines without CUDA (``is_available()`` is then False).
+
+    import accelpy as ap
+    s = ap.cuda.Stream()
+    with s:                       # work on this thread goes to s
+        y = (x * 2).sum()
+        ap.eval(y)
+    start, end = ap.cuda.Event(), ap.cuda.Event()
+    start.record(); ...; end.record(); end.synchronize()
+    print(start.elapsed_time(end), "ms")
+"""
+
+import os
+import sys
+
+import numpy as np
+
+from . import _core
+
+_c = _core.cuda
+
+
+def _wheel_dirs():
+    """site-packages directories that may hold NVIDIA's pip wheels (nvidia/*/lib)."""
+    out = []
+    for p in sys.path:
+        if p and os.path.isdir(os.path.join(p, "nvidia")):
+            out.append(p)
+    return out
+
+
+_c.add_library_search_dirs(_wheel_dirs())
+
+OutOfMemoryError = _core.OutOfMemoryError
+
+
+def is_available():
+    """Whether a CUDA driver and at least one GPU were found."""
+    return _c.is_available()
+
+
+def device_count():
+    """The number of CUDA devices (0 without a driver)."""
+    return _c.device_count()
+
+
+def unavailable_reason():
+    """Why CUDA is unavailable ('' when it is available)."""
+    return _c.unavailable_reason()
+
+
+class DeviceProperties:
+    """Properties of a CUDA device (name, compute capability, memory, SMs, L2, ...)."""
+
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+    @property
+    def compute_capability(self):
+        return (self.major, self.minor)
+
+    def __repr__(self):
+        return (f"DeviceProperties(name={self.name!r}, compute_capability={self.major}."
+                f"{self.minor}, total_memory={self.total_memory >> 20} MiB, "
+                f"multi_processor_count={self.multi_processor_count}, "
+                f"l2_cache_size={self.l2_cache_size >> 10} KiB)")
+
+
+def get_device_properties(device=None):
+    """Properties of a device (an index, 'cuda:N', an accelpy.device; default: current)."""
+    return DeviceProperties(_c.device_properties(device))
+
+
+def get_device_name(device=None):
+    return _c.device_properties(device)["name"]
+
+
+def synchronize(device=None):
+    """Waits for all work on the device; raises for a kernel fault since the last check."""
+    _c.synchronize(device)
+
+
+class Stream:
+    """A CUDA stream. ``with stream:`` makes it current for its device on this thread."""
+
+    def __init__(self, device=None, non_blocking=True, *, _handle=None):
+        self._s = _handle if _handle is not None else _c.Stream.create(device, non_blocking)
+        self._prev = []
+
+    @classmethod
+    def _wrap(cls, s):
+        return cls(_handle=s)
+
+    @property
+    def device(self):
+        return _core.Device(f"cuda:{self._s.device_index}")
+
+    @property
+    def handle(self):
+        """The CUstream, as an integer (for interoperability)."""
+        return self._s.handle
+
+    @property
+    def ptr(self):
+        return self._s.handle
+
+    def synchronize(self):
+        self._s.synchronize()
+
+    def query(self):
+        """True when all work queued on the stream has finished."""
+        return self._s.query()
+
+    def wait_event(self, event):
+        """Makes later work on this stream wait for `event`."""
+        self._s.wait_event(event._e)
+
+    def record(self, event=None):
+        """Records an event (a new one by default) on this stream and returns it."""
+        event = event if event is not None else Event(device=self.device)
+        event.record(self)
+        return event
+
+    def __enter__(self):
+        self._prev.append(_c.set_current_stream(self._s))
+        return self
+
+    def __exit__(self, *exc):
+        _c.set_current_stream(self._prev.pop())
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self._s == other._s
+
+    def __hash__(self):
+        return hash(self._s)
+
+    def __repr__(self):
+        return f"<accelpy.cuda.Stream {self.handle:#x} on {self.device}>"
+
+
+def current_stream(device=None):
+    """This thread's current stream on the device."""
+    return Stream._wrap(_c.Stream.current(device))
+
+
+def default_stream(device=None):
+    """The device's default stream (non-blocking with respect to the legacy NULL stream)."""
+    return Stream._wrap(_c.Stream.default(device))
+
+
+class Event:
+    """A CUDA event: record it on a stream, then wait for it or time the work between two."""
+
+    def __init__(self, enable_timing=True, blocking=False, device=None):
+        self._e = _c.Event.create(device, enable_timing, blocking)
+
+    def record(self, stream=None):
+        """Records the event on `stream` (default: the current stream of its device)."""
+        if stream is None:
+            stream = current_stream(self._e.device_index)
+        self._e.record(stream._s)
+
+    def synchronize(self):
+        self._e.synchronize()
+
+    def query(self):
+        """True when the work before the event has finished."""
+        return self._e.query()
+
+    def elapsed_time(self, end_event):
+        """Milliseconds from this event to `end_event`."""
+        return self._e.elapsed_ms(end_event._e)
+
+
+def memory_stats(device=None):
+    """Allocator statistics: allocated/peak/reserved bytes, the limit, counts, device free/total."""
+    return dict(_c.memory_stats(device))
+
+
+def memory_allocated(device=None):
+    return _c.memory_stats(device)["allocated_bytes"]
+
+
+def free_cache(device=None):
+    """Returns the memory pool's cached blocks to the driver (after synchronizing)."""
+    _c.free_cache(device)
+
+
+def set_memory_limit(nbytes, device=None):
+    """Caps the bytes arrays may hold on the device (0 or None: no cap)."""
+    _c.set_memory_limit(int(nbytes or 0), device)
+
+
+def kernel_cache_stats():
+    """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms, cache_dir."""
+    return dict(_c.kernel_cache_stats())
+
+
+class _PinnedBuffer:
+    def __init__(self, nbytes):
+        self.ptr = _c.pinned_alloc(nbytes)
+        self.nbytes = nbytes
+
+    def __del__(self):
+        if getattr(self, "ptr", 0):
+            _c.pinned_free(self.ptr)
+            self.ptr = 0
+
+
+def pinned_empty(shape, dtype=np.float32):
+    """A NumPy array over page-locked host memory: copies to and from it are asynchronous
+    (``ap.asarray(a, device='cuda')`` queues the copy and returns; synchronize the stream
+    before writing to `a` again)."""
+    dt = np.dtype(dtype)
+    shape = (shape,) if np.isscalar(shape) else tuple(shape)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+    buf = _PinnedBuffer(max(nbytes, 1))
+    import ctypes
+
+    raw = (ctypes.c_char * max(nbytes, 1)).from_address(buf.ptr)
+    raw._accelpy_owner = buf  # the buffer lives as long as any view of it
+    return np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
+
+
+def copy_to_host_async(src, out):
+    """Queues a copy of the CUDA array `src` into the pinned NumPy array `out` on the current
+    stream and returns at once; synchronize the stream (or an event) before reading `out`."""
+    if not isinstance(out, np.ndarray) or not out.flags.c_contiguous:
+        raise TypeError("out must be a C-contiguous NumPy array from accelpy.cuda.pinned_empty")
+    if out.dtype != src.dtype or out.shape != src.shape:
+        raise ValueError(f"out has dtype {out.dtype} and shape {out.shape}; the array has "
+                         f"{src.dtype} and {src.shape}")
+    _c.copy_to_host_async(src, out.ctypes.data, out.nbytes)
+    return out
+
+
+def _launch_faulting_kernel(device=None):
+    """Testing aid: launches a kernel that writes through a null pointer."""
+    _c._launch_faulting_kernel(device)

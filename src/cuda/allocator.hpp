@@ -1,0 +1,20 @@
+// Device memory: stream-ordered allocation from the driver's default memory pool.
+#pragma once
+
+#include <cstddef>
+
+#include "src/cuda/context.hpp"
+
+namespace accel::cuda {
+
+// Configures the device's default pool (called once from context initialization).
+void init_pool(DeviceContext& c);
+
+// Allocates on the device's current stream. Over the memory limit, or when the driver is out
+// of memory even after the pool's cache was released, throws OutOfMemoryError naming the
+// bytes requested, free and total.
+void* device_allocate(DeviceContext& c, size_t nbytes);
+// Frees in stream order on the current stream; never throws (it runs from destructors).
+void device_free(DeviceContext& c, void* ptr, size_t nbytes);
+
+}  // namespace accel::cuda

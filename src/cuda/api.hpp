@@ -1,0 +1,177 @@
+// The few declarations of the CUDA driver API, NVRTC and cuBLAS(Lt) that accelpy uses,
+// vendored so that building needs no CUDA toolkit and the binary has no link-time dependency
+// on CUDA: the libraries are opened with dlopen at run time (loader.cpp).
+//
+// Values and signatures are those of the CUDA 12/13 headers; tests/cpp/cuda/api_check_test.cpp
+// checks them against the real headers with static_asserts wherever a toolkit is installed.
+// Handle types are the headers' own (pointers to incomplete structs declared at global scope),
+// so that the check can compare function signatures exactly.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+struct CUctx_st;
+struct CUstream_st;
+struct CUevent_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUmemPoolHandle_st;
+struct _nvrtcProgram;
+struct cublasContext;
+struct cublasLtContext;
+
+namespace accel::cuda::api {
+
+// ---- driver ------------------------------------------------------------------------------------
+using CUresult = int;  // the enum cudaError_enum; every value we test is listed below
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = CUctx_st*;
+using CUstream = CUstream_st*;
+using CUevent = CUevent_st*;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+using CUmemoryPool = CUmemPoolHandle_st*;
+using cuuint64_t = uint64_t;
+
+inline constexpr CUresult CUDA_SUCCESS = 0;
+inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+inline constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
+inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
+inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
+inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
+inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
+inline constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
+
+// CUdevice_attribute
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
+inline constexpr int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+inline constexpr int CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+inline constexpr int CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36;
+inline constexpr int CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH = 37;
+inline constexpr int CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+
+// CUmemPool_attribute
+inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
+inline constexpr int CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5;
+inline constexpr int CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6;
+inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7;
+inline constexpr int CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8;
+
+inline constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
+inline constexpr unsigned CU_MEMORYTYPE_HOST = 1;
+inline constexpr unsigned CU_MEMORYTYPE_DEVICE = 2;
+inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+inline constexpr unsigned CU_EVENT_DEFAULT = 0;
+inline constexpr unsigned CU_EVENT_BLOCKING_SYNC = 1;
+inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
+inline constexpr cuuint64_t CU_GET_PROC_ADDRESS_DEFAULT = 0;
+inline constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
+
+// The driver API version the signatures below are those of: cuGetProcAddress returns the
+// entry point with this ABI even from a newer driver.
+inline constexpr int kDriverApiVersion = 12000;
+
+using PFN_cuGetProcAddress_v2 = CUresult (*)(const char* symbol, void** pfn, int cudaVersion,
+                                             cuuint64_t flags, int* symbolStatus);
+using PFN_cuGetProcAddress_v1 = CUresult (*)(const char* symbol, void** pfn, int cudaVersion,
+                                             cuuint64_t flags);
+using PFN_cuDriverGetVersion = CUresult (*)(int*);
+using PFN_cuInit = CUresult (*)(unsigned);
+using PFN_cuGetErrorName = CUresult (*)(CUresult, const char**);
+using PFN_cuGetErrorString = CUresult (*)(CUresult, const char**);
+using PFN_cuDeviceGetCount = CUresult (*)(int*);
+using PFN_cuDeviceGet = CUresult (*)(CUdevice*, int);
+using PFN_cuDeviceGetName = CUresult (*)(char*, int, CUdevice);
+using PFN_cuDeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
+using PFN_cuDeviceTotalMem = CUresult (*)(size_t*, CUdevice);
+using PFN_cuDeviceCanAccessPeer = CUresult (*)(int*, CUdevice, CUdevice);
+using PFN_cuDevicePrimaryCtxRetain = CUresult (*)(CUcontext*, CUdevice);
+using PFN_cuCtxSetCurrent = CUresult (*)(CUcontext);
+using PFN_cuCtxGetCurrent = CUresult (*)(CUcontext*);
+using PFN_cuCtxSynchronize = CUresult (*)();
+using PFN_cuCtxEnablePeerAccess = CUresult (*)(CUcontext, unsigned);
+using PFN_cuStreamCreate = CUresult (*)(CUstream*, unsigned);
+using PFN_cuStreamDestroy = CUresult (*)(CUstream);
+using PFN_cuStreamSynchronize = CUresult (*)(CUstream);
+using PFN_cuStreamQuery = CUresult (*)(CUstream);
+using PFN_cuStreamWaitEvent = CUresult (*)(CUstream, CUevent, unsigned);
+using PFN_cuEventCreate = CUresult (*)(CUevent*, unsigned);
+using PFN_cuEventDestroy = CUresult (*)(CUevent);
+using PFN_cuEventRecord = CUresult (*)(CUevent, CUstream);
+using PFN_cuEventSynchronize = CUresult (*)(CUevent);
+using PFN_cuEventQuery = CUresult (*)(CUevent);
+using PFN_cuEventElapsedTime = CUresult (*)(float*, CUevent, CUevent);
+using PFN_cuDeviceGetDefaultMemPool = CUresult (*)(CUmemoryPool*, CUdevice);
+using PFN_cuMemPoolSetAttribute = CUresult (*)(CUmemoryPool, int, void*);
+using PFN_cuMemPoolGetAttribute = CUresult (*)(CUmemoryPool, int, void*);
+using PFN_cuMemPoolTrimTo = CUresult (*)(CUmemoryPool, size_t);
+using PFN_cuMemAllocFromPoolAsync = CUresult (*)(CUdeviceptr*, size_t, CUmemoryPool, CUstream);
+using PFN_cuMemFreeAsync = CUresult (*)(CUdeviceptr, CUstream);
+using PFN_cuMemGetInfo = CUresult (*)(size_t*, size_t*);
+using PFN_cuMemHostAlloc = CUresult (*)(void**, size_t, unsigned);
+using PFN_cuMemFreeHost = CUresult (*)(void*);
+using PFN_cuMemcpyHtoDAsync = CUresult (*)(CUdeviceptr, const void*, size_t, CUstream);
+using PFN_cuMemcpyDtoHAsync = CUresult (*)(void*, CUdeviceptr, size_t, CUstream);
+using PFN_cuMemcpyDtoDAsync = CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+using PFN_cuMemcpyPeerAsync = CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
+                                           CUstream);
+using PFN_cuPointerGetAttribute = CUresult (*)(void*, int, CUdeviceptr);
+using PFN_cuModuleLoadData = CUresult (*)(CUmodule*, const void*);
+using PFN_cuModuleUnload = CUresult (*)(CUmodule);
+using PFN_cuModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
+using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                                        unsigned, unsigned, unsigned, CUstream, void**, void**);
+
+// ---- NVRTC -------------------------------------------------------------------------------------
+using nvrtcResult = int;
+using nvrtcProgram = _nvrtcProgram*;
+inline constexpr nvrtcResult NVRTC_SUCCESS = 0;
+inline constexpr nvrtcResult NVRTC_ERROR_COMPILATION = 6;
+
+using PFN_nvrtcVersion = nvrtcResult (*)(int*, int*);
+using PFN_nvrtcGetErrorString = const char* (*)(nvrtcResult);
+using PFN_nvrtcGetNumSupportedArchs = nvrtcResult (*)(int*);
+using PFN_nvrtcGetSupportedArchs = nvrtcResult (*)(int*);
+using PFN_nvrtcCreateProgram = nvrtcResult (*)(nvrtcProgram*, const char*, const char*, int,
+                                               const char* const*, const char* const*);
+using PFN_nvrtcDestroyProgram = nvrtcResult (*)(nvrtcProgram*);
+using PFN_nvrtcCompileProgram = nvrtcResult (*)(nvrtcProgram, int, const char* const*);
+using PFN_nvrtcGetProgramLogSize = nvrtcResult (*)(nvrtcProgram, size_t*);
+using PFN_nvrtcGetProgramLog = nvrtcResult (*)(nvrtcProgram, char*);
+using PFN_nvrtcGetCUBINSize = nvrtcResult (*)(nvrtcProgram, size_t*);
+using PFN_nvrtcGetCUBIN = nvrtcResult (*)(nvrtcProgram, char*);
+using PFN_nvrtcGetPTXSize = nvrtcResult (*)(nvrtcProgram, size_t*);
+using PFN_nvrtcGetPTX = nvrtcResult (*)(nvrtcProgram, char*);
+
+// ---- cuBLAS / cuBLASLt (matmul comes later; the loader reports their presence now) --------
+using cublasStatus_t = int;
+using cublasHandle_t = cublasContext*;
+using cublasLtHandle_t = cublasLtContext*;
+inline constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
+inline constexpr int MAJOR_VERSION = 0;  // libraryPropertyType
+inline constexpr int MINOR_VERSION = 1;
+inline constexpr int PATCH_LEVEL = 2;
+
+using PFN_cublasGetProperty = cublasStatus_t (*)(int, int*);
+using PFN_cublasCreate = cublasStatus_t (*)(cublasHandle_t*);
+using PFN_cublasDestroy = cublasStatus_t (*)(cublasHandle_t);
+using PFN_cublasSetStream = cublasStatus_t (*)(cublasHandle_t, CUstream);
+using PFN_cublasLtGetVersion = size_t (*)();
+using PFN_cublasLtCreate = cublasStatus_t (*)(cublasLtHandle_t*);
+using PFN_cublasLtDestroy = cublasStatus_t (*)(cublasLtHandle_t);
+
+}  // namespace accel::cuda::api

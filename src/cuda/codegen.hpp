@@ -1,0 +1,77 @@
+// CUDA code generation: one kernel per Group (the same Group the CPU backend runs).
+//
+// make_plan() analyses a group: it merges dimensions every operand walks alike, classifies each
+// operand (contiguous, broadcast, strided), picks 32- or 64-bit indexing and, for reductions, the
+// strategy and the split of the work. The plan's `key` holds only that structure (ops, dtypes,
+// dimension counts, operand classes, ...), never sizes or scalar values, so it selects a
+// compiled kernel; the plan's run-time values travel in one parameter struct passed by value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "accel/cuda.hpp"
+#include "src/core/group.hpp"
+
+namespace accel::cuda {
+
+enum class Cls : uint8_t { Contig, Bcast, Strided };
+enum class Strategy : uint8_t { Elementwise, Inner, Outer };
+
+struct PlanOperand {
+  const char* ptr = nullptr;  // element 0, on the device
+  DType dtype = DType::Bool;
+  Cls cls = Cls::Strided;
+  Strides kst;  // over the kept dims (reductions)
+  Strides rst;  // over the iteration dims (elementwise) or the reduced dims
+};
+
+struct KernelPlan {
+  const Group* group = nullptr;
+  Strategy strategy = Strategy::Elementwise;
+  Shape kshape, rshape;
+  std::vector<PlanOperand> inputs, outputs;
+  PlanOperand index;  // the logical flat index, for generators
+  bool needs_index = false;
+  bool idx64 = false;
+  bool byref = false;  // parameters too large to pass by value (> 4 KB)
+  // Elementwise.
+  bool contiguous = false;  // every operand contiguous or broadcast: the vector path exists
+  int vec = 1, unroll = 1;  // elements per vector access, vectors per thread and tile
+  int aligned = 0;          // run time: every contiguous operand is vec-aligned
+  int64_t n = 0;
+  // Reductions (run time).
+  int64_t outputs_n = 0, reduced_n = 0, chunk = 0;
+  int splits = 1, tpo = 1, tpo2 = 1;
+  const void* partial = nullptr;
+  // Launch geometry.
+  unsigned grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
+  unsigned grid2 = 1;  // stage 2 of a split reduction
+
+  std::string key;  // structure only
+};
+
+inline constexpr int kBlockThreads = 256;
+inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is 4 KB
+
+// Analyses the group for a device (its SM count sizes the launch).
+KernelPlan make_plan(const Group& group, const DeviceProperties& props);
+
+struct KernelSource {
+  std::string code;                  // kernels only; compile with program_prelude() in front
+  std::vector<std::string> entries;  // kernel names: [stage 1, stage 2 (split reductions)]
+};
+// The CUDA C of a plan's kernel(s); a function of plan.key alone.
+KernelSource generate(const KernelPlan& plan, const std::string& name);
+
+// The parameter struct's bytes (and the alignment it needs).
+std::vector<unsigned char> pack_params(const KernelPlan& plan);
+
+// The bytes the reduction's partial results need (splits > 1), and the reducer's Acc size.
+size_t partial_bytes(const KernelPlan& plan);
+
+// A readable summary of the group ("add(float32,float32)->sum"), for kernel names and errors.
+std::string describe(const Group& group);
+
+}  // namespace accel::cuda

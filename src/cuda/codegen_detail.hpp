@@ -1,0 +1,33 @@
+// Pieces shared by the elementwise and the reduction code generators.
+#pragma once
+
+#include <string>
+
+#include "src/cuda/codegen.hpp"
+
+namespace accel::cuda::detail {
+
+// The C++ type of a dtype in generated code.
+const char* ctype(DType dt);
+
+// Appends `struct Params {...};` (and `typedef ... IDX;`): the one place that decides the
+// parameter layout, shared with pack_params() through visit_params().
+void emit_params(const KernelPlan& plan, std::string& out);
+
+// Code computing steps [0, num_steps) as `const T vK = ...;`, reading inputs from `xJ`, the
+// logical flat index from `idx`, scalars and generator parameters from `p`.
+std::string emit_body(const KernelPlan& plan, int num_steps);
+
+// The expression of a step argument (an input's xJ, a step's vK, or a scalar parameter), given
+// the index of the first scalar parameter of its step.
+std::string arg_expr(const Group& g, const StepArg& a, int scalar_index);
+
+// "rem % p.shape[d]" decomposition of `linear` over `ndim` dims of `shape` into cD variables.
+std::string emit_coords(const char* linear, const char* shape, int ndim, const char* prefix);
+// "c0 * p.st[0] + c1 * p.st[1] ..." ("0" for no dims).
+std::string emit_dot(const char* prefix, const std::string& strides, int ndim);
+
+std::string elementwise_kernel(const KernelPlan& plan, const std::string& name);
+std::string reduction_kernels(const KernelPlan& plan, const std::string& name);
+
+}  // namespace accel::cuda::detail

@@ -1,0 +1,340 @@
+// Group analysis: dimensions, operand classes, index width, strategy, launch geometry, and the
+// structural key that names the kernel.
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "accel/dtype_traits.hpp"
+#include "accel/errors.hpp"
+#include "accel/kernels/reduce_ops.h"
+#include "accel/storage.hpp"
+#include "src/cuda/codegen.hpp"
+
+namespace accel::cuda {
+
+namespace {
+
+const char* base_of(const Array& a) {
+  return static_cast<const char*>(a.storage()->data()) +
+         a.offset() * static_cast<int64_t>(itemsize(a.dtype()));
+}
+
+// Drops unit dimensions and merges neighbours that every operand walks as one (as the CPU's
+// make_layout does), so that most groups become one- or two-dimensional.
+void collapse(Shape& shape, const std::vector<Strides*>& ops) {
+  Shape s;
+  std::vector<Strides> kept(ops.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    s.push_back(shape[d]);
+    for (size_t j = 0; j < ops.size(); ++j) kept[j].push_back((*ops[j])[d]);
+  }
+  for (size_t d = s.size(); d-- > 1;) {
+    bool ok = true;
+    for (const Strides& st : kept) ok = ok && st[d - 1] == st[d] * s[d];
+    if (!ok) continue;
+    s[d - 1] *= s[d];
+    s.erase(s.begin() + d);
+    for (Strides& st : kept) st.erase(st.begin() + d - 1);
+  }
+  shape = s;
+  for (size_t j = 0; j < ops.size(); ++j) *ops[j] = kept[j];
+}
+
+Cls classify(const Shape& shape, const Strides& st) {
+  if (std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; })) return Cls::Bcast;
+  return st == contiguous_strides(shape) ? Cls::Contig : Cls::Strided;
+}
+
+// The largest |element offset| an operand reaches.
+int64_t reach(const Shape& shape, const Strides& st) {
+  int64_t r = 0;
+  for (size_t d = 0; d < shape.size(); ++d) r += (shape[d] - 1) * std::abs(st[d]);
+  return r;
+}
+
+int pow2_ceil(int64_t v, int cap) {
+  int p = 1;
+  while (p < cap && p < v) p *= 2;
+  return p;
+}
+
+struct KeyWriter {
+  std::string& s;
+  void u8(int v) { s.push_back(static_cast<char>(v)); }
+  void u16(int v) {
+    u8(v & 0xff);
+    u8((v >> 8) & 0xff);
+  }
+};
+
+DType arg_dtype(const Group& g, const StepArg& a) {
+  switch (a.kind) {
+    case StepArg::Input:
+      return g.inputs[a.index].dtype();
+    case StepArg::Step:
+      return g.steps[a.index].node->dtype;
+    case StepArg::Scalar:
+      return a.scalar->dtype;
+  }
+  return DType::Bool;
+}
+
+void key_steps(const Group& g, KeyWriter& k) {
+  k.u16(int(g.steps.size()));
+  for (const Step& st : g.steps) {
+    k.u16(int(st.node->op));
+    k.u8(int(st.node->dtype));
+    k.u8(int(st.args.size()));
+    for (const StepArg& a : st.args) {
+      k.u8(int(a.kind));
+      if (a.kind == StepArg::Scalar) {
+        k.u8(int(a.scalar->dtype));
+      } else {
+        k.u16(a.index);
+        k.u8(int(arg_dtype(g, a)));
+      }
+    }
+  }
+}
+
+void key_operand(const PlanOperand& op, KeyWriter& k) {
+  k.u8(int(op.dtype));
+  k.u8(int(op.cls));
+}
+
+void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
+  Shape shape = g.shape;
+  for (const Array& in : g.inputs) {
+    p.inputs.push_back({base_of(in), in.dtype(), Cls::Strided, {}, in.strides()});
+  }
+  for (const GroupOutput& out : g.outputs) {
+    if (out.dest.shape() != g.shape) throw Error("internal: output shape differs from its group's");
+    p.outputs.push_back(
+        {base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, out.dest.strides()});
+  }
+  p.index.dtype = DType::Int64;
+  p.index.rst = contiguous_strides(g.shape);
+  std::vector<Strides*> ops;
+  for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
+  for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
+  ops.push_back(&p.index.rst);
+  collapse(shape, ops);
+  if (shape.empty()) {  // 0-d, or all unit dims: one element
+    shape = {1};
+    for (Strides* s : ops) *s = {1};
+  }
+  p.rshape = shape;
+  p.n = shape_size(shape);
+  int64_t reach_max = p.n;
+  bool contiguous = true;
+  int max_item = 1;
+  for (std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
+    for (PlanOperand& o : *list) {
+      o.cls = classify(shape, o.rst);
+      // Only inputs may broadcast; an output is contiguous or written element by element.
+      if (o.cls == Cls::Bcast && list == &p.outputs) o.cls = Cls::Strided;
+      reach_max = std::max(reach_max, reach(shape, o.rst));
+      if (o.cls == Cls::Strided) contiguous = false;
+      if (o.cls == Cls::Contig) max_item = std::max(max_item, int(itemsize(o.dtype)));
+    }
+  }
+  p.index.cls = classify(shape, p.index.rst);
+  if (p.needs_index && p.index.cls != Cls::Contig) contiguous = false;
+  p.contiguous = contiguous;
+  p.idx64 = reach_max >= (int64_t(1) << 31) - (int64_t(1) << 22);
+  if (contiguous) {
+    p.vec = std::max(1, 16 / max_item);
+    p.unroll = std::max(1, 8 / p.vec);
+    bool aligned = true;
+    for (std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
+      for (const PlanOperand& o : *list) {
+        const uintptr_t a = reinterpret_cast<uintptr_t>(o.ptr);
+        if (o.cls == Cls::Contig && a % (uintptr_t(p.vec) * itemsize(o.dtype)) != 0)
+          aligned = false;
+      }
+    }
+    p.aligned = aligned ? 1 : 0;
+  }
+  const int64_t per_block = int64_t(kBlockThreads) * (contiguous ? p.vec * p.unroll : 1);
+  const int64_t cap = int64_t(props.multiprocessor_count) * 32;
+  p.grid[0] = unsigned(
+      std::clamp<int64_t>((p.n + per_block - 1) / per_block, 1, std::max<int64_t>(cap, 1)));
+}
+
+void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p) {
+  const Node& node = *g.steps.back().node;
+  const int nd = int(g.shape.size());
+  std::vector<int> kept, red;
+  for (int d = 0; d < nd; ++d) ((node.params.axes >> d) & 1 ? red : kept).push_back(d);
+  auto split = [&](const Strides& st, Strides& k, Strides& r) {
+    for (int d : kept) k.push_back(st[d]);
+    for (int d : red) r.push_back(st[d]);
+  };
+  for (const Array& in : g.inputs) {
+    PlanOperand o{base_of(in), in.dtype(), Cls::Strided, {}, {}};
+    split(in.strides(), o.kst, o.rst);
+    p.inputs.push_back(std::move(o));
+  }
+  p.index.dtype = DType::Int64;
+  split(contiguous_strides(g.shape), p.index.kst, p.index.rst);
+  for (const GroupOutput& out : g.outputs) {
+    if (out.step != int(g.steps.size()) - 1) {
+      throw Error("internal: a reduction group writes only its reduction");
+    }
+    PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, out.dest.strides(), {}};
+    p.outputs.push_back(std::move(o));
+  }
+  for (int d : kept) p.kshape.push_back(g.shape[d]);
+  for (int d : red) p.rshape.push_back(g.shape[d]);
+  std::vector<Strides*> kops, rops;
+  for (PlanOperand& o : p.inputs) {
+    kops.push_back(&o.kst);
+    rops.push_back(&o.rst);
+  }
+  kops.push_back(&p.index.kst);
+  rops.push_back(&p.index.rst);
+  for (PlanOperand& o : p.outputs) kops.push_back(&o.kst);
+  collapse(p.kshape, kops);
+  collapse(p.rshape, rops);
+  p.outputs_n = shape_size(p.kshape);
+  p.reduced_n = shape_size(p.rshape);
+  int64_t reach_max = std::max(p.outputs_n, p.reduced_n);
+  for (const PlanOperand& o : p.inputs) {
+    reach_max = std::max(reach_max, reach(p.kshape, o.kst) + reach(p.rshape, o.rst));
+  }
+  for (const PlanOperand& o : p.outputs) reach_max = std::max(reach_max, reach(p.kshape, o.kst));
+  reach_max = std::max(reach_max, p.outputs_n * p.reduced_n);  // the logical index
+  p.idx64 = reach_max >= (int64_t(1) << 31) - (int64_t(1) << 22);
+
+  // Outer when the input's fastest-moving memory axis is kept: threads then walk outputs that
+  // are neighbours in memory and every warp access is coalesced.
+  const StepArg& arg = g.steps.back().args[0];
+  const Array* primary = arg.kind == StepArg::Input ? &g.inputs[arg.index]
+                         : g.inputs.empty()         ? nullptr
+                                                    : &g.inputs[0];
+  p.strategy = Strategy::Inner;
+  if (primary && p.outputs_n >= 16 && p.reduced_n > 1) {
+    int fastest = -1;
+    for (int d = 0; d < nd; ++d) {
+      if (g.shape[d] <= 1) continue;
+      if (fastest < 0 || std::abs(primary->strides()[d]) < std::abs(primary->strides()[fastest])) {
+        fastest = d;
+      }
+    }
+    if (fastest >= 0 && !((node.params.axes >> fastest) & 1)) p.strategy = Strategy::Outer;
+  }
+  // Enough threads to fill the device twice over; a reduction too narrow for that is split
+  // along its reduced range, and a second kernel combines the partial results (no atomics, so
+  // results are the same on every run).
+  const int64_t target = 2 * int64_t(std::max(props.multiprocessor_count, 1)) *
+                         std::max(props.max_threads_per_multiprocessor, 256);
+  const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
+  if (p.strategy == Strategy::Outer) {
+    const int64_t blocks = (O + 31) / 32;
+    int64_t s = 1;
+    if (blocks * kBlockThreads < target / 2) {
+      s = std::min<int64_t>({65535,
+                             (target + blocks * kBlockThreads - 1) / (blocks * kBlockThreads),
+                             std::max<int64_t>(R / 256, 1)});
+    }
+    p.splits = int(std::max<int64_t>(s, 1));
+    p.chunk = (R + p.splits - 1) / p.splits;
+    p.grid[0] = unsigned(blocks);
+    p.block[0] = 32;
+    p.block[1] = kBlockThreads / 32;
+  } else {
+    int64_t s = 1;
+    if (O * pow2_ceil((R + 15) / 16, kBlockThreads) < target / 2) {
+      s = std::min<int64_t>({65535, (target + O * kBlockThreads - 1) / (O * kBlockThreads),
+                             std::max<int64_t>(R / 8192, 1)});
+    }
+    p.splits = int(std::max<int64_t>(s, 1));
+    p.chunk = (R + p.splits - 1) / p.splits;
+    p.tpo = pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
+    const int64_t per_block = kBlockThreads / p.tpo;
+    p.grid[0] = unsigned((O + per_block - 1) / per_block);
+  }
+  p.grid[1] = unsigned(p.splits);
+  if (p.splits > 1) {
+    p.tpo2 = pow2_ceil(p.splits, kBlockThreads);
+    p.grid2 = unsigned((O + kBlockThreads / p.tpo2 - 1) / (kBlockThreads / p.tpo2));
+  }
+}
+
+}  // namespace
+
+KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
+  KernelPlan p;
+  p.group = &g;
+  for (const Step& st : g.steps) {
+    if (op_class(st.node->op) == OpClass::Generator) p.needs_index = true;
+  }
+  if (g.kind == Group::Kind::Reduction) {
+    plan_reduction(g, props, p);
+  } else {
+    p.strategy = Strategy::Elementwise;
+    plan_elementwise(g, props, p);
+  }
+  p.byref = pack_params(p).size() > kMaxParamBytes;
+
+  KeyWriter k{p.key};
+  p.key.reserve(64 + 8 * g.steps.size());
+  k.u8(int(p.strategy));
+  k.u8((p.idx64 ? 1 : 0) | (p.byref ? 2 : 0) | (p.contiguous ? 4 : 0) | (p.needs_index ? 8 : 0));
+  k.u8(p.vec);
+  k.u8(p.unroll);
+  k.u8(int(p.kshape.size()));
+  k.u8(int(p.rshape.size()));
+  k.u8(int(p.index.cls));
+  k.u16(int(p.inputs.size()));
+  for (const PlanOperand& o : p.inputs) key_operand(o, k);
+  k.u16(int(p.outputs.size()));
+  for (size_t i = 0; i < p.outputs.size(); ++i) {
+    key_operand(p.outputs[i], k);
+    k.u16(g.outputs[i].step);
+  }
+  key_steps(g, k);
+  return p;
+}
+
+size_t partial_bytes(const KernelPlan& p) {
+  if (p.strategy == Strategy::Elementwise || p.splits <= 1) return 0;
+  const Node& node = *p.group->steps.back().node;
+  const DType in = arg_dtype(*p.group, p.group->steps.back().args[0]);
+  const size_t acc = dispatch_dtype(in, [&](auto tag) -> size_t {
+    using T = typename decltype(tag)::type;
+    switch (node.op) {
+      case OpKind::Sum:
+      case OpKind::Prod:
+        return sizeof(reduce::acc_t<T>);
+      case OpKind::Max:
+      case OpKind::Min:
+        return sizeof(typename reduce::Max<T>::Acc);
+      case OpKind::ArgMax:
+      case OpKind::ArgMin:
+        return sizeof(typename reduce::ArgMax<T>::Acc);
+      default:
+        return sizeof(bool);
+    }
+  });
+  return acc * size_t(std::max<int64_t>(p.outputs_n, 1)) * size_t(p.splits);
+}
+
+std::string describe(const Group& g) {
+  std::string s;
+  for (const Step& st : g.steps) {
+    if (!s.empty()) s += ",";
+    s += op_name(st.node->op);
+    s += "<";
+    s += dtype_name(st.node->dtype);
+    s += ">";
+    if (s.size() > 120) {
+      s += ",...";
+      break;
+    }
+  }
+  return s;
+}
+
+}  // namespace accel::cuda

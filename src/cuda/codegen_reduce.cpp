@@ -1,0 +1,208 @@
+// Reduction kernels over any set of axes, reading their fused elementwise prologue in
+// registers. Kept and reduced dimensions are merged separately; an output's elements are the
+// reduced range r in [0, R) at the output's kept offsets.
+//
+// Inner strategy: `tpo` threads (a power of two up to a block) reduce one output, reading r,
+// r + tpo, ...; small ranges give one thread per output, long ones a block per output.
+// Outer strategy (the kept axis is the fastest in memory): a 32 x 8 block covers 32 neighbouring
+// outputs, each warp reading one coalesced row at a time, and 8 lanes of rows per output.
+// Each thread keeps 4 interleaved accumulators, folded every 16 steps, so sums are trees of
+// short runs; threads combine in a fixed tree (shuffles, then shared memory). Too few outputs
+// to fill the device: the reduced range is split over blockIdx.y and a second kernel combines
+// the partial accumulators in a fixed order. No atomics: results are identical run to run.
+#include "accel/errors.hpp"
+#include "src/cuda/codegen_detail.hpp"
+
+namespace accel::cuda::detail {
+
+namespace {
+
+std::string reducer(const Node& node, DType in) {
+  const std::string T = ctype(in);
+  switch (node.op) {
+    case OpKind::Sum:
+      return "accel::reduce::Sum<" + T + ">";
+    case OpKind::Prod:
+      return "accel::reduce::Prod<" + T + ">";
+    case OpKind::Max:
+      return "accel::reduce::Max<" + T + ">";
+    case OpKind::Min:
+      return "accel::reduce::Min<" + T + ">";
+    case OpKind::ArgMax:
+      return "accel::reduce::ArgMax<" + T + ">";
+    case OpKind::ArgMin:
+      return "accel::reduce::ArgMin<" + T + ">";
+    case OpKind::Any:
+      return "accel::reduce::Any";
+    case OpKind::All:
+      return "accel::reduce::All";
+    default:
+      throw NotImplementedError(std::string("no CUDA reduction for ") + op_name(node.op));
+  }
+}
+
+DType value_dtype(const Group& g) {
+  const StepArg& a = g.steps.back().args[0];
+  switch (a.kind) {
+    case StepArg::Input:
+      return g.inputs[a.index].dtype();
+    case StepArg::Step:
+      return g.steps[a.index].node->dtype;
+    case StepArg::Scalar:
+      return a.scalar->dtype;
+  }
+  return DType::Bool;
+}
+
+}  // namespace
+
+std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
+  const Group& g = *p.group;
+  const int kd = int(p.kshape.size()), rd = int(p.rshape.size());
+  const int ni = int(p.inputs.size());
+  const int nk = ni + (p.needs_index ? 1 : 0);
+  const DType vt = value_dtype(g);
+  const std::string VT = ctype(vt);
+  const std::string ns = name + "_ns";
+  std::string out = "namespace " + ns + " {\n";
+  emit_params(p, out);
+  out += "typedef " + reducer(*g.steps.back().node, vt) + " Red;\n";
+  out += "typedef Red::Acc Acc;\n";
+  out += "constexpr int NK = " + std::to_string(nk > 0 ? nk : 1) + ";\n";
+
+  // The value at reduced position r of the output whose kept offsets are koff.
+  out += "__device__ __forceinline__ " + VT + " value(const Params& p, const IDX* koff, IDX r) {\n";
+  out += "    (void)koff;\n";
+  out += emit_coords("r", "rshape", rd, "c");
+  for (int j = 0; j < ni; ++j) {
+    const std::string js = std::to_string(j);
+    out += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = p.in" + js +
+           "[koff[" + js + "] + " + emit_dot("c", "ir" + js, rd) + "];\n";
+  }
+  if (p.needs_index) {
+    out += "    const long long idx = (long long)(koff[" + std::to_string(ni) + "] + " +
+           emit_dot("c", "xr", rd) + ");\n";
+  }
+  out += emit_body(p, int(g.steps.size()) - 1);
+  // The reduction's operand: an input, a step, or (reducing a scalar) a parameter.
+  int scalars = 0;
+  for (size_t k = 0; k + 1 < g.steps.size(); ++k) {
+    for (const StepArg& a : g.steps[k].args) scalars += a.kind == StepArg::Scalar;
+  }
+  out += "    return " + arg_expr(g, g.steps.back().args[0], scalars) + ";\n}\n";
+
+  // Offsets of an output's kept coordinates, for every input (and the index) and the output.
+  out +=
+      "__device__ __forceinline__ void kept_offsets(const Params& p, IDX o, IDX* koff, IDX& "
+      "ooff) {\n";
+  out += emit_coords("o", "kshape", kd, "k");
+  for (int j = 0; j < ni; ++j) {
+    out += "    koff[" + std::to_string(j) + "] = " + emit_dot("k", "ik" + std::to_string(j), kd) +
+           ";\n";
+  }
+  if (p.needs_index)
+    out += "    koff[" + std::to_string(ni) + "] = " + emit_dot("k", "xk", kd) + ";\n";
+  out += "    ooff = " + emit_dot("k", "ok0", kd) + ";\n";
+  out += "    (void)koff;\n}\n";
+
+  out +=
+      R"(__device__ __forceinline__ Acc accumulate(const Params& p, const IDX* koff, IDX r, IDX r1, IDX step) {
+  Acc total = Red::init();
+  while (r < r1) {
+    Acc a0 = Red::init(), a1 = Red::init(), a2 = Red::init(), a3 = Red::init();
+    int k = 0;
+    for (; k < 16 && r + 3 * step < r1; ++k, r += 4 * step) {
+      const auto v0 = value(p, koff, r);
+      const auto v1 = value(p, koff, r + step);
+      const auto v2 = value(p, koff, r + 2 * step);
+      const auto v3 = value(p, koff, r + 3 * step);
+      a0 = Red::combine(a0, Red::lift(v0, (long long)r));
+      a1 = Red::combine(a1, Red::lift(v1, (long long)(r + step)));
+      a2 = Red::combine(a2, Red::lift(v2, (long long)(r + 2 * step)));
+      a3 = Red::combine(a3, Red::lift(v3, (long long)(r + 3 * step)));
+    }
+    if (k < 16) {
+      for (; r < r1; r += step) a0 = Red::combine(a0, Red::lift(value(p, koff, r), (long long)r));
+    }
+    total = Red::combine(total, Red::combine(Red::combine(a0, a1), Red::combine(a2, a3)));
+  }
+  return total;
+}
+__device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, Acc a) {
+  if (p.splits == 1) {
+    p.out0[ooff] = Red::result(a);
+  } else {
+    static_cast<Acc*>(p.part)[o * p.splits + s] = a;
+  }
+}
+}  // namespace
+)";
+  const std::string sig =
+      p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
+              : "(const " + ns + "::Params p) {\n";
+  const std::string head = "extern \"C\" __global__ void __launch_bounds__(256) ";
+  if (p.strategy == Strategy::Inner) {
+    out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
+    out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
+  const int tpo = p.tpo;
+  const int lane = threadIdx.x & (tpo - 1);
+  const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
+  const int s = blockIdx.y;
+  Acc acc = Red::init();
+  IDX koff[NK];
+  IDX ooff = 0;
+  if (o < p.O) {
+    kept_offsets(p, o, koff, ooff);
+    const IDX r0 = (IDX)s * p.chunk;
+    const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
+    acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);
+  }
+  acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
+  if (lane == 0 && o < p.O) finish(p, o, ooff, s, acc);
+}
+)";
+  } else {
+    out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
+    out += R"(  __shared__ alignas(16) unsigned char smraw[256 * sizeof(Acc)];
+  Acc* sm = reinterpret_cast<Acc*>(smraw);
+  const IDX o = (IDX)blockIdx.x * 32 + threadIdx.x;
+  const int s = blockIdx.y;
+  Acc acc = Red::init();
+  IDX koff[NK];
+  IDX ooff = 0;
+  if (o < p.O) {
+    kept_offsets(p, o, koff, ooff);
+    const IDX r0 = (IDX)s * p.chunk;
+    const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
+    acc = accumulate(p, koff, r0 + threadIdx.y, r1, (IDX)blockDim.y);
+  }
+  sm[threadIdx.y * 32 + threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y == 0 && o < p.O) {
+    for (int k = 1; k < (int)blockDim.y; ++k) acc = Red::combine(acc, sm[k * 32 + threadIdx.x]);
+    finish(p, o, ooff, s, acc);
+  }
+}
+)";
+  }
+  out += head + name + "_s2" + sig + "  using namespace " + ns + ";\n";
+  out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
+  const int tpo = p.tpo2;
+  const int lane = threadIdx.x & (tpo - 1);
+  const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
+  Acc acc = Red::init();
+  IDX koff[NK];
+  IDX ooff = 0;
+  if (o < p.O) {
+    kept_offsets(p, o, koff, ooff);
+    const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
+    for (int s = lane; s < p.splits; s += tpo) acc = Red::combine(acc, part[s]);
+  }
+  acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
+  if (lane == 0 && o < p.O) p.out0[ooff] = Red::result(acc);
+}
+)";
+  return out;
+}
+
+}  // namespace accel::cuda::detail

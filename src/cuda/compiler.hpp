@@ -1,0 +1,63 @@
+// Run-time compilation with NVRTC and the kernel caches: in memory (structural key -> loaded
+// functions, per device) and on disk (full source and options -> cubin).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/cuda/codegen.hpp"
+#include "src/cuda/context.hpp"
+
+namespace accel::cuda {
+
+// What every generated program starts with: the embedded kernel headers and a few helpers.
+const std::string& program_prelude();
+
+struct CompiledImage {
+  std::string data;  // a cubin, or PTX for a device newer than NVRTC knows
+  bool cubin = true;
+};
+
+// NVRTC options for a compute capability (90 for sm_90); sets `cubin` to whether they make a
+// cubin (the device's own architecture) or PTX (a device newer than this NVRTC).
+std::vector<std::string> compile_options(int cc, bool& cubin);
+// Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
+
+// The disk cache: one file per program, named by a hash of its key text (NVRTC version,
+// options, headers, source), holding the key text itself (compared exactly on load), the image
+// and a checksum. Files are written to a temporary name and renamed, so readers never see a
+// partial file; anything that fails verification is treated as a miss and rewritten.
+class DiskCache {
+ public:
+  explicit DiskCache(std::string dir) : dir_(std::move(dir)) {}
+  bool enabled() const { return !dir_.empty(); }
+  const std::string& dir() const { return dir_; }
+  std::string path_for(const std::string& key_text) const;
+  std::optional<CompiledImage> load(const std::string& key_text) const;
+  void store(const std::string& key_text, const CompiledImage& image) const;
+
+ private:
+  std::string dir_;
+};
+
+// ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
+std::string default_cache_dir();
+// The text that keys a program in the disk cache.
+std::string disk_key(const std::string& code, int cc);
+
+uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603ULL);
+
+struct LoadedKernel {
+  api::CUfunction fn[2] = {nullptr, nullptr};
+  std::string name;  // entry point of stage 1; fault reports name it
+};
+
+// The loaded kernel for a plan on a device: from memory, else from disk, else compiled.
+const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan);
+
+// The kernel name of a plan (a hash of its key, with a readable prefix).
+std::string kernel_name(const KernelPlan& plan);
+
+}  // namespace accel::cuda

@@ -1,0 +1,165 @@
+// The CUDA backend: runs each Group as one generated kernel (two for split reductions) on the
+// device's current stream. Host work per launch is one plan (dimension merging and a structural
+// key), one hash lookup, and one parameter struct passed by value.
+#include "src/cuda/cuda_backend.hpp"
+
+#include "accel/errors.hpp"
+#include "accel/ops.hpp"
+#include "accel/storage.hpp"
+#include "src/core/graph.hpp"
+#include "src/cuda/allocator.hpp"
+#include "src/cuda/codegen.hpp"
+#include "src/cuda/compiler.hpp"
+#include "src/cuda/transfer.hpp"
+
+namespace accel::cuda {
+
+namespace {
+
+void launch(DeviceContext& c, const LoadedKernel& k, int entry, const unsigned* grid,
+            const unsigned* block, void* params) {
+  const Driver& d = drv();
+  c.last_kernel.store(k.name.c_str());
+  void* args[] = {params};
+  check(d.cuLaunchKernel(k.fn[entry], grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+                         c.stream(), args, nullptr),
+        "cuLaunchKernel", c.index);
+}
+
+void run_kernel(DeviceContext& c, const Group& g) {
+  c.make_current();
+  KernelPlan plan = make_plan(g, c.props);
+  if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
+  const LoadedKernel& k = get_kernel(c, plan);
+  const size_t pbytes = partial_bytes(plan);
+  void* partial = pbytes ? device_allocate(c, pbytes) : nullptr;
+  plan.partial = partial;
+  std::vector<unsigned char> params = pack_params(plan);
+  void* dev_params = nullptr;
+  try {
+    void* arg = params.data();
+    if (plan.byref) {
+      // Too large for the kernel parameter space: pass a pointer to a device copy. The copy
+      // is from pageable memory, so the driver stages it before returning.
+      dev_params = device_allocate(c, params.size());
+      check(drv().cuMemcpyHtoDAsync(reinterpret_cast<api::CUdeviceptr>(dev_params), params.data(),
+                                    params.size(), c.stream()),
+            "cuMemcpyHtoDAsync", c.index);
+      arg = &dev_params;
+      launch(c, k, 0, plan.grid, plan.block, arg);
+    } else {
+      launch(c, k, 0, plan.grid, plan.block, arg);
+    }
+    if (plan.strategy != Strategy::Elementwise && plan.splits > 1) {
+      const unsigned grid2[3] = {plan.grid2, 1, 1};
+      const unsigned block2[3] = {unsigned(kBlockThreads), 1, 1};
+      launch(c, k, 1, grid2, block2, arg);
+    }
+  } catch (...) {
+    if (partial) device_free(c, partial, pbytes);
+    if (dev_params) device_free(c, dev_params, params.size());
+    throw;
+  }
+  // Stream-ordered frees: the memory is reused only after the kernels above are done.
+  if (partial) device_free(c, partial, pbytes);
+  if (dev_params) device_free(c, dev_params, params.size());
+}
+
+// Concatenate: one copy kernel per input, each writing its slab of the output.
+void run_concatenate(DeviceContext& c, const Group& group) {
+  const Node& node = *group.steps[0].node;
+  const Array& out = group.outputs[0].dest;
+  const int axis = node.params.axis;
+  int64_t at = 0;
+  for (const Operand& in : node.inputs) {
+    const Array& src = in.array;
+    const Array dest =
+        out.view(out.dtype(), src.shape(), out.strides(), out.offset() + at * out.strides()[axis]);
+    at += src.shape()[axis];
+    if (src.size() == 0) continue;
+    Node copy(OpKind::Cast, out.dtype(), out.device(), src.shape(), {Operand{src}});
+    Group g;
+    g.device = group.device;
+    g.shape = src.shape();
+    g.inputs = {src};
+    g.steps = {Step{&copy, {StepArg{StepArg::Input, 0}}}};
+    g.outputs = {GroupOutput{0, dest}};
+    run_kernel(c, g);
+  }
+}
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int index) : index_(index) {}
+  void* allocate(size_t nbytes) override { return device_allocate(context(index_), nbytes); }
+  void deallocate(void* ptr, size_t nbytes) override { device_free(context(index_), ptr, nbytes); }
+  void run(const Group& group) override {
+    DeviceContext& c = context(index_);
+    switch (group.kind) {
+      case Group::Kind::Elementwise:
+      case Group::Kind::Reduction:
+        return run_kernel(c, group);
+      case Group::Kind::Single:
+        if (group.steps[0].node->op == OpKind::Concatenate) return run_concatenate(c, group);
+        throw NotImplementedError(std::string(op_name(group.steps[0].node->op)) +
+                                  " is not implemented on CUDA devices yet");
+    }
+  }
+  void copy_to_host(const void* src, void* dst, size_t nbytes) override {
+    copy_device_to_host(context(index_), src, dst, nbytes);
+  }
+  void copy_from_host(const void* src, void* dst, size_t nbytes) override {
+    copy_host_to_device(context(index_), src, dst, nbytes);
+  }
+  void copy_device(const void* src, void* dst, size_t nbytes) override {
+    copy_device_to_device(context(index_), src, dst, nbytes);
+  }
+  void copy_from_peer(Device from, const void* src, void* dst, size_t nbytes) override {
+    if (!from.is_cuda()) throw Error("internal: copy_from_peer from " + from.str());
+    if (from.index == index_) return copy_device(src, dst, nbytes);
+    copy_peer(context(from.index), src, context(index_), dst, nbytes);
+  }
+  void synchronize() override { cuda::synchronize(index_); }
+
+ private:
+  int index_;
+};
+
+}  // namespace
+
+Backend& cuda_backend(int index) {
+  static CudaBackend* backends[kMaxDevices] = {};
+  static std::once_flag once[kMaxDevices];
+  context(index);  // validates the index, initializes the device
+  std::call_once(once[index], [&] { backends[index] = new CudaBackend(index); });
+  return *backends[index];
+}
+
+void copy_to_host_async(const Array& src, void* dst) {
+  if (!src.device().is_cuda()) throw ValueError("copy_to_host_async needs a CUDA array");
+  const Array c = src.is_contiguous() ? src : accel::copy(src);
+  c.eval();
+  const char* p =
+      static_cast<const char*>(c.storage()->data()) + c.offset() * int64_t(itemsize(c.dtype()));
+  copy_device_to_host_async(context(c.device().index), p, dst, c.nbytes());
+}
+
+void launch_faulting_kernel(int device) {
+  DeviceContext& c = context(device);
+  c.make_current();
+  static const char* code =
+      "extern \"C\" __global__ void accel_fault_test(int* p) { p[threadIdx.x] = 1; }\n";
+  const CompiledImage img =
+      compile_program(code, c.props.major * 10 + c.props.minor, "accel_fault_test");
+  const Driver& d = drv();
+  api::CUmodule mod = nullptr;
+  check(d.cuModuleLoadData(&mod, img.data.c_str()), "cuModuleLoadData", device);
+  static LoadedKernel k;
+  k.name = "accel_fault_test";
+  check(d.cuModuleGetFunction(&k.fn[0], mod, "accel_fault_test"), "cuModuleGetFunction", device);
+  int* null = nullptr;
+  const unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  launch(c, k, 0, grid, block, &null);
+}
+
+}  // namespace accel::cuda

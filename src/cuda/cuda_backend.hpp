@@ -1,0 +1,11 @@
+// The CUDA backend (the core reaches it only through the Backend interface).
+#pragma once
+
+#include "src/core/backend.hpp"
+
+namespace accel::cuda {
+
+// The backend of device `index`; throws (with the reason) when it does not exist.
+Backend& cuda_backend(int index);
+
+}  // namespace accel::cuda

@@ -1,0 +1,15 @@
+// The kernel headers (include/accel/kernels/*.h) as strings, generated at build time
+// (cmake/embed_headers.cmake) so that NVRTC programs need no header files at run time.
+#pragma once
+
+namespace accel::cuda {
+
+struct EmbeddedHeader {
+  const char* path;  // "accel/kernels/scalar_ops.h"
+  const char* name;  // "scalar_ops.h", as the headers include each other
+  const char* text;
+};
+extern const EmbeddedHeader kEmbeddedHeaders[];
+extern const int kNumEmbeddedHeaders;
+
+}  // namespace accel::cuda

@@ -1,0 +1,85 @@
+// Finding and opening the CUDA libraries at run time (dlopen), so that one build runs with or
+// without a GPU, and with whichever toolkit or pip wheels a machine has.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/cuda/api.hpp"
+
+namespace accel::cuda {
+
+// What happened when a library was looked for: where it was found, or why not.
+struct LoadStatus {
+  bool ok = false;
+  std::string path;     // the file opened
+  std::string version;  // "12.4"
+  std::string error;    // why it is not usable
+  std::vector<std::string> tried;
+};
+
+struct Driver {
+  int version = 0;  // cuDriverGetVersion: 12040 for CUDA 12.4
+  int device_count = 0;
+#define ACCEL_DRIVER_FN(name) api::PFN_##name name = nullptr;
+#include "src/cuda/driver_fns.def"
+#undef ACCEL_DRIVER_FN
+};
+
+struct Nvrtc {
+  int major = 0, minor = 0;
+  std::vector<int> archs;  // supported sm_XX, as XX
+  api::PFN_nvrtcVersion nvrtcVersion = nullptr;
+  api::PFN_nvrtcGetErrorString nvrtcGetErrorString = nullptr;
+  api::PFN_nvrtcGetNumSupportedArchs nvrtcGetNumSupportedArchs = nullptr;
+  api::PFN_nvrtcGetSupportedArchs nvrtcGetSupportedArchs = nullptr;
+  api::PFN_nvrtcCreateProgram nvrtcCreateProgram = nullptr;
+  api::PFN_nvrtcDestroyProgram nvrtcDestroyProgram = nullptr;
+  api::PFN_nvrtcCompileProgram nvrtcCompileProgram = nullptr;
+  api::PFN_nvrtcGetProgramLogSize nvrtcGetProgramLogSize = nullptr;
+  api::PFN_nvrtcGetProgramLog nvrtcGetProgramLog = nullptr;
+  api::PFN_nvrtcGetCUBINSize nvrtcGetCUBINSize = nullptr;
+  api::PFN_nvrtcGetCUBIN nvrtcGetCUBIN = nullptr;
+  api::PFN_nvrtcGetPTXSize nvrtcGetPTXSize = nullptr;
+  api::PFN_nvrtcGetPTX nvrtcGetPTX = nullptr;
+};
+
+struct Cublas {
+  api::PFN_cublasGetProperty cublasGetProperty = nullptr;
+  api::PFN_cublasCreate cublasCreate_v2 = nullptr;
+  api::PFN_cublasDestroy cublasDestroy_v2 = nullptr;
+  api::PFN_cublasSetStream cublasSetStream_v2 = nullptr;
+  api::PFN_cublasLtGetVersion cublasLtGetVersion = nullptr;
+  api::PFN_cublasLtCreate cublasLtCreate = nullptr;
+  api::PFN_cublasLtDestroy cublasLtDestroy = nullptr;
+};
+
+// Each is loaded once, on first call, thread-safely. Null when unusable; the status says why.
+// Loading the driver also runs cuInit and counts the devices.
+const Driver* driver();
+const LoadStatus& driver_status();
+// NVRTC is matched to the driver: a library newer than the driver's CUDA major version is
+// skipped (its cubins would not load), so a machine with several toolkits picks one that works.
+const Nvrtc* nvrtc();
+const LoadStatus& nvrtc_status();
+const Cublas* cublas();
+const LoadStatus& cublas_status();
+const LoadStatus& cublaslt_status();
+
+// Directories where NVIDIA's pip wheels may hold libraries (site-packages entries); the Python
+// package adds sys.path's site directories before anything is loaded.
+void add_search_dirs(const std::vector<std::string>& dirs);
+
+// The building blocks, exposed for tests.
+enum class Library { Driver, Nvrtc, Cublas, CublasLt };
+// Candidate files in search order: the env override alone when set (ACCELPY_CUDA_DRIVER,
+// ACCELPY_NVRTC, ACCELPY_CUBLAS; a file or a directory), else pip wheel directories,
+// CUDA_HOME/CUDA_PATH, /usr/local/cuda, then bare sonames for the system's search path.
+std::vector<std::string> library_candidates(Library lib);
+// Opens the first candidate that loads and exports `symbol`; records every attempt.
+void* open_first(const std::vector<std::string>& candidates, const char* symbol,
+                 LoadStatus& status);
+// Loads the driver from explicit candidates without touching the process-wide state.
+LoadStatus probe_driver(const std::vector<std::string>& candidates);
+
+}  // namespace accel::cuda

@@ -1,0 +1,284 @@
+// Compiles every kernel template for every dtype to an sm_90 cubin with NVRTC (no GPU needed),
+// and checks that kernel keys depend on structure only.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "accel/dtype_traits.hpp"
+#include "accel/kernels/generators.h"
+#include "src/core/graph.hpp"
+#include "src/cuda/codegen.hpp"
+#include "src/cuda/compiler.hpp"
+#include "src/cuda/loader.hpp"
+
+namespace accel::cuda {
+namespace {
+
+DeviceProperties h100() {
+  DeviceProperties p;
+  p.name = "test H100";
+  p.major = 9;
+  p.minor = 0;
+  p.multiprocessor_count = 132;
+  p.max_threads_per_multiprocessor = 2048;
+  return p;
+}
+
+// Device arrays over fake, well-aligned addresses: code generation never dereferences them.
+Array fake(DType dt, Shape shape, Strides strides = {}, uintptr_t addr = 1 << 20) {
+  if (strides.empty()) strides = contiguous_strides(shape);
+  return Array::wrap(reinterpret_cast<void*>(addr), dt, shape, strides, Device::cuda(0), nullptr,
+                     true);
+}
+
+// Holds nodes and groups alive while a batch of kernels is generated.
+struct Batch {
+  std::vector<std::unique_ptr<Node>> nodes;
+  std::vector<std::unique_ptr<Group>> groups;
+  std::map<std::string, std::string> code;  // name -> kernel source
+
+  Node* node(OpKind op, DType dt, Shape shape, std::vector<Operand> ins = {}, NodeParams p = {}) {
+    nodes.push_back(std::make_unique<Node>(op, dt, Device::cuda(0), shape, std::move(ins), p));
+    return nodes.back().get();
+  }
+  void add(std::unique_ptr<Group> g) {
+    const KernelPlan plan = make_plan(*g, h100());
+    const std::string name = kernel_name(plan);
+    code.emplace(name, generate(plan, name).code);
+    groups.push_back(std::move(g));
+  }
+  // Compiles everything added, in programs of up to `per` kernels.
+  void compile(size_t per = 64) {
+    std::string program;
+    size_t n = 0;
+    int part = 0;
+    for (const auto& [name, c] : code) {
+      program += c;
+      if (++n % per == 0 || n == code.size()) {
+        EXPECT_NO_THROW(compile_program(program, 90, "batch" + std::to_string(part++)))
+            << "first kernel of the failing batch ends before: " << name;
+        program.clear();
+      }
+    }
+  }
+};
+
+bool have_nvrtc() {
+  if (nvrtc()) return true;
+  std::cerr << "NVRTC not found (" << nvrtc_status().error << "): skipping compilation\n";
+  return false;
+}
+
+DType result_of(DType in, const char* rule) {
+  const std::string r = rule;
+  if (r == "Bool") return DType::Bool;
+  if (r == "Real") return real_dtype(in);
+  return in;
+}
+
+// One step over `arity` inputs of `dt`, contiguous or transposed, optionally with a scalar.
+std::unique_ptr<Group> unary_or_binary(Batch& b, OpKind op, int arity, DType dt, DType out,
+                                       bool strided, bool scalar) {
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->shape = {33, 65};
+  const Strides tr = {1, 33};
+  Step st{nullptr, {}};
+  for (int i = 0; i < arity; ++i) {
+    if (scalar && i == 1) {
+      auto* holder =
+          b.node(OpKind::Fill, dt, {}, {Operand{ScalarArg::of(Scalar::weak_int(2), dt)}});
+      st.args.push_back({StepArg::Scalar, 0, &holder->inputs[0].scalar});
+      continue;
+    }
+    g->inputs.push_back(strided ? fake(dt, g->shape, tr) : fake(dt, g->shape));
+    st.args.push_back({StepArg::Input, int(g->inputs.size()) - 1});
+  }
+  st.node = b.node(op, out, g->shape);
+  g->steps.push_back(st);
+  g->outputs.push_back({0, fake(out, g->shape)});
+  return g;
+}
+
+TEST(CudaCodegen, ElementwiseOpsEveryDtype) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  using namespace dtypes;  // NOLINT: the masks named in the table
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags)                             \
+  for_each_dtype([&](auto d) {                                                                  \
+    constexpr DType D = decltype(d)::value;                                                     \
+    if (!contains(inputs, D)) return;                                                           \
+    const DType out = result_of(D, #result);                                                    \
+    b.add(unary_or_binary(b, OpKind::Name, arity, D, out, false, false));                       \
+    if (D == DType::Float32 || D == DType::Int32 || D == DType::Complex128 || D == DType::Bool) \
+      b.add(unary_or_binary(b, OpKind::Name, arity, D, out, true, arity == 2));                 \
+  });
+#include "accel/elementwise_ops.def"
+#undef ACCEL_ELEMENTWISE
+  for_each_dtype([&](auto d) {
+    constexpr DType D = decltype(d)::value;
+    auto g = std::make_unique<Group>();
+    g->device = Device::cuda(0);
+    g->shape = {100};
+    g->inputs = {fake(DType::Bool, {100}), fake(D, {100}), fake(D, {1}, {0})};
+    g->inputs[2] = g->inputs[2].view({100}, {0}, 0);
+    g->steps.push_back({b.node(OpKind::Where, D, {100}),
+                        {{StepArg::Input, 0}, {StepArg::Input, 1}, {StepArg::Input, 2}}});
+    g->outputs.push_back({0, fake(D, {100})});
+    b.add(std::move(g));
+  });
+  b.compile();
+}
+
+TEST(CudaCodegen, CastsBetweenEveryPair) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  for (int f = 0; f < kNumDTypes; ++f) {
+    for (int t = 0; t < kNumDTypes; ++t) {
+      auto g = std::make_unique<Group>();
+      g->device = Device::cuda(0);
+      g->shape = {1000};
+      g->inputs = {fake(DType(f), {1000})};
+      g->steps.push_back({b.node(OpKind::Cast, DType(t), {1000}), {{StepArg::Input, 0}}});
+      g->outputs.push_back({0, fake(DType(t), {1000})});
+      b.add(std::move(g));
+    }
+  }
+  b.compile(120);
+}
+
+TEST(CudaCodegen, GeneratorsEveryDtype) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  for (int t = 0; t < kNumDTypes; ++t) {
+    const DType dt = DType(t);
+    const DType wide = is_complex(dt) ? DType::Complex128 : DType::Float64;
+    auto sc = [&](DType d) { return Operand{ScalarArg::of(Scalar::weak_int(3), d)}; };
+    struct G {
+      OpKind op;
+      std::vector<Operand> ins;
+    };
+    std::vector<G> gens = {
+        {OpKind::Fill, {sc(dt)}},
+        {OpKind::Arange, {sc(dt), sc(dt)}},  // first, second
+        // start, stop (in the compute type), div
+        {OpKind::Linspace, {sc(wide), sc(wide), sc(DType::Int64)}},
+        {OpKind::Linspace, {sc(DType::Float32), sc(DType::Float32), sc(DType::Int64)}},
+        {OpKind::Eye, {}}};
+    for (G& gen : gens) {
+      for (bool strided_out : {false, true}) {
+        auto g = std::make_unique<Group>();
+        g->device = Device::cuda(0);
+        g->shape = {17, 9};
+        Node* n = b.node(gen.op, dt, g->shape, gen.ins);
+        Step st{n, {}};
+        for (const Operand& o : n->inputs) st.args.push_back({StepArg::Scalar, 0, &o.scalar});
+        g->steps.push_back(st);
+        g->outputs.push_back({0, strided_out ? fake(dt, g->shape, {1, 17}) : fake(dt, g->shape)});
+        b.add(std::move(g));
+      }
+    }
+  }
+  b.compile();
+}
+
+// A reduction group: optional negation prologue, reducing `axes` of a 2-D input.
+std::unique_ptr<Group> reduction(Batch& b, OpKind op, DType in, DType out, uint64_t axes,
+                                 bool prologue, Shape shape = {4096, 64}) {
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->kind = Group::Kind::Reduction;
+  g->shape = shape;
+  g->inputs = {fake(in, shape)};
+  NodeParams p;
+  p.axes = axes;
+  StepArg value{StepArg::Input, 0};
+  if (prologue) {
+    g->steps.push_back({b.node(OpKind::Cast, in, shape), {{StepArg::Input, 0}}});
+    value = {StepArg::Step, 0};
+  }
+  Shape oshape;
+  for (int d = 0; d < int(shape.size()); ++d) {
+    if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
+  }
+  g->steps.push_back({b.node(op, out, oshape, {}, p), {value}});
+  g->outputs.push_back({int(g->steps.size()) - 1, fake(out, oshape)});
+  return g;
+}
+
+TEST(CudaCodegen, ReductionsEveryDtypeAndStrategy) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  const OpKind ops[] = {OpKind::Sum,    OpKind::Prod,   OpKind::Max, OpKind::Min,
+                        OpKind::ArgMax, OpKind::ArgMin, OpKind::Any, OpKind::All};
+  std::map<Strategy, int> seen;
+  for (OpKind op : ops) {
+    for (int t = 0; t < kNumDTypes; ++t) {
+      const DType dt = DType(t);
+      const bool logical = op == OpKind::Any || op == OpKind::All;
+      if (logical != (dt == DType::Bool)) continue;
+      const DType out = (op == OpKind::ArgMax || op == OpKind::ArgMin) ? DType::Int64 : dt;
+      for (uint64_t axes : {uint64_t(2), uint64_t(1), uint64_t(3)}) {  // inner, outer, all
+        auto g = reduction(b, op, dt, out, axes, t % 2 == 0);
+        ++seen[make_plan(*g, h100()).strategy];
+        b.add(std::move(g));
+      }
+    }
+  }
+  EXPECT_GT(seen[Strategy::Inner], 0);
+  EXPECT_GT(seen[Strategy::Outer], 0);
+  b.compile();
+}
+
+TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
+  Batch b;
+  auto full =
+      reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 14, 1 << 14});
+  const KernelPlan p = make_plan(*full, h100());
+  EXPECT_EQ(p.strategy, Strategy::Inner);
+  EXPECT_GT(p.splits, 100);  // one output: the range is split across the device
+  EXPECT_GT(partial_bytes(p), 0u);
+  auto rows =
+      reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {1 << 14, 1 << 14});
+  const KernelPlan q = make_plan(*rows, h100());
+  EXPECT_EQ(q.splits, 1);
+  EXPECT_EQ(q.tpo, 256);
+  auto cols =
+      reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 1, false, {1 << 14, 1 << 14});
+  EXPECT_EQ(make_plan(*cols, h100()).strategy, Strategy::Outer);
+}
+
+TEST(CudaCodegen, KeyDependsOnStructureOnly) {
+  Batch b;
+  auto add_scalar = [&](int64_t n, double value, uintptr_t addr) {
+    auto g = std::make_unique<Group>();
+    g->device = Device::cuda(0);
+    g->shape = {n};
+    g->inputs = {fake(DType::Float32, {n}, {}, addr)};
+    Node* holder = b.node(OpKind::Fill, DType::Float32, {},
+                          {Operand{ScalarArg::of(Scalar::weak_float(value), DType::Float32)}});
+    g->steps.push_back({b.node(OpKind::Add, DType::Float32, {n}),
+                        {{StepArg::Input, 0}, {StepArg::Scalar, 0, &holder->inputs[0].scalar}}});
+    g->outputs.push_back({0, fake(DType::Float32, {n}, {}, addr + 4096)});
+    return g;
+  };
+  auto g1 = add_scalar(1000, 0.02, 1 << 20);
+  auto g2 = add_scalar(1 << 24, 7.5, 1 << 24);
+  auto g3 = add_scalar(3, 0.02, (1 << 20) + 4);  // misaligned: still the same kernel
+  const KernelPlan p1 = make_plan(*g1, h100()), p2 = make_plan(*g2, h100()),
+                   p3 = make_plan(*g3, h100());
+  EXPECT_EQ(p1.key, p2.key);
+  EXPECT_EQ(p1.key, p3.key);
+  EXPECT_EQ(p3.aligned, 0);
+  EXPECT_NE(pack_params(p1), pack_params(p2));  // sizes and scalars travel as parameters
+  EXPECT_EQ(generate(p1, "k").code, generate(p2, "k").code);
+  // Another dtype or layout is another kernel.
+  auto g4 = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, true, false);
+  auto g5 = unary_or_binary(b, OpKind::Add, 2, DType::Float64, DType::Float64, false, false);
+  EXPECT_NE(make_plan(*g4, h100()).key, p1.key);
+  EXPECT_NE(make_plan(*g5, h100()).key, p1.key);
+}
+
+}  // namespace
+}  // namespace accel::cuda

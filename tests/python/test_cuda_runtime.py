@@ -1,0 +1,298 @@
+"""CUDA runtime: streams, events, memory, transfers, kernel caches and fault reports.
+
+Everything here needs a GPU and is skipped, with the reason, without one. The numerical
+behaviour of ops on CUDA is covered by the rest of the suite, which runs per device.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+
+pytestmark = pytest.mark.skipif(
+    not ap.cuda.is_available(), reason=f"no CUDA GPU: {ap.cuda.unavailable_reason()}")
+
+
+def run_python(code, env=None, timeout=300):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=full_env, timeout=timeout)
+
+
+def test_device_queries():
+    assert ap.cuda.device_count() >= 1
+    p = ap.cuda.get_device_properties(0)
+    assert p.name and p.total_memory > 0 and p.multi_processor_count > 0
+    assert p.compute_capability >= (7, 0)
+    assert p.l2_cache_size > 0
+    assert ap.get_default_device() in (ap.device("cuda:0"), ap.device("cpu"))
+
+
+def test_default_device_is_gpu0_in_a_fresh_process():
+    r = run_python("import accelpy as ap; print(ap.get_default_device(), ap.zeros(3).device)",
+                   env={"ACCELPY_DEFAULT_DEVICE": ""})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["cuda:0", "cuda:0"]
+
+
+def test_missing_device_is_a_clear_error():
+    n = ap.cuda.device_count()
+    with pytest.raises(ValueError, match=f"cuda:{n}"):
+        ap.zeros(3, device=f"cuda:{n}")
+
+
+def test_mixing_devices_names_both():
+    a = ap.ones(3, device="cuda")
+    b = ap.ones(3, device="cpu")
+    with pytest.raises(ValueError, match="cuda:0.*cpu|cpu.*cuda:0"):
+        a + b
+
+
+def test_to_and_cpu_round_trip(rng):
+    x = rng.standard_normal((37, 5)).astype(np.float32)
+    a = ap.asarray(x, device="cpu")
+    g = a.to("cuda")
+    assert g.device == ap.device("cuda:0")
+    np.testing.assert_array_equal(ap.asnumpy(g.cpu()), x)
+    np.testing.assert_array_equal(ap.asnumpy(g * 2), x * 2)
+
+
+def test_array_protocol_refuses_gpu_arrays():
+    with pytest.raises(TypeError):
+        np.asarray(ap.ones(3, device="cuda"))
+
+
+def test_stream_context_and_events():
+    s = ap.cuda.Stream()
+    assert ap.cuda.current_stream() != s
+    with s:
+        assert ap.cuda.current_stream() == s
+        start, end = ap.cuda.Event(), ap.cuda.Event()
+        start.record()
+        x = ap.ones((1024, 1024), dtype=np.float32, device="cuda")
+        y = (x * 3).sum()
+        ap.eval(y)
+        end.record()
+    assert ap.cuda.current_stream() != s
+    end.synchronize()
+    assert end.query()
+    assert s.query()
+    assert start.elapsed_time(end) >= 0
+    assert float(y) == 3 * 1024 * 1024
+
+
+def test_stream_wait_event_orders_work():
+    s1, s2 = ap.cuda.Stream(), ap.cuda.Stream()
+    with s1:
+        a = ap.ones(1 << 20, dtype=np.float32, device="cuda") * 5
+        ap.eval(a)
+        ev = s1.record()
+    s2.wait_event(ev)
+    with s2:
+        b = a + 1
+        ap.eval(b)
+    s2.synchronize()
+    assert float(b.sum()) == 6 * (1 << 20)
+
+
+def test_synchronize():
+    x = ap.ones(1 << 20, device="cuda") + 1
+    ap.eval(x)
+    ap.cuda.synchronize()
+
+
+def test_memory_stats_and_free_cache():
+    ap.cuda.synchronize()
+    before = ap.cuda.memory_stats()["allocated_bytes"]
+    x = ap.empty((1 << 20,), dtype=np.float32, device="cuda")
+    st = ap.cuda.memory_stats()
+    assert st["allocated_bytes"] >= before + 4 * (1 << 20)
+    assert st["reserved_bytes"] >= 4 * (1 << 20)
+    assert st["peak_allocated_bytes"] >= st["allocated_bytes"]
+    del x
+    assert ap.cuda.memory_stats()["allocated_bytes"] == before
+    ap.cuda.free_cache()
+    assert ap.cuda.memory_stats()["reserved_bytes"] <= st["reserved_bytes"]
+
+
+def test_memory_limit_raises_out_of_memory():
+    ap.cuda.set_memory_limit(64 << 20)
+    try:
+        with pytest.raises(ap.OutOfMemoryError, match="limit") as info:
+            ap.empty((128 << 20,), dtype=np.uint8, device="cuda")
+        assert isinstance(info.value, MemoryError)
+        assert str(128 << 20) in str(info.value)
+        small = ap.empty((1 << 20,), dtype=np.uint8, device="cuda")
+        del small
+    finally:
+        ap.cuda.set_memory_limit(0)
+
+
+def test_memory_limit_from_environment():
+    r = run_python("""
+        import accelpy as ap, numpy as np
+        assert ap.cuda.memory_stats()["limit_bytes"] == 32 << 20
+        try:
+            ap.empty((64 << 20,), dtype=np.uint8, device="cuda")
+        except ap.OutOfMemoryError as e:
+            print("OOM", e)
+    """, env={"ACCELPY_CUDA_MEMORY_LIMIT": "32M"})
+    assert r.returncode == 0, r.stderr
+    assert "OOM" in r.stdout
+
+
+def test_device_out_of_memory_is_reported_with_sizes():
+    total = ap.cuda.get_device_properties().total_memory
+    with pytest.raises(ap.OutOfMemoryError, match="free") as info:
+        ap.empty((2 * total,), dtype=np.uint8, device="cuda")
+    assert str(2 * total) in str(info.value)
+    assert ap.cuda.memory_stats()["oom_retries"] >= 1
+    x = ap.ones(1000, device="cuda")  # the device still works
+    assert float(x.sum()) == 1000
+
+
+@pytest.mark.parametrize("nbytes", [8, 1000, (1 << 20) + 3, 50 << 20])
+def test_pageable_transfers(rng, nbytes):
+    x = rng.integers(0, 255, size=nbytes, dtype=np.uint8)
+    g = ap.asarray(x, device="cuda")
+    x_copy = x.copy()
+    x[:] = 0  # the device copy is a snapshot
+    np.testing.assert_array_equal(ap.asnumpy(g), x_copy)
+
+
+def test_non_contiguous_transfers(rng):
+    x = rng.standard_normal((300, 200))
+    g = ap.asarray(x[::3, ::-2], device="cuda")
+    np.testing.assert_array_equal(ap.asnumpy(g), x[::3, ::-2])
+    t = ap.asarray(x, device="cuda").T[5:, ::7]
+    np.testing.assert_array_equal(ap.asnumpy(t), x.T[5:, ::7])
+
+
+def test_pinned_transfers_are_asynchronous(rng):
+    host = ap.cuda.pinned_empty((1 << 20,), np.float32)
+    host[:] = rng.standard_normal(1 << 20).astype(np.float32)
+    g = ap.asarray(host, device="cuda")
+    ap.cuda.current_stream().synchronize()
+    out = ap.cuda.pinned_empty((1 << 20,), np.float32)
+    ap.cuda.copy_to_host_async(g * 2, out)
+    ap.cuda.current_stream().synchronize()
+    np.testing.assert_array_equal(out, host * 2)
+
+
+def test_large_transfer_round_trip(rng):
+    x = rng.standard_normal(64 << 20 >> 3)  # 64 MiB of float64
+    g = ap.asarray(x, device="cuda")
+    np.testing.assert_array_equal(ap.asnumpy(g), x)
+
+
+def test_device_to_device_copy():
+    a = ap.arange(1000, device="cuda")
+    b = a.copy()
+    a[:] = 0
+    np.testing.assert_array_equal(ap.asnumpy(b), np.arange(1000))
+
+
+@pytest.mark.skipif(ap.cuda.device_count() < 2, reason="needs two GPUs")
+def test_peer_copy():
+    a = ap.arange(1000, device="cuda:0")
+    b = a.to("cuda:1")
+    assert b.device == ap.device("cuda:1")
+    np.testing.assert_array_equal(ap.asnumpy(b), np.arange(1000))
+
+
+def test_scalar_loop_compiles_a_few_kernels():
+    b = ap.zeros(1000, dtype=np.float32, device="cuda")
+    ap.eval(b)
+    before = ap.cuda.kernel_cache_stats()["kernels"]
+    for _ in range(1000):
+        b = b + 0.02
+    ap.eval(b)
+    after = ap.cuda.kernel_cache_stats()["kernels"]
+    assert after - before <= 4
+    np.testing.assert_allclose(ap.asnumpy(b), np.full(1000, 20.0, np.float32), rtol=1e-4)
+
+
+def test_disk_cache_hit_in_a_new_process(tmp_path):
+    code = """
+        import accelpy as ap, numpy as np
+        x = ap.arange(100, dtype=np.float64, device="cuda")
+        y = ap.sqrt(x * 3.0 + 1.0) - x / 7.0
+        ap.eval(y)
+        s = ap.cuda.kernel_cache_stats()
+        print(s["compiled"], s["disk_hits"])
+    """
+    env = {"ACCELPY_CACHE_DIR": str(tmp_path)}
+    first = run_python(code, env)
+    assert first.returncode == 0, first.stderr
+    compiled, hits = map(int, first.stdout.split())
+    assert compiled >= 1
+    assert oct(os.stat(tmp_path / "kernels").st_mode & 0o777) == "0o700"
+    second = run_python(code, env)
+    assert second.returncode == 0, second.stderr
+    compiled2, hits2 = map(int, second.stdout.split())
+    assert compiled2 == 0 and hits2 >= 1
+    # A corrupt entry is recompiled.
+    for f in (tmp_path / "kernels").iterdir():
+        f.write_bytes(f.read_bytes()[:-5] + b"xxxxx")
+    third = run_python(code, env)
+    assert third.returncode == 0, third.stderr
+    assert int(third.stdout.split()[0]) >= 1
+
+
+def test_dump_kernels(tmp_path):
+    r = run_python("""
+        import accelpy as ap
+        ap.eval(ap.ones(10, device="cuda") * 3 + 1)
+    """, env={"ACCELPY_DUMP_KERNELS": str(tmp_path), "ACCELPY_CACHE_DIR": "off"})
+    assert r.returncode == 0, r.stderr
+    sources = list(tmp_path.glob("*.cu"))
+    assert sources and "__global__" in sources[0].read_text()
+
+
+def test_kernel_fault_is_reported_at_synchronize():
+    r = run_python("""
+        import accelpy as ap
+        ap.cuda._launch_faulting_kernel()
+        try:
+            ap.cuda.synchronize()
+        except RuntimeError as e:
+            print("ERROR:", e)
+    """)
+    assert "ERROR:" in r.stdout, r.stdout + r.stderr
+    assert "accel_fault_test" in r.stdout
+    assert "illegal" in r.stdout.lower() or "CUDA_ERROR" in r.stdout
+
+
+def test_info_reports_devices():
+    from accelpy._info import info_text
+    text = info_text()
+    assert "cuda:0" in text and "nvrtc" in text
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("op", ["sum", "max", "argmin", "any"])
+def test_large_reductions_match_numpy(rng, op, axis):
+    x = rng.standard_normal((1000, 3000)).astype(np.float32)
+    if op == "any":
+        x = x > 3.5
+    a = ap.asarray(x, device="cuda")
+    if op == "argmin":
+        if isinstance(axis, tuple):
+            return
+        got, want = ap.argmin(a, axis=axis), np.argmin(x, axis=axis)
+    else:
+        got, want = getattr(ap, op)(a, axis=axis), getattr(np, op)(x, axis=axis)
+    np.testing.assert_allclose(ap.asnumpy(got), want, rtol=2e-5, atol=1e-3)
+
+
+def test_fused_reduction_is_deterministic(rng):
+    x = ap.asarray(rng.standard_normal(1 << 22).astype(np.float32), device="cuda")
+    r1 = float((x * x).sum())
+    r2 = float((x * x).sum())
+    assert r1 == r2
