@@ -218,7 +218,7 @@ def versions():
         v["torch"] = torch.__version__
     if cupy is not None:
         v["cupy"] = cupy.__version__
-    for lib in ap._core.cuda.libraries():
+    for lib in ap._core._cuda.libraries():
         v[lib["name"]] = lib["version"] if lib["found"] else None
     return v
 

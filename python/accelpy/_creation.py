@@ -27,6 +27,13 @@ def asarray(obj, dtype=None, device=None, copy=None):
         if copy and out is obj:
             out = obj.copy()
         return out
+    if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
+        # Sequences of accelpy arrays stack where the arrays are (NumPy would need host copies).
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        parts = [asarray(x, device=device) for x in obj]
+        out = _core.stack(parts) if parts else _core.empty((0,), device=device)
+        return out if dtype is None else out.astype(dtype, copy=False)
     is_numpy = isinstance(obj, np.ndarray)
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -42,6 +49,11 @@ def asarray(obj, dtype=None, device=None, copy=None):
 def array(obj, dtype=None, *, copy=True, device=None):
     """Like ``numpy.array``: a copy by default."""
     return asarray(obj, dtype=dtype, device=device, copy=copy)
+
+
+def _holds_arrays(seq):
+    return any(isinstance(x, ndarray) or (isinstance(x, (list, tuple)) and _holds_arrays(x))
+               for x in seq)
 
 
 def _exports_memory(obj):

@@ -20,7 +20,7 @@ def info_text():
         "",
         "CUDA libraries:",
     ]
-    for lib in ap._core.cuda.libraries():
+    for lib in ap._core._cuda.libraries():
         name = lib["name"]
         if lib["found"]:
             ver = f" {lib['version']}" if lib["version"] else ""

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _core
 
-_c = _core.cuda
+_c = _core._cuda
 
 
 def _wheel_dirs():

@@ -1,4 +1,4 @@
-// accelpy._core.cuda: devices, streams, events, memory and caches (python/accelpy/cuda.py
+// accelpy._core._cuda: devices, streams, events, memory and caches (python/accelpy/cuda.py
 // builds the public module on top). Bindings only.
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -49,7 +49,7 @@ nb::dict props_dict(const cuda::DeviceProperties& p) {
 }  // namespace
 
 void bind_cuda(nb::module_& parent) {
-  nb::module_ m = parent.def_submodule("cuda", "CUDA runtime support (see accelpy.cuda).");
+  nb::module_ m = parent.def_submodule("_cuda", "CUDA runtime support (see accelpy.cuda).");
   m.def("is_available", &cuda::is_available);
   m.def("device_count", &cuda::device_count);
   m.def("unavailable_reason", &cuda::unavailable_reason);

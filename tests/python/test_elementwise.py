@@ -42,7 +42,9 @@ EXACT = {
     "nextafter", "not_equal", "positive", "reciprocal", "remainder", "rint", "sign", "signbit",
     "square", "subtract", "trunc",
 }
-ULPS = {"deg2rad": 2, "rad2deg": 2}
+# Compositions of library functions (log1p of exp, ...): CUDA's and glibc's differ by an ulp or
+# two each, and the composition adds them up.
+ULPS = {"deg2rad": 2, "rad2deg": 2, "logaddexp": 16, "logaddexp2": 16}
 MATH_ULPS, COMPLEX_MATH_ULPS = 8, 64
 
 # Real inputs where the function is defined (NaN elsewhere would test little); complex inputs
@@ -230,8 +232,11 @@ def test_float_division_special_values(dtype, device):
         expected = reference(name, [a, b])
         got = to_numpy(getattr(ap, name)(x, y))
         assert_matches(got, expected, rtol=0, atol=0)
-        np.testing.assert_array_equal(np.signbit(got.astype(np.float32)),
-                                      np.signbit(expected.astype(np.float32)), err_msg=name)
+        # Signs of zeros and infinities must match; a NaN's sign bit is the hardware's (x86's
+        # default NaN is negative, a GPU's positive) and NumPy leaves it unspecified.
+        real = ~np.isnan(expected.astype(np.float32))
+        np.testing.assert_array_equal(np.signbit(got.astype(np.float32))[real],
+                                      np.signbit(expected.astype(np.float32))[real], err_msg=name)
 
 
 # ---- complex special values (C99 Annex G) ----------------------------------------------------
@@ -307,7 +312,7 @@ def test_python_scalar_operands(name, dtype, device, rng):
                 continue
             kw = {"ulps": 8} if name in ("atan2", "divide", "pow") else {"rtol": 0, "atol": 0}
             if np.asarray(expected).dtype.kind == "c":
-                kw = {"ulps": 8}
+                kw = {"ulps": 256 if name == "pow" else 8}  # pow: exp(b log a) amplifies error
             assert_matches(fn(*args), expected, **kw)
 
 

@@ -107,7 +107,7 @@ def test_numpy_integers_and_index_objects(device, rng):
     a_np, a = make_array(rng, "2d", np.float32, device)
     for key in [np.int64(2), (np.uint8(1), np.int32(-1)), slice(np.int16(1), np.int64(4)),
                 ap.asarray(np.array(3)), np.array(2), (np.array(3, np.uint8)[()], 1)]:
-        k_np = np.asarray(key).item() if isinstance(key, ap.ndarray) else key
+        k_np = ap.asnumpy(key).item() if isinstance(key, ap.ndarray) else key
         assert_matches(a[key], a_np[k_np])
 
 

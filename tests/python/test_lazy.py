@@ -8,6 +8,7 @@ data; NumPy interop shares memory and runs the write barrier first.
 The evaluator's counters (accelpy._core._eval_stats) make the cost side observable.
 """
 
+import functools
 import gc
 import os
 import subprocess
@@ -30,6 +31,18 @@ def stats():
     core._reset_eval_stats()
     yield core._eval_stats
     core._set_fusion(was)
+
+
+def on_cpu(test):
+    """Runs a test on the CPU device: it checks memory shared with NumPy, which only CPU arrays
+    do (the other tests run on the default device, the GPU where there is one)."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with ap.device("cpu"):
+            return test(*args, **kwargs)
+
+    return run
 
 
 def arrays(rng, *shapes, dtype=np.float64):
@@ -122,6 +135,7 @@ def test_fused_reduction_is_one_group(rng, stats):
     assert_matches(s, (a_np * a_np + 1.0).sum(axis=0), rtol=1e-12)
 
 
+@on_cpu
 def test_referenced_intermediate_is_computed_once_and_written(rng, stats):
     (a_np,), (a,) = arrays(rng, (500,))
     t = a * a
@@ -319,6 +333,7 @@ def test_write_barrier_matches_numpy(rng, stats, scenario, fusion):
 # ---- NumPy interop -------------------------------------------------------------------------
 
 
+@on_cpu
 def test_asarray_shares_memory_and_runs_the_barrier(rng):
     (a_np,), (a,) = arrays(rng, (10,))
     x = a * 1.0  # accelpy-owned memory, once computed
@@ -330,6 +345,7 @@ def test_asarray_shares_memory_and_runs_the_barrier(rng):
     assert_matches(x, np.zeros(10))
 
 
+@on_cpu
 def test_wrapped_numpy_memory_is_shared(rng):
     n = rng.uniform(size=8)
     x = ap.asarray(n)
@@ -350,6 +366,7 @@ def test_two_wraps_of_one_buffer(rng):
     np.testing.assert_array_equal(ap.asnumpy(r), orig[::2] * 2)
 
 
+@on_cpu
 def test_exported_memory_wrapped_again(rng):
     (a_np,), (a,) = arrays(rng, (6,))
     x = a + 0.0
