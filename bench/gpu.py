@@ -35,7 +35,7 @@ REPS = 20
 WARMUP = 3
 
 
-def median_ms(run, start, end, sync, reps=REPS):
+def median_ms(run, start, end, sync, reps=REPS, elapsed=lambda s, e: s.elapsed_time(e)):
     """Median milliseconds of run() between two events of one library."""
     for _ in range(WARMUP):
         run()
@@ -47,7 +47,7 @@ def median_ms(run, start, end, sync, reps=REPS):
         run()
         e.record()
         e.synchronize()
-        times.append(s.elapsed_time(e))
+        times.append(elapsed(s, e))
     return statistics.median(times)
 
 
@@ -65,7 +65,8 @@ def timer_torch(run):
 def timer_cupy(run):
     if cupy is None:
         return None
-    return median_ms(run, cupy.cuda.Event, cupy.cuda.Event, cupy.cuda.runtime.deviceSynchronize)
+    return median_ms(run, cupy.cuda.Event, cupy.cuda.Event, cupy.cuda.runtime.deviceSynchronize,
+                     elapsed=cupy.cuda.get_elapsed_time)
 
 
 def gbps(nbytes, ms):

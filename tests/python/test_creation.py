@@ -140,8 +140,9 @@ def test_asarray_buffers(device, rng):
         with pytest.raises(ValueError, match="copy"):
             ap.asarray(ba, copy=False)
     ro = ap.asarray(memoryview(b"\x01\x02"))
-    with pytest.raises(ValueError):
-        ro[0] = 3
+    if device.type == "cpu":  # shared, so read-only as the buffer is; on a GPU, a writable copy
+        with pytest.raises(ValueError):
+            ro[0] = 3
     with pytest.raises(ValueError):
         ap.asarray(array.array("i", [1, 2]), dtype=np.float64, copy=False)
 

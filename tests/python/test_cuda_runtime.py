@@ -147,7 +147,10 @@ def test_memory_limit_from_environment():
     assert "OOM" in r.stdout
 
 
+@pytest.mark.serial
 def test_device_out_of_memory_is_reported_with_sizes():
+    # Twice the device's memory: refused by the driver at once, so other processes sharing the
+    # GPU (parallel test workers) never see it full.
     total = ap.cuda.get_device_properties().total_memory
     with pytest.raises(ap.OutOfMemoryError, match="free") as info:
         ap.empty((2 * total,), dtype=np.uint8, device="cuda")
