@@ -13,6 +13,12 @@ struct EvalStats {
   uint64_t groups_run = 0;       // groups (kernels) executed
   uint64_t nodes_run = 0;        // graph nodes computed, fused or not
   uint64_t outputs_written = 0;  // results written to memory; fused intermediates are not
+  // Distinct group structures run (what compiled kernels depend on: ops, dtypes, wiring, ndim,
+  // layout classes; never sizes or scalars), and runs of a structure seen before.
+  uint64_t structures = 0;
+  uint64_t structure_hits = 0;
+  // Evaluations started early because pending work kept too much memory alive.
+  uint64_t early_evaluations = 0;
 };
 
 // The counts since the process started or since the last reset_eval_stats().

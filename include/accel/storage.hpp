@@ -51,6 +51,16 @@ class Storage : public std::enable_shared_from_this<Storage> {
   // pending). Distinct storages overlap only when both are shared.
   bool overlaps(const Storage& other) const;
 
+  // Live pending nodes reading this materialized storage, and its place in the list of such
+  // storages: the memory that pending work keeps alive (src/core/pending_memory.cpp).
+  struct PendingUse {
+    uint32_t count = 0;
+    Storage* prev = nullptr;
+    Storage* next = nullptr;
+  };
+  PendingUse& pending_use() { return pending_use_; }
+  const std::vector<std::weak_ptr<Node>>& readers() const { return readers_; }
+
   // Bumped on every write; lets caches notice that the data changed.
   uint64_t version() const { return version_; }
   void bump_version() { ++version_; }
@@ -65,6 +75,7 @@ class Storage : public std::enable_shared_from_this<Storage> {
   std::shared_ptr<Node> producer_;
   std::vector<std::weak_ptr<Node>> readers_;
   uint64_t version_ = 0;
+  PendingUse pending_use_;
 };
 
 // The write barrier: before anything writes into `storage`, computes it if pending and

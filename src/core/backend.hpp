@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "accel/device.hpp"
 #include "src/core/group.hpp"
@@ -27,6 +28,14 @@ class Backend {
   virtual void copy_device(const void* src, void* dst, size_t nbytes) = 0;
   // From memory of another device of the same type (a peer GPU); returns once done.
   virtual void copy_from_peer(Device from, const void* src, void* dst, size_t nbytes) = 0;
+
+  // For the fusion debug log (only asked while it is on): the kernel the last run() on this
+  // thread launched, and where it came from ("memory hit", "disk hit", "compiled"). Backends
+  // without compiled kernels leave both empty.
+  virtual void describe_last_run(std::string& kernel, std::string& cache) {
+    (void)kernel;
+    (void)cache;
+  }
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;

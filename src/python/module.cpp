@@ -49,4 +49,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_array(m);
   accel::python::bind_ops(m);
   accel::python::bind_cuda(m);
+  accel::python::bind_fusion(m);
 }
