@@ -1,28 +1,30 @@
-// Evaluation: collect the pending graph behind the targets, cut it into groups, run them.
-//
-// Grouping rule (the planner): walking nodes consumers-first, an elementwise node joins the
-// group of its consumers when all of them are in one group that iterates over the node's
-// shape and reads the node's output as-is (not broadcast, sliced or transposed). Because a
-// node joins only when every consumer is in the group, groups are convex (no path leaves a
-// group and re-enters it), so running groups in the order their roots were created respects
-// every dependency. A node whose result is still referenced from outside the plan (a live
-// Python array, say) is written out even when fused, so it is never computed twice.
+// Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp), run its groups,
+// and keep the books: counters, the structures seen, the fusion debug log.
 #include "src/core/eval.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <span>
 #include <unordered_set>
 
 #include "accel/errors.hpp"
 #include "accel/eval_stats.hpp"
+#include "accel/fusion.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
+#include "src/core/pending_memory.hpp"
+#include "src/core/plan.hpp"
 
 namespace accel {
+
+using plan::Plan;
+using plan::PlanNode;
+using plan::pending_producer;
 
 namespace {
 
@@ -32,218 +34,135 @@ bool read_fusion_env() {
 }
 bool g_fusion = read_fusion_env();
 
-// The largest number of steps one group may hold.
-constexpr size_t kMaxGroupSteps = 128;
-
 // Relaxed atomics: the counters order nothing, they only count.
 std::atomic<uint64_t> g_groups_run{0};
 std::atomic<uint64_t> g_nodes_run{0};
 std::atomic<uint64_t> g_outputs_written{0};
+std::atomic<uint64_t> g_structure_hits{0};
 
-struct PlanNode {
-  explicit PlanNode(Node* n) : node(n) {}
-  Node* node;
-  bool external = false;     // referenced from outside the plan, or a target
-  bool materialize = false;  // its result is written to memory
-  int group = -1;
-  SmallVector<int, 4> consumers;  // plan indices
+// ---- group structures -----------------------------------------------------------------------
+// A group's structure is what a compiled kernel depends on: ops, dtypes, how steps are wired,
+// the number of dimensions and each operand's layout class; never sizes, strides or scalar
+// values. The CUDA backend keys its kernel cache by (a refinement of) it; the planner counts
+// the distinct structures it has run, which on any backend bounds the kernels a program needs.
+
+struct StructureSet {
+  std::mutex mutex;
+  std::unordered_set<uint64_t> seen;
+};
+StructureSet& structures() {
+  static auto* s = new StructureSet;
+  return *s;
+}
+
+struct Fnv {
+  uint64_t h = 1469598103934665603ULL;
+  void add(uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ULL;
+    }
+  }
 };
 
-struct Plan {
-  std::vector<PlanNode> nodes;                      // topological order: producers first
-  std::vector<std::pair<const Node*, int>> sorted;  // (node, index in `nodes`), by pointer
+int layout_class(const Array& a, const Shape& space) {
+  const Strides& st = a.strides();
+  if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
+  return a.shape() == space && st == contiguous_strides(space) ? 0 : 2;
+}
+const char* class_name(int c) { return c == 0 ? "contiguous" : c == 1 ? "broadcast" : "strided"; }
 
-  int index_of(const Node* n) const {
-    const auto it =
-        std::lower_bound(sorted.begin(), sorted.end(), std::pair<const Node*, int>{n, -1});
-    return (it != sorted.end() && it->first == n) ? it->second : -1;
+uint64_t structure_of(const Group& g) {
+  Fnv f;
+  f.add(uint64_t(g.kind));
+  f.add(uint64_t(g.device.type));
+  f.add(g.shape.size());
+  for (const Array& in : g.inputs) {
+    f.add(uint64_t(in.dtype()));
+    f.add(layout_class(in, g.shape));
   }
-};
-
-Node* pending_producer(const Operand& in) {
-  if (in.is_scalar()) return nullptr;
-  const Storage* s = in.array.storage().get();
-  return s->is_pending() ? s->producer() : nullptr;
+  for (const GroupOutput& o : g.outputs) {
+    f.add(uint64_t(o.dest.dtype()));
+    f.add(uint64_t(o.step));
+    f.add(o.dest.shape() == g.shape ? layout_class(o.dest, g.shape) : 3);
+  }
+  for (const Step& st : g.steps) {
+    f.add(uint64_t(st.node->op));
+    f.add(uint64_t(st.node->dtype));
+    f.add(st.node->params.axes);
+    for (const StepArg& a : st.args) {
+      f.add(uint64_t(a.kind));
+      f.add(a.kind == StepArg::Scalar ? uint64_t(a.scalar->dtype) : uint64_t(a.index));
+    }
+    if (g.kind == Group::Kind::Single) {
+      for (const Operand& in : st.node->inputs) f.add(in.is_scalar() ? 0 : in.array.ndim());
+    }
+  }
+  return f.h;
 }
 
-// Post-order DFS from the targets' producers, without recursion.
-void collect(std::span<Storage* const> targets, Plan& plan) {
-  // A hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
-  std::unordered_set<const Node*> seen;
-  auto mark = [&](const Node* n) { return seen.insert(n).second; };
-  std::vector<std::pair<Node*, size_t>> stack;
-  for (Storage* t : targets) {
-    Node* root = t->producer();
-    if (!root || !mark(root)) continue;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      if (next < node->inputs.size()) {
-        Node* p = pending_producer(node->inputs[next++]);
-        if (p && mark(p)) stack.push_back({p, 0});
-        continue;
-      }
-      plan.nodes.emplace_back(node);
-      stack.pop_back();
-    }
-  }
-  plan.sorted.reserve(plan.nodes.size());
-  for (size_t i = 0; i < plan.nodes.size(); ++i)
-    plan.sorted.push_back({plan.nodes[i].node, int(i)});
-  std::sort(plan.sorted.begin(), plan.sorted.end());
+// Records the group's structure; returns whether it had run before.
+bool note_structure(const Group& g) {
+  const uint64_t key = structure_of(g);
+  StructureSet& s = structures();
+  std::lock_guard lock(s.mutex);
+  const bool seen = !s.seen.insert(key).second;
+  if (seen) g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+  return seen;
 }
 
-// Finds consumers, and which results are referenced from outside the plan: a result is
-// internal when every Array::Impl pointing at its storage is held only by operands of plan
-// nodes (the evaluator itself holds no handles while this runs).
-void analyze_references(std::span<Storage* const> targets, Plan& plan) {
-  struct Ref {
-    const Array::Impl* impl;
-    int producer;
-    const Array* holder;
-    bool operator<(const Ref& o) const { return impl < o.impl; }
-  };
-  std::vector<Ref> refs;
-  for (size_t c = 0; c < plan.nodes.size(); ++c) {
-    for (const Operand& in : plan.nodes[c].node->inputs) {
-      const Node* p = pending_producer(in);
-      if (!p) continue;
-      const int pi = plan.index_of(p);
-      refs.push_back({in.array.impl(), pi, &in.array});
-      auto& cons = plan.nodes[pi].consumers;
-      if (std::find(cons.begin(), cons.end(), int(c)) == cons.end()) cons.push_back(int(c));
+// ---- the fusion debug log -------------------------------------------------------------------
+
+FusionLogger& logger() {
+  static FusionLogger* l = [] {
+    auto* f = new FusionLogger;
+    const char* v = std::getenv("ACCELPY_DEBUG_FUSION");
+    if (v && *v && std::strcmp(v, "0") != 0) {
+      *f = [](const FusionRecord& r) {
+        std::fprintf(stderr, "%s\n", format_fusion_record(r).c_str());
+      };
     }
-  }
-  std::sort(refs.begin(), refs.end());
-  std::vector<long> internal_impls(plan.nodes.size(), 0);
-  for (size_t i = 0; i < refs.size();) {
-    size_t j = i;
-    while (j < refs.size() && refs[j].impl == refs[i].impl) ++j;
-    if (refs[i].holder->use_count() == long(j - i)) {
-      ++internal_impls[refs[i].producer];
-    } else {
-      plan.nodes[refs[i].producer].external = true;
-    }
-    i = j;
-  }
-  for (size_t i = 0; i < plan.nodes.size(); ++i) {
-    // Storage handles are held only by impls; the temporary from shared_from_this adds one.
-    const long holders = plan.nodes[i].node->output->shared_from_this().use_count() - 1;
-    if (holders != internal_impls[i]) plan.nodes[i].external = true;
-  }
-  for (Storage* t : targets) {
-    if (Node* n = t->producer()) plan.nodes[plan.index_of(n)].external = true;
-  }
+    return f;
+  }();
+  return *l;
 }
 
-// Whether operand `in` of a consumer reads producer `p`'s output exactly as laid out.
-bool reads_as_is(const Operand& in, const Node* p) {
-  const Array& a = in.array;
-  return a.dtype() == p->dtype && a.offset() == 0 && a.shape() == p->shape &&
-         a.strides() == contiguous_strides(p->shape);
+std::string describe_array(const Array& a, const Shape& space) {
+  std::string s(dtype_name(a.dtype()));
+  s += "[";
+  for (size_t d = 0; d < a.shape().size(); ++d) s += (d ? "," : "") + std::to_string(a.shape()[d]);
+  s += "]";
+  if (a.shape() == space) s += std::string(" ") + class_name(layout_class(a, space));
+  return s;
 }
 
-struct GroupDraft {
-  Group::Kind kind;
-  Device device;
-  Shape shape;
-  std::vector<int> members;
-};
-
-bool fusible(OpKind op) {
-  const OpClass c = op_class(op);
-  return c == OpClass::Elementwise || c == OpClass::Generator;
-}
-
-// Cuts the plan into groups, walking consumers first; drafts come out in reverse execution
-// order.
-std::vector<GroupDraft> form_groups(Plan& plan) {
-  std::vector<GroupDraft> drafts;
-  for (size_t ii = plan.nodes.size(); ii-- > 0;) {
-    PlanNode& pn = plan.nodes[ii];
-    Node* n = pn.node;
-    int join = -1;
-    if (g_fusion && fusible(n->op) && !pn.consumers.empty()) {
-      join = plan.nodes[pn.consumers[0]].group;
-      for (int c : pn.consumers) {
-        if (plan.nodes[c].group != join) join = -1;
-      }
-      if (join >= 0) {
-        const GroupDraft& g = drafts[join];
-        // A Single group runs its one node by itself: concatenate([x + 1]) has the shape of
-        // its input, but its producer cannot run inside it.
-        bool ok = g.kind != Group::Kind::Single && g.device == n->device && g.shape == n->shape &&
-                  g.members.size() < kMaxGroupSteps &&
-                  !(pn.external && g.kind == Group::Kind::Reduction);
-        for (int c : pn.consumers) {
-          for (const Operand& in : plan.nodes[c].node->inputs) {
-            if (pending_producer(in) == n && !reads_as_is(in, n)) ok = false;
-          }
-        }
-        if (!ok) join = -1;
-      }
-    }
-    if (join >= 0) {
-      pn.group = join;
-      pn.materialize = pn.external;
-      drafts[join].members.push_back(int(ii));
-      continue;
-    }
-    GroupDraft g{Group::Kind::Elementwise, n->device, n->shape, {int(ii)}};
-    if (op_class(n->op) == OpClass::Reduction) {
-      g.kind = Group::Kind::Reduction;
-      g.shape = n->inputs[0].array.shape();
-    } else if (op_class(n->op) == OpClass::Other) {
-      g.kind = Group::Kind::Single;
-    }
-    pn.group = int(drafts.size());
-    pn.materialize = true;
-    drafts.push_back(std::move(g));
+void log_group(Backend& backend, const Group& g, bool seen) {
+  FusionRecord r;
+  r.kind = g.kind == Group::Kind::Elementwise ? "elementwise"
+           : g.kind == Group::Kind::Reduction ? "reduction"
+                                              : "single";
+  r.device = g.device.str();
+  for (const Step& st : g.steps) {
+    r.ops.push_back(std::string(op_name(st.node->op)) + "<" +
+                    std::string(dtype_name(st.node->dtype)) + ">");
   }
-  return drafts;
+  for (const Array& in : g.inputs) r.inputs.push_back(describe_array(in, g.shape));
+  for (const GroupOutput& o : g.outputs) {
+    r.outputs.push_back(describe_array(o.dest, g.shape) + " <- step " + std::to_string(o.step));
+  }
+  r.structure_seen = seen;
+  r.param_bytes = plan::param_bytes(g);
+  backend.describe_last_run(r.kernel, r.cache);
+  if (r.kernel.empty()) {
+    r.kernel = g.device.is_cpu() ? "cpu" : "-";
+    r.cache = seen ? "hit" : "miss";
+  }
+  logger()(r);
 }
 
 Array contiguous_dest(const Node* n) {
   return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape,
                              contiguous_strides(n->shape), 0);
-}
-
-Group build_group(const Plan& plan, GroupDraft& draft) {
-  Group g;
-  g.kind = draft.kind;
-  g.device = draft.device;
-  g.shape = draft.shape;
-  std::sort(draft.members.begin(), draft.members.end());  // topological order
-  const std::vector<int>& members = draft.members;
-  const int group_id = plan.nodes[members[0]].group;
-  std::vector<const Array::Impl*> input_impls;
-  for (int m : members) {
-    const PlanNode& pn = plan.nodes[m];
-    Step step{pn.node, {}};
-    for (const Operand& in : pn.node->inputs) {
-      StepArg arg{StepArg::Scalar};
-      const Node* p = pending_producer(in);
-      if (in.is_scalar()) {
-        arg.scalar = &in.scalar;
-      } else if (p && plan.nodes[plan.index_of(p)].group == group_id) {
-        arg.kind = StepArg::Step;
-        arg.index =
-            int(std::find(members.begin(), members.end(), plan.index_of(p)) - members.begin());
-      } else {
-        arg.kind = StepArg::Input;
-        const auto it = std::find(input_impls.begin(), input_impls.end(), in.array.impl());
-        arg.index = int(it - input_impls.begin());
-        if (it == input_impls.end()) {
-          input_impls.push_back(in.array.impl());
-          g.inputs.push_back(in.array);
-        }
-      }
-      step.args.push_back(arg);
-    }
-    g.steps.push_back(std::move(step));
-    if (pn.materialize) g.outputs.push_back({int(g.steps.size() - 1), contiguous_dest(pn.node)});
-  }
-  return g;
 }
 
 // Gives every output storage of the group its memory (redirected outputs write into an
@@ -270,10 +189,14 @@ void run_group(Group& g) {
     }
     throw;
   }
+  const bool seen = note_structure(g);
+  if (fusion_logging()) log_group(backend, g, seen);
+  // Every pending storage written here is computed now: its producer (a step of the group, or
+  // a duplicate that common-subexpression elimination merged into one) can go.
   std::vector<std::shared_ptr<Node>> done;
   for (GroupOutput& out : g.outputs) {
     Storage* s = out.dest.storage().get();
-    if (s->is_pending() && s->producer() == g.steps[out.step].node) {
+    if (s->is_pending() && s->data()) {
       done.push_back(s->take_producer());
       done.back()->output = nullptr;
     }
@@ -329,19 +252,21 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
     return;
   }
   Plan plan;
-  collect(targets, plan);
+  plan::collect(targets, plan);
   if (plan.nodes.empty()) return;
-  analyze_references(targets, plan);
-  std::vector<GroupDraft> drafts = form_groups(plan);
+  plan::analyze_references(targets, plan);
+  if (g_fusion) plan::merge_common_subexpressions(plan, redirect_dest ? targets[0] : nullptr);
+  std::vector<plan::GroupDraft> drafts = plan::form_groups(plan, g_fusion);
   // Build every group before running any: running releases nodes the plan still points at.
   std::vector<Group> groups;
   groups.reserve(drafts.size());
-  for (size_t i = drafts.size(); i-- > 0;) groups.push_back(build_group(plan, drafts[i]));
+  for (size_t i = drafts.size(); i-- > 0;) groups.push_back(plan::build_group(plan, drafts[i]));
   if (redirect_dest) {
-    // The target (the last group's root) is written into the caller's view instead.
-    Group& last = groups.back();
-    for (GroupOutput& out : last.outputs) {
-      if (out.dest.storage().get() == targets[0]) out.dest = *redirect_dest;
+    // The target is written into the caller's view instead of its own storage.
+    for (Group& g : groups) {
+      for (GroupOutput& out : g.outputs) {
+        if (out.dest.storage().get() == targets[0]) out.dest = *redirect_dest;
+      }
     }
   }
   for (Group& g : groups) run_group(g);
@@ -379,7 +304,7 @@ void evaluate_into(const Array& dst, Array value) {
   // element of a before writing it, in the same kernel.
   Plan plan;
   Storage* value_storage = value.storage().get();
-  if (value.is_pending()) collect(std::span<Storage* const>(&value_storage, 1), plan);
+  if (value.is_pending()) plan::collect(std::span<Storage* const>(&value_storage, 1), plan);
   {
     // `readers` keeps the nodes alive while their outputs are computed.
     const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(ds);
@@ -391,7 +316,7 @@ void evaluate_into(const Array& dst, Array value) {
       evaluate(others, nullptr);
       // That may have computed, and freed, nodes of the value's plan.
       plan = Plan();
-      if (value.is_pending()) collect(std::span<Storage* const>(&value_storage, 1), plan);
+      if (value.is_pending()) plan::collect(std::span<Storage* const>(&value_storage, 1), plan);
     }
   }
   // Writing the final group straight into dst is safe when it reads dst's memory only through
@@ -420,6 +345,13 @@ EvalStats eval_stats() {
   s.groups_run = g_groups_run.load(std::memory_order_relaxed);
   s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
   s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
+  {
+    StructureSet& st = structures();
+    std::lock_guard lock(st.mutex);
+    s.structures = st.seen.size();
+  }
+  s.structure_hits = g_structure_hits.load(std::memory_order_relaxed);
+  s.early_evaluations = pending::early_evaluations();
   return s;
 }
 
@@ -427,6 +359,29 @@ void reset_eval_stats() {
   g_groups_run.store(0, std::memory_order_relaxed);
   g_nodes_run.store(0, std::memory_order_relaxed);
   g_outputs_written.store(0, std::memory_order_relaxed);
+  g_structure_hits.store(0, std::memory_order_relaxed);
+  {
+    StructureSet& st = structures();
+    std::lock_guard lock(st.mutex);
+    st.seen.clear();
+  }
+  pending::reset_early_evaluations();
+}
+
+void set_fusion_logger(FusionLogger l) { logger() = std::move(l); }
+bool fusion_logging() { return static_cast<bool>(logger()); }
+
+std::string format_fusion_record(const FusionRecord& r) {
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  return "[accelpy fusion] " + r.kind + " on " + r.device + ": " + std::to_string(r.ops.size()) +
+         " ops [" + join(r.ops) + "] inputs [" + join(r.inputs) + "] outputs [" +
+         join(r.outputs) + "] kernel " + r.kernel + " (" + r.cache + ", structure " +
+         (r.structure_seen ? "seen" : "new") + ", " + std::to_string(r.param_bytes) +
+         " param bytes)";
 }
 
 bool fusion_enabled() { return g_fusion; }

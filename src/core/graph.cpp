@@ -4,6 +4,7 @@
 
 #include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
+#include "src/core/pending_memory.hpp"
 
 namespace accel {
 
@@ -103,6 +104,7 @@ thread_local std::vector<Array>* g_graveyard = nullptr;
 }  // namespace
 
 Node::~Node() {
+  pending::release(*this);
   if (g_graveyard) {
     for (Operand& in : inputs) {
       if (in.array.defined()) g_graveyard->push_back(std::move(in.array));
@@ -124,6 +126,7 @@ Node::~Node() {
 
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
+  pending::enforce(inputs);
   int depth = 1;
   bool reads_arrays = false;
   for (const Operand& in : inputs) {
@@ -146,6 +149,7 @@ Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vect
   auto node =
       std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
   node->depth = depth;
+  pending::capture(*node);
   for (const Operand& in : node->inputs) {
     if (in.array.defined()) in.array.storage()->add_reader(node);
   }

@@ -10,6 +10,7 @@
 
 #include "accel/array.hpp"
 #include "accel/scalar.hpp"
+#include "accel/small_vector.hpp"
 #include "accel/storage.hpp"
 
 namespace accel {
@@ -82,6 +83,9 @@ struct Node {
   int depth = 1;  // the longest chain of pending nodes that ends here
   // The pending storage this node computes; it owns the node. Null once computed.
   Storage* output = nullptr;
+  // The computed storages this node reads, counted as memory pending work keeps alive
+  // (pending_memory.cpp) until the node is computed or dropped.
+  SmallVector<Storage*, 2> captured;
 
   Node(OpKind op, DType dtype, Device device, Shape shape, std::vector<Operand> inputs,
        NodeParams params = {});

@@ -183,12 +183,15 @@ Program::Program(const Group& group, int num_steps, Layout layout)
   for (int k = 0; k < num_steps; ++k) {
     const Step& step = group.steps[k];
     const Node& node = *step.node;
-    CompiledStep cs{nullptr, step.args, -1, itemsize(node.dtype), 0};
+    CompiledStep cs{nullptr, step.args, {}, itemsize(node.dtype), 0};
     cs.fn = step_loop(node);
     needs_index_ = needs_index_ || op_class(node.op) == OpClass::Generator;
     for (size_t o = 0; o < group.outputs.size(); ++o) {
-      if (group.outputs[o].step == k) cs.output = int(o);
+      if (group.outputs[o].step == k) cs.outputs.push_back(int(o));
     }
+    // A contiguous destination takes the step's results directly; the others copy them.
+    std::stable_partition(cs.outputs.begin(), cs.outputs.end(),
+                          [&](int o) { return outputs_[o].contiguous; });
     cs.buffer = reserve(kBlock * cs.out_itemsize);
     for (const StepArg& a : cs.args) {
       if (a.kind == StepArg::Scalar &&
@@ -274,13 +277,20 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
       for (size_t a = 0; a < cs.args.size(); ++a) in[a] = values(cs.args[a], scratch);
     }
     char* out = mem + cs.buffer;
-    if (cs.output >= 0 && outputs_[cs.output].contiguous) {
-      out = const_cast<char*>(outputs_[cs.output].base) + start * int64_t(cs.out_itemsize);
+    const size_t offset = size_t(start) * cs.out_itemsize;
+    if (!cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous) {
+      out = const_cast<char*>(outputs_[cs.outputs[0]].base) + offset;
     }
     cs.fn(in, out, n, group_.steps[k].node);
     scratch.values[k] = out;
-    if (cs.output >= 0 && !outputs_[cs.output].contiguous)
-      scatter(outputs_[cs.output], start, n, out);
+    for (size_t j = 0; j < cs.outputs.size(); ++j) {
+      const Operand& dest = outputs_[cs.outputs[j]];
+      if (!dest.contiguous) {
+        scatter(dest, start, n, out);
+      } else if (j > 0) {
+        std::memcpy(const_cast<char*>(dest.base) + offset, out, size_t(n) * cs.out_itemsize);
+      }
+    }
   }
 }
 

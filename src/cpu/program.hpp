@@ -63,7 +63,7 @@ class Program {
   struct CompiledStep {
     LoopFn fn;
     SmallVector<StepArg, 3> args;
-    int output = -1;  // index into outputs_, or -1
+    SmallVector<int, 1> outputs;  // indices into outputs_ written with this step's values
     size_t out_itemsize;
     size_t buffer;  // offset of the step's result buffer in scratch memory
   };

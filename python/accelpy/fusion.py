@@ -1,0 +1,66 @@
+"""Controls of automatic fusion: the debug log and the bound on memory pending work keeps alive.
+
+    import accelpy as ap
+    with ap.debug_fusion() as groups:          # every group run is printed to stderr ...
+        ap.eval(ap.sqrt(x * x + y * y) * 2.0)
+    groups[0]["ops"]                           # ... and kept: ops, inputs, outputs, kernel, cache
+
+    ap.set_max_pending_bytes(256 << 20)        # evaluate pending work that alone holds 256 MiB
+
+ACCELPY_DEBUG_FUSION=1 logs every group of the process to stderr; ACCELPY_MAX_PENDING_BYTES sets
+the initial bound; ACCELPY_FUSION=0 runs every operation as its own kernel (results identical).
+"""
+
+import contextlib
+import os
+import sys
+
+from . import _core
+
+max_pending_bytes = _core.max_pending_bytes
+set_max_pending_bytes = _core.set_max_pending_bytes
+
+
+@contextlib.contextmanager
+def debug_fusion(stream=sys.stderr):
+    """Logs every group (kernel) run inside the block: its ops, inputs, outputs, kernel name and
+    whether it was a cache hit. Each record (a dict) is appended to the list this yields and, when
+    `stream` is not None, written to it as one line. Blocks nest; the outer log resumes after."""
+    records = []
+
+    def log(record):
+        records.append(record)
+        if stream is not None:
+            print(record["line"], file=stream)
+
+    previous = _current[-1] if _current else _from_environment()
+    _current.append(log)
+    _core._set_fusion_logger(log)
+    try:
+        yield records
+    finally:
+        _current.pop()
+        _core._set_fusion_logger(previous)
+
+
+_current = []
+
+
+def _from_environment():
+    """The logger ACCELPY_DEBUG_FUSION=1 starts the process with (to stderr), else None."""
+    if os.environ.get("ACCELPY_DEBUG_FUSION", "0") in ("", "0"):
+        return None
+    return lambda record: print(record["line"], file=sys.stderr)
+
+
+def stats():
+    """Counters since the last reset_stats(): groups (kernels) run, nodes computed, results
+    written, distinct group structures run (what compiled kernels depend on: a bound on the kernels
+    a program compiles), runs of a structure seen before, and early evaluations by the
+    pending-memory bound."""
+    return dict(_core._fusion_stats())
+
+
+def reset_stats():
+    """Sets the counters of stats() to zero and forgets the structures seen."""
+    _core._reset_eval_stats()
