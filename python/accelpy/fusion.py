@@ -22,11 +22,14 @@ set_max_pending_bytes = _core.set_max_pending_bytes
 
 
 @contextlib.contextmanager
-def debug_fusion(stream=sys.stderr):
+def debug_fusion(stream="stderr"):
     """Logs every group (kernel) run inside the block: its ops, inputs, outputs, kernel name and
     whether it was a cache hit. Each record (a dict) is appended to the list this yields and, when
-    `stream` is not None, written to it as one line. Blocks nest; the outer log resumes after."""
+    `stream` is not None, written to it as one line (default: sys.stderr as it is when the block
+    starts). Blocks nest; the outer log resumes after."""
     records = []
+    if stream == "stderr":
+        stream = sys.stderr
 
     def log(record):
         records.append(record)

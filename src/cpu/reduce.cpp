@@ -378,20 +378,21 @@ void run_reduction(const Group& group) {
     }
   }
   if (geo.outputs == 0) return;
-  // Outer when the fastest-moving memory axis of the main input is kept and there are enough
-  // outputs for column blocks to pay off.
+  // Outer when the fastest-moving memory axis of the reduced values is kept and there are
+  // enough outputs for column blocks to pay off. Values computed by the group's steps are laid
+  // out as they would be in memory of their own (C order): the order of summation, and so the
+  // result, is the same whether a chain is fused into the reduction or not (ACCELPY_FUSION=0).
   bool outer = false;
   const StepArg& arg = group.steps.back().args[0];
-  const Array* primary = arg.kind == StepArg::Input ? &group.inputs[arg.index]
-                         : group.inputs.empty()     ? nullptr
-                                                    : &group.inputs[0];
-  if (primary && geo.outputs >= 16 && geo.reduced > 1) {
+  const Strides values = arg.kind == StepArg::Input ? group.inputs[arg.index].strides()
+                                                    : contiguous_strides(group.shape);
+  if (arg.kind != StepArg::Scalar && geo.outputs >= 16 && geo.reduced > 1) {
     int fastest = -1;
     for (int d = 0; d < nd; ++d) {
       // Broadcast (stride-0) axes do not move through memory: they cannot be the fastest.
-      if (group.shape[d] <= 1 || primary->strides()[d] == 0) continue;
-      const int64_t s = std::abs(primary->strides()[d]);
-      if (fastest < 0 || s < std::abs(primary->strides()[fastest])) fastest = d;
+      if (group.shape[d] <= 1 || values[d] == 0) continue;
+      const int64_t s = std::abs(values[d]);
+      if (fastest < 0 || s < std::abs(values[fastest])) fastest = d;
     }
     outer = fastest >= 0 && !((node.params.axes >> fastest) & 1);
   }
