@@ -344,10 +344,15 @@ DeviceKernels& kernels_of(int device) {
 
 }  // namespace
 
+thread_local const char* t_last_lookup = "";
+
+const char* last_kernel_lookup() { return t_last_lookup; }
+
 const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   DeviceKernels& dk = kernels_of(c.index);
   std::lock_guard<std::mutex> lock(dk.mutex);
   if (auto it = dk.map.find(plan.key); it != dk.map.end()) {
+    t_last_lookup = "memory hit";
     std::lock_guard<std::mutex> sl(stats().mutex);
     ++stats().s.memory_hits;
     return *it->second;
@@ -360,9 +365,11 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   const std::string key_text = disk_key(src.code, cc);
   std::optional<CompiledImage> img = disk_cache().load(key_text);
   if (img) {
+    t_last_lookup = "disk hit";
     std::lock_guard<std::mutex> sl(stats().mutex);
     ++stats().s.disk_hits;
   } else {
+    t_last_lookup = "compiled";
     img = compile_program(src.code, cc, k->name);
     disk_cache().store(key_text, *img);
   }

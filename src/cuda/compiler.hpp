@@ -57,6 +57,10 @@ struct LoadedKernel {
 // The loaded kernel for a plan on a device: from memory, else from disk, else compiled.
 const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan);
 
+// Where this thread's last get_kernel() found its kernel: "memory hit", "disk hit" or
+// "compiled" (for the fusion debug log).
+const char* last_kernel_lookup();
+
 // The kernel name of a plan (a hash of its key, with a readable prefix).
 std::string kernel_name(const KernelPlan& plan);
 

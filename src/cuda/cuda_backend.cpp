@@ -26,11 +26,16 @@ void launch(DeviceContext& c, const LoadedKernel& k, int entry, const unsigned* 
         "cuLaunchKernel", c.index);
 }
 
+// The kernel this thread launched last, for the fusion debug log.
+thread_local const LoadedKernel* t_last_kernel = nullptr;
+
 void run_kernel(DeviceContext& c, const Group& g) {
   c.make_current();
+  t_last_kernel = nullptr;
   KernelPlan plan = make_plan(g, c.props);
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
+  t_last_kernel = &k;
   const size_t pbytes = partial_bytes(plan);
   void* partial = pbytes ? device_allocate(c, pbytes) : nullptr;
   plan.partial = partial;
@@ -120,6 +125,10 @@ class CudaBackend final : public Backend {
     copy_peer(context(from.index), src, context(index_), dst, nbytes);
   }
   void synchronize() override { cuda::synchronize(index_); }
+  void describe_last_run(std::string& kernel, std::string& cache) override {
+    kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
+    cache = t_last_kernel ? last_kernel_lookup() : "-";
+  }
 
  private:
   int index_;
