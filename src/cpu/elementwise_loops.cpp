@@ -4,6 +4,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cpu/elementwise_loops.hpp"
+#include "src/cpu/vector_math.hpp"
 
 namespace accel::cpu {
 
@@ -29,6 +30,7 @@ Table build_table() {
     constexpr DType D = decltype(d)::value;
     table[static_cast<int>(OpKind::Where)][static_cast<int>(D)] = &where_loop<dtype_t<D>>;
   });
+  add_vector_math_loops(table);
   return table;
 }
 
