@@ -48,8 +48,8 @@ _format.install()
 import numpy as _np  # noqa: E402
 
 from . import cuda  # noqa: E402,F401 - touches no GPU until used
-from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 from ._aliases import *  # noqa: E402,F401,F403
+from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 
 device = Device
 AxisError = _np.exceptions.AxisError
