@@ -1,10 +1,15 @@
 #include "src/cpu/program.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
+
+#if defined(__AVX__) || defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace accel::cpu {
 
@@ -94,6 +99,39 @@ void by_itemsize(size_t isz, F&& f) {
   }
 }
 
+// Copies a block of results to a destination that is not read again soon, with non-temporal
+// stores: they skip the read-for-ownership of the destination's cache lines and leave the cache
+// to the inputs. Large outputs only (see Program::Program).
+void stream_copy(char* dst, const char* src, size_t bytes) {
+#if defined(__AVX512F__) || defined(__AVX__)
+#if defined(__AVX512F__)
+  using V = __m512i;
+#else
+  using V = __m256i;
+#endif
+  const size_t head = (sizeof(V) - reinterpret_cast<uintptr_t>(dst) % sizeof(V)) % sizeof(V);
+  if (head >= bytes) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + sizeof(V) <= bytes; i += sizeof(V)) {
+    V v;
+    std::memcpy(&v, src + i, sizeof(V));
+#if defined(__AVX512F__)
+    _mm512_stream_si512(reinterpret_cast<V*>(dst + i), v);
+#else
+    _mm256_stream_si256(reinterpret_cast<V*>(dst + i), v);
+#endif
+  }
+  std::memcpy(dst + i, src + i, bytes - i);
+  _mm_sfence();  // non-temporal stores are weakly ordered: visible before the block is done
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
 bool is_c_contiguous(const Shape& shape, const Strides& strides) {
   return strides == contiguous_strides(shape);
 }
@@ -180,6 +218,16 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     outputs_.push_back(std::move(op));
   }
   index_ = {nullptr, sizeof(int64_t), layout.index, is_c_contiguous(shape_, layout.index)};
+  // Results far larger than the caches go out with non-temporal stores, as large memcpys do:
+  // plain stores first read every destination line (read-for-ownership), 1/7 more traffic for
+  // a*b + c*d - e. ACCELPY_CPU_STREAM_BYTES moves the threshold (0: always, 1e30: never).
+  size_t out_bytes = 0;
+  for (const Operand& o : outputs_) out_bytes += o.itemsize;
+  static const double stream_bytes = [] {
+    const char* v = std::getenv("ACCELPY_CPU_STREAM_BYTES");  // tuning: 0 streams everything
+    return v && *v ? std::strtod(v, nullptr) : double(kStreamBytes);
+  }();
+  stream_ = double(out_bytes) * double(size_) >= stream_bytes;
   for (int k = 0; k < num_steps; ++k) {
     const Step& step = group.steps[k];
     const Node& node = *step.node;
@@ -278,17 +326,20 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     }
     char* out = mem + cs.buffer;
     const size_t offset = size_t(start) * cs.out_itemsize;
-    if (!cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous) {
-      out = const_cast<char*>(outputs_[cs.outputs[0]].base) + offset;
-    }
+    const bool direct = !stream_ && !cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous;
+    if (direct) out = const_cast<char*>(outputs_[cs.outputs[0]].base) + offset;
     cs.fn(in, out, n, group_.steps[k].node);
     scratch.values[k] = out;
-    for (size_t j = 0; j < cs.outputs.size(); ++j) {
+    for (size_t j = direct ? 1 : 0; j < cs.outputs.size(); ++j) {
       const Operand& dest = outputs_[cs.outputs[j]];
+      char* to = const_cast<char*>(dest.base) + offset;
+      const size_t bytes = size_t(n) * cs.out_itemsize;
       if (!dest.contiguous) {
         scatter(dest, start, n, out);
-      } else if (j > 0) {
-        std::memcpy(const_cast<char*>(dest.base) + offset, out, size_t(n) * cs.out_itemsize);
+      } else if (stream_) {
+        stream_copy(to, out, bytes);
+      } else {
+        std::memcpy(to, out, bytes);
       }
     }
   }

@@ -18,6 +18,8 @@
 namespace accel::cpu {
 
 inline constexpr int64_t kBlock = 2048;
+// Groups writing at least this many bytes store their results with non-temporal stores.
+inline constexpr int64_t kStreamBytes = int64_t(32) << 20;
 
 // The layout of the iteration space: a shape, and for each operand its strides in elements
 // over that shape. The linear index walks the shape in C order.
@@ -79,6 +81,7 @@ class Program {
   std::vector<Operand> outputs_;
   Operand index_;
   bool needs_index_ = false;
+  bool stream_ = false;  // results go out with non-temporal stores
   std::vector<CompiledStep> steps_;
   std::vector<size_t> input_buffers_;  // offset of each input's gather buffer
   std::vector<std::pair<const ScalarArg*, size_t>> constants_;  // scalar -> buffer offset

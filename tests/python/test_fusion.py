@@ -344,3 +344,16 @@ def test_fusion_off_gives_identical_bits(rng, dtype):
         assert f.dtype == u.dtype and f.tobytes() == u.tobytes()
     for f, e in zip(fused, _physics(np, x_np, v_np, m_np), strict=True):
         assert_matches(f, e, rtol=1e-4 if dtype == np.float32 else 1e-11, atol=1e-5)
+
+
+def test_seed_program_runs(device, capsys):
+    """examples/seed/fusion.py checks its results against NumPy before it times them."""
+    import importlib.util
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "seed", "fusion.py")
+    spec = importlib.util.spec_from_file_location("seed_fusion", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--n", "5000", "--device", str(device)]) == 0
+    out = capsys.readouterr().out
+    assert "NumPy" in out and "speedup" in out
