@@ -83,8 +83,8 @@ void merge_common_subexpressions(Plan& plan, const Storage* keep) {
       for (Operand& in : plan.nodes[c].node->inputs) {
         if (in.is_scalar() || in.array.storage().get() != from) continue;
         const Array& a = in.array;
-        in.array = Array::from_storage(to, a.dtype(), a.shape(), a.strides(), a.offset(),
-                                       a.writeable());
+        in.array =
+            Array::from_storage(to, a.dtype(), a.shape(), a.strides(), a.offset(), a.writeable());
       }
       bool listed = false;
       for (int rc : r.consumers) listed = listed || rc == c;

@@ -22,9 +22,9 @@
 
 namespace accel {
 
+using plan::pending_producer;
 using plan::Plan;
 using plan::PlanNode;
-using plan::pending_producer;
 
 namespace {
 
@@ -378,8 +378,8 @@ std::string format_fusion_record(const FusionRecord& r) {
     return s;
   };
   return "[accelpy fusion] " + r.kind + " on " + r.device + ": " + std::to_string(r.ops.size()) +
-         " ops [" + join(r.ops) + "] inputs [" + join(r.inputs) + "] outputs [" +
-         join(r.outputs) + "] kernel " + r.kernel + " (" + r.cache + ", structure " +
+         " ops [" + join(r.ops) + "] inputs [" + join(r.inputs) + "] outputs [" + join(r.outputs) +
+         "] kernel " + r.kernel + " (" + r.cache + ", structure " +
          (r.structure_seen ? "seen" : "new") + ", " + std::to_string(r.param_bytes) +
          " param bytes)";
 }

@@ -168,7 +168,8 @@ size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, in
         const int pi = plan.index_of(p);
         if (pi == candidate || plan.nodes[pi].group == group_id) continue;
       }
-      if (std::any_of(seen.begin(), seen.end(), [&](const Array* s) { return s->same_view(in.array); }))
+      if (std::any_of(seen.begin(), seen.end(),
+                      [&](const Array* s) { return s->same_view(in.array); }))
         continue;
       seen.push_back(&in.array);
       bytes += operand_bytes(in.array, g.shape);
@@ -354,9 +355,8 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
   }
   if (g.kind == Group::Kind::Reduction) {
     // The reduction's own result first: backends find it as the output of the last step.
-    std::stable_partition(g.outputs.begin(), g.outputs.end(), [&](const GroupOutput& o) {
-      return o.step == int(g.steps.size()) - 1;
-    });
+    std::stable_partition(g.outputs.begin(), g.outputs.end(),
+                          [&](const GroupOutput& o) { return o.step == int(g.steps.size()) - 1; });
   }
   return g;
 }

@@ -13,7 +13,8 @@
 
 namespace accel::cpu {
 
-#if defined(ACCEL_HAVE_SLEEF) && (defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__)) || defined(__SSE4_1__))
+#if defined(ACCEL_HAVE_SLEEF) && \
+    (defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__)) || defined(__SSE4_1__))
 
 namespace {
 
@@ -70,16 +71,16 @@ void set(loops::Table& t, OpKind op, DType dt, LoopFn fn) {
 }  // namespace
 
 void add_vector_math_loops(loops::Table& t) {
-#define ACCEL_SLEEF_ROW(Op, name)                                                 \
-  {                                                                              \
-    struct F {                                                                   \
-      static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }               \
-    };                                                                           \
-    struct D {                                                                   \
-      static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }               \
-    };                                                                           \
-    set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);             \
-    set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>);            \
+#define ACCEL_SLEEF_ROW(Op, name)                                     \
+  {                                                                   \
+    struct F {                                                        \
+      static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }    \
+    };                                                                \
+    struct D {                                                        \
+      static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }    \
+    };                                                                \
+    set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);  \
+    set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>); \
   }
   ACCEL_SLEEF_ROW(Sin, sin)
   ACCEL_SLEEF_ROW(Cos, cos)

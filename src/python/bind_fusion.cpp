@@ -56,8 +56,7 @@ void bind_fusion(nb::module_& m) {
           callback(record_dict(r));
         });
       },
-      "callback"_a.none(),
-      "Calls callback(record: dict) for every group run (None: off).");
+      "callback"_a.none(), "Calls callback(record: dict) for every group run (None: off).");
   m.def("_fusion_logging", &fusion_logging);
   m.def("max_pending_bytes", &max_pending_bytes,
         "The bytes of computed arrays that pending work alone may keep alive before it is "
