@@ -55,13 +55,13 @@ StructureSet& structures() {
   return *s;
 }
 
+// A word-at-a-time hash (a multiply-xorshift mix per value): this runs for every group,
+// on the dispatch path of one-element operations too.
 struct Fnv {
   uint64_t h = 1469598103934665603ULL;
   void add(uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= (v >> (8 * i)) & 0xff;
-      h *= 1099511628211ULL;
-    }
+    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
   }
 };
 
