@@ -4,6 +4,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
+from ._dlpack import asarray_foreign, is_foreign_array
 from ._dtypes import supported
 
 
@@ -35,6 +36,11 @@ def asarray(obj, dtype=None, device=None, copy=None):
         out = _core.stack(parts) if parts else _core.empty((0,), device=device)
         return out if dtype is None else out.astype(dtype, copy=False)
     is_numpy = isinstance(obj, np.ndarray)
+    if not is_numpy and not isinstance(obj, (np.generic, list, tuple)) and is_foreign_array(obj):
+        # CuPy, PyTorch, JAX, Numba... arrays: shared through DLPack or the CUDA array interface.
+        out = asarray_foreign(obj, dtype, device, copy)
+        if out is not None:
+            return out
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)

@@ -95,7 +95,8 @@ nb::dlpack::dtype to_dlpack(DType dt) {
   return d;
 }
 
-// Keeps a Python object alive for as long as a Storage that wraps its memory.
+}  // namespace
+
 std::shared_ptr<void> hold(nb::handle obj) {
   PyObject* p = obj.ptr();
   Py_INCREF(p);
@@ -104,8 +105,6 @@ std::shared_ptr<void> hold(nb::handle obj) {
     Py_DECREF(static_cast<PyObject*>(q));
   });
 }
-
-}  // namespace
 
 void set_dtype_objects(nb::list dtypes) {
   if (nb::len(dtypes) != size_t(kNumDTypes))
@@ -210,6 +209,12 @@ std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> de
   if (std::optional<Scalar> s = to_scalar(obj)) return ArrayOrScalar(*s);
   PyObject* p = obj.ptr();
   if (PyList_Check(p) || PyTuple_Check(p) || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
+    return ArrayOrScalar(to_array(obj, device));
+  }
+  // Other libraries' arrays (CuPy, PyTorch, Numba, JAX...) come in through their exchange
+  // protocols, without copies (accelpy.asarray).
+  if (PyObject_HasAttrString(p, "__cuda_array_interface__") ||
+      PyObject_HasAttrString(p, "__dlpack__")) {
     return ArrayOrScalar(to_array(obj, device));
   }
   return std::nullopt;

@@ -3,6 +3,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,9 @@ Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
 // Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.
 // nullopt when the object is not array-like (operators then return NotImplemented).
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device);
+
+// Keeps a Python object alive for as long as a Storage that wraps its memory.
+std::shared_ptr<void> hold(nb::handle obj);
 
 Device to_device(nb::handle obj);
 std::optional<Device> to_device_opt(nb::handle obj);

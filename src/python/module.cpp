@@ -50,4 +50,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_ops(m);
   accel::python::bind_cuda(m);
   accel::python::bind_fusion(m);
+  accel::python::bind_interop(m);
 }
