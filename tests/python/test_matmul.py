@@ -245,3 +245,23 @@ def test_blas_info_reports_library():
         assert info["path"] and info["name"]
     else:
         assert info["detail"]
+
+
+def test_allow_tf32_switch(device, rng):
+    """TF32 is off by default (float32 products are float32-accurate on every device); the
+    switch is a documented module property, process-wide, and only loosens CUDA float32."""
+    assert ap.cuda.allow_tf32 is False
+    a = values(rng, (96, 256), np.float32)
+    b = values(rng, (256, 80), np.float32)
+    check(to_device(a) @ to_device(b), a, b)
+    try:
+        ap.cuda.allow_tf32 = True
+        assert ap.cuda.allow_tf32 is True
+        got = ap.asnumpy(to_device(a) @ to_device(b))
+        exact = a.astype(np.float64) @ b.astype(np.float64)
+        scale = np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64)
+        # TF32 rounds inputs to 10 mantissa bits: about 2^-10 relative per product.
+        assert np.all(np.abs(got - exact) <= 2.0**-9 * scale + 1e-6)
+    finally:
+        ap.cuda.allow_tf32 = False
+    assert ap.cuda.allow_tf32 is False
