@@ -66,6 +66,8 @@ from ._dlpack import from_dlpack  # noqa: E402,F401
 
 _protocols.install()
 
+from . import fft  # noqa: E402,F401 - numpy.fft's functions
+
 device = Device
 AxisError = _np.exceptions.AxisError
 newaxis = None

@@ -5,6 +5,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
+#include "src/cuda/cufft.hpp"
 
 namespace accel::cuda {
 
@@ -144,6 +145,7 @@ std::vector<LibraryInfo> libraries() {
   add("nvrtc", nvrtc_status());
   add("cublas", cublas_status());
   add("cublasLt", cublaslt_status());
+  add("cufft", cufft_status());
   return out;
 }
 

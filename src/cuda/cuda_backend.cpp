@@ -10,6 +10,7 @@
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
+#include "src/cuda/fft.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -129,6 +130,7 @@ class CudaBackend final : public Backend {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";
   }
+  FftBackend* fft() override { return &cuda_fft(index_); }
 
  private:
   int index_;
