@@ -11,6 +11,11 @@ import pytest
 
 import accelpy as ap
 
+# numba-cuda 0.30 (on the GPU machine's image) still references np.row_stack, which NumPy 2.5
+# removed; without this alias its kernels fail to compile there, unrelated to accelpy.
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
+
 
 def _devices():
     wanted = os.environ.get("ACCELPY_TEST_DEVICES")

@@ -77,7 +77,10 @@ def test_map_blocks_and_rechunk(device, rng):
     _blocks_on(r, device)
     assert_matches(r.compute(), n - 1)
     c = da.concatenate([d, d[:, :3]], axis=1).sum(axis=1)
-    assert_matches(c.compute(), np.concatenate([n, n[:, :3]], axis=1).sum(axis=1), ulps=16)
+    whole = np.concatenate([n, n[:, :3]], axis=1)
+    # Summation order differs (per chunk, per device): bound the error by the terms' magnitude.
+    atol = 16 * np.finfo(n.dtype).eps * np.abs(whole).sum(axis=1).max()
+    assert_matches(c.compute(), whole.sum(axis=1), atol=atol)
 
 
 def test_matmul(device, rng):

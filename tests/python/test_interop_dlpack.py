@@ -106,13 +106,13 @@ def test_writes_are_shared_both_ways():
     a = ap.from_dlpack(n)
     a[1] = 10.0
     assert n[1] == 10.0
-    back = np.from_dlpack(ap.asarray(n))
+    back = np.from_dlpack(ap.asarray(n, device="cpu"))
     back[2] = 20.0
     assert float(a[2]) == 20.0
 
 
 def test_export_runs_the_write_barrier():
-    a = ap.asarray(np.arange(4.0))
+    a = ap.asarray(np.arange(4.0), device="cpu")
     pending = a + 1  # reads a; not computed yet
     assert pending._is_pending()
     view = np.from_dlpack(a)  # NumPy may now write: `pending` must see the old values
