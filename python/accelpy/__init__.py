@@ -45,6 +45,8 @@ from ._creation import (  # noqa: E402,F401
 _core._set_asarray(asarray)
 _format.install()
 
+import os as _os  # noqa: E402
+
 import numpy as _np  # noqa: E402
 
 from . import cuda  # noqa: E402,F401 - touches no GPU until used
@@ -65,6 +67,10 @@ from . import _protocols  # noqa: E402
 from ._dlpack import from_dlpack  # noqa: E402,F401
 
 _protocols.install()
+
+# NumPy's bundled OpenBLAS (numpy.libs/) is the CPU BLAS of choice; its site-packages may differ
+# from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
+_core._add_blas_search_dirs([_os.path.dirname(_os.path.dirname(_np.__file__))])
 
 from . import fft  # noqa: E402,F401 - numpy.fft's functions
 

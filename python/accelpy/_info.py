@@ -23,6 +23,7 @@ SETTINGS = {
     "ACCELPY_CUDA_DRIVER": "libcuda to load (file or directory)",
     "ACCELPY_NVRTC": "NVRTC to load (file or directory)",
     "ACCELPY_CUBLAS": "cuBLAS to load (file or directory)",
+    "ACCELPY_BLAS": "CPU BLAS to load (a file; 'off' uses the built-in GEMM)",
 }
 
 
@@ -130,6 +131,14 @@ def info_text():
             lines.append(f"  {name:9} not usable: {lib['detail'] or 'not found'}")
             if lib["tried"]:
                 lines.append(f"            tried: {', '.join(lib['tried'])}")
+    blas = ap._core._blas_info()
+    lines += ["", "CPU BLAS (matmul):"]
+    if blas["found"]:
+        lines.append(f"  {blas['name']}: {blas['path']}")
+    else:
+        lines.append(f"  none usable ({blas['detail']}): matmul uses accelpy's built-in GEMM")
+        if blas["tried"]:
+            lines.append(f"            tried: {', '.join(blas['tried'])}")
     lines += ["", "Libraries (exchange partners and tools):"]
     found = _versions(PEERS)
     lines.append("  " + ", ".join(f"{p} {v}" for p, v in found.items()))
