@@ -8,6 +8,7 @@
 #include "accel/errors.hpp"
 #include "src/cpu/allocator.hpp"
 #include "src/cpu/fft.hpp"
+#include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -70,6 +71,7 @@ class CpuBackend final : public Backend {
   }
   void synchronize() override {}
   FftBackend* fft() override { return &cpu_fft(); }
+  LinalgBackend* linalg() override { return &cpu_linalg(); }
 };
 
 }  // namespace

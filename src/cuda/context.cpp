@@ -6,6 +6,7 @@
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/cufft.hpp"
+#include "src/cuda/cusolver.hpp"
 
 namespace accel::cuda {
 
@@ -146,6 +147,7 @@ std::vector<LibraryInfo> libraries() {
   add("cublas", cublas_status());
   add("cublasLt", cublaslt_status());
   add("cufft", cufft_status());
+  add("cusolver", cusolver_status());
   return out;
 }
 

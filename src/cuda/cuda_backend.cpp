@@ -11,6 +11,7 @@
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
 #include "src/cuda/fft.hpp"
+#include "src/cuda/linalg.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -131,6 +132,7 @@ class CudaBackend final : public Backend {
     cache = t_last_kernel ? last_kernel_lookup() : "-";
   }
   FftBackend* fft() override { return &cuda_fft(index_); }
+  LinalgBackend* linalg() override { return &cuda_linalg(index_); }
 
  private:
   int index_;

@@ -1,0 +1,205 @@
+// LAPACK's Fortran routines (getrf/getrs, potrf, syevd/heevd), resolved by name from the
+// loaded BLAS (blas_symbol applies its decoration: "dgetrf_" -> "scipy_dgetrf_64_"), with
+// 32- or 64-bit integers as the library says. Small matrices of a batch are spread over the
+// thread pool; large ones are one call each, which OpenBLAS threads itself.
+#include "src/cpu/lapack.hpp"
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "accel/errors.hpp"
+#include "src/cpu/blas_loader.hpp"
+#include "src/cpu/thread_pool.hpp"
+
+namespace accel::cpu {
+
+namespace {
+
+// Arrays pass as void*: the ABI is that of the typed pointers. Character arguments carry
+// gfortran's hidden lengths at the end.
+template <class I>
+struct Routines {
+  using Getrf = void (*)(const I*, const I*, void*, const I*, I*, I*);
+  using Getrs = void (*)(const char*, const I*, const I*, const void*, const I*, const I*, void*,
+                         const I*, I*, size_t);
+  using Potrf = void (*)(const char*, const I*, void*, const I*, I*, size_t);
+  using Syevd = void (*)(const char*, const char*, const I*, void*, const I*, void*, void*,
+                         const I*, I*, const I*, I*, size_t, size_t);
+  using Heevd = void (*)(const char*, const char*, const I*, void*, const I*, void*, void*,
+                         const I*, void*, const I*, I*, const I*, I*, size_t, size_t);
+};
+
+template <class T>
+struct Traits;
+template <>
+struct Traits<float> {
+  using Real = float;
+  static constexpr char prefix = 's';
+};
+template <>
+struct Traits<double> {
+  using Real = double;
+  static constexpr char prefix = 'd';
+};
+template <>
+struct Traits<std::complex<float>> {
+  using Real = float;
+  static constexpr char prefix = 'c';
+};
+template <>
+struct Traits<std::complex<double>> {
+  using Real = double;
+  static constexpr char prefix = 'z';
+};
+
+template <class F>
+F routine(char prefix, const char* name) {
+  const std::string sym = std::string(1, prefix) + name + "_";
+  void* p = blas_symbol(sym.c_str());
+  if (!p) {
+    const BlasStatus& s = blas_status();
+    throw NotImplementedError(
+        "LAPACK routine " + sym + " not found" +
+        (s.ok ? " in " + s.path : ": no BLAS/LAPACK library (" + s.error + ")"));
+  }
+  return reinterpret_cast<F>(p);
+}
+
+template <class T>
+double real_part(const T& v) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return double(v);
+  } else {
+    return double(v.real());
+  }
+}
+
+template <class T, class I>
+struct Lapack {
+  using R = Routines<I>;
+  using Real = typename Traits<T>::Real;
+  static constexpr char p = Traits<T>::prefix;
+
+  static I getrf(I n, T* a, I* ipiv) {
+    static const auto f = routine<typename R::Getrf>(p, "getrf");
+    I info = 0;
+    f(&n, &n, a, &n, ipiv, &info);
+    return info;
+  }
+  static I getrs(I n, I nrhs, const T* a, const I* ipiv, T* b) {
+    static const auto f = routine<typename R::Getrs>(p, "getrs");
+    I info = 0;
+    f("N", &n, &nrhs, a, &n, ipiv, b, &n, &info, 1);
+    return info;
+  }
+  static I potrf(I n, T* a) {
+    static const auto f = routine<typename R::Potrf>(p, "potrf");
+    I info = 0;
+    f("L", &n, a, &n, &info, 1);
+    return info;
+  }
+  static I eigh(I n, T* a, Real* w, bool vectors, bool lower) {
+    const char* jobz = vectors ? "V" : "N";
+    const char* uplo = lower ? "L" : "U";
+    I info = 0, query = -1;
+    if constexpr (std::is_arithmetic_v<T>) {
+      static const auto f = routine<typename R::Syevd>(p, "syevd");
+      T lwork_q{};
+      I liwork_q = 0;
+      f(jobz, uplo, &n, a, &n, w, &lwork_q, &query, &liwork_q, &query, &info, 1, 1);
+      I lwork = I(real_part(lwork_q)), liwork = liwork_q;
+      std::vector<T> work(size_t(std::max<I>(lwork, 1)));
+      std::vector<I> iwork(size_t(std::max<I>(liwork, 1)));
+      f(jobz, uplo, &n, a, &n, w, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+    } else {
+      static const auto f = routine<typename R::Heevd>(p, "heevd");
+      T lwork_q{};
+      Real lrwork_q{};
+      I liwork_q = 0;
+      f(jobz, uplo, &n, a, &n, w, &lwork_q, &query, &lrwork_q, &query, &liwork_q, &query, &info, 1,
+        1);
+      I lwork = I(real_part(lwork_q)), lrwork = I(lrwork_q), liwork = liwork_q;
+      std::vector<T> work(size_t(std::max<I>(lwork, 1)));
+      std::vector<Real> rwork(size_t(std::max<I>(lrwork, 1)));
+      std::vector<I> iwork(size_t(std::max<I>(liwork, 1)));
+      f(jobz, uplo, &n, a, &n, w, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(), &liwork,
+        &info, 1, 1);
+    }
+    return info;
+  }
+
+  // One matrix of the job.
+  static int64_t one(const LinalgJob& job, int64_t k) {
+    const I n = I(job.n);
+    T* a = static_cast<T*>(job.a) + k * job.n * job.n;
+    std::vector<I> piv(size_t(job.n));
+    switch (job.kind) {
+      case LinalgKind::Lu: {
+        const I info = getrf(n, a, piv.data());
+        int64_t* out = job.ipiv + k * job.n;
+        for (int64_t i = 0; i < job.n; ++i) out[i] = int64_t(piv[size_t(i)]);
+        return info;
+      }
+      case LinalgKind::Solve: {
+        const I info = getrf(n, a, piv.data());
+        if (info != 0) return info;
+        T* b = static_cast<T*>(job.b) + k * job.n * job.nrhs;
+        return getrs(n, I(job.nrhs), a, piv.data(), b);
+      }
+      case LinalgKind::Cholesky:
+        return potrf(n, a);
+      case LinalgKind::Eigh:
+        return eigh(n, a, static_cast<Real*>(job.w) + k * job.n, job.vectors, job.lower);
+    }
+    return 0;
+  }
+
+  static std::vector<int64_t> run(const LinalgJob& job) {
+    std::vector<int64_t> info(size_t(job.batch), 0);
+    // Matrices up to 64 x 64 are too small for OpenBLAS's threads: spread them over ours.
+    const int64_t grain = job.n <= 64 ? std::max<int64_t>(1, 4096 / (job.n * job.n)) : job.batch;
+    parallel_for(job.batch, grain, [&](int64_t begin, int64_t end, int) {
+      for (int64_t k = begin; k < end; ++k) info[size_t(k)] = one(job, k);
+    });
+    return info;
+  }
+};
+
+template <class T>
+std::vector<int64_t> run_typed(const LinalgJob& job) {
+  if (blas_status().int64) return Lapack<T, int64_t>::run(job);
+  if (job.n > INT32_MAX / 2 || job.nrhs > INT32_MAX / 2) {
+    throw ValueError("matrix too large for this LAPACK's 32-bit integers");
+  }
+  return Lapack<T, int32_t>::run(job);
+}
+
+class CpuLinalg final : public LinalgBackend {
+ public:
+  std::vector<int64_t> run(const LinalgJob& job) override {
+    switch (job.dtype) {
+      case DType::Float32:
+        return run_typed<float>(job);
+      case DType::Float64:
+        return run_typed<double>(job);
+      case DType::Complex64:
+        return run_typed<std::complex<float>>(job);
+      case DType::Complex128:
+        return run_typed<std::complex<double>>(job);
+      default:
+        throw Error("internal: linalg in " + std::string(dtype_name(job.dtype)));
+    }
+  }
+};
+
+}  // namespace
+
+LinalgBackend& cpu_linalg() {
+  static CpuLinalg* l = new CpuLinalg();
+  return *l;
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,98 @@
+// cuSOLVER (dense), opened with dlopen like the other CUDA libraries (loader.hpp): the
+// declarations of cusolverDn.h accelpy uses (its 64-bit "X" API; checked against the header by
+// tests/cpp/cuda/cusolver_api_test.cpp where a toolkit is installed) and the loaded entry points.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/cuda/loader.hpp"
+
+struct cusolverDnContext;
+struct cusolverDnParams;
+
+namespace accel::cuda {
+
+namespace api {
+using cusolverStatus_t = int;
+using cusolverDnHandle_t = cusolverDnContext*;
+using cusolverDnParams_t = cusolverDnParams*;
+using cudaDataType = int;
+using cublasFillMode_t = int;
+using cublasOperation_t = int;
+using cusolverEigMode_t = int;
+inline constexpr cusolverStatus_t CUSOLVER_STATUS_SUCCESS = 0;
+inline constexpr cusolverStatus_t CUSOLVER_STATUS_ALLOC_FAILED = 2;
+inline constexpr cudaDataType CUDA_R_32F = 0;
+inline constexpr cudaDataType CUDA_R_64F = 1;
+inline constexpr cudaDataType CUDA_C_32F = 4;
+inline constexpr cudaDataType CUDA_C_64F = 5;
+inline constexpr cublasFillMode_t CUBLAS_FILL_MODE_LOWER = 0;
+inline constexpr cublasFillMode_t CUBLAS_FILL_MODE_UPPER = 1;
+inline constexpr cublasOperation_t CUBLAS_OP_N = 0;
+inline constexpr cusolverEigMode_t CUSOLVER_EIG_MODE_NOVECTOR = 0;
+inline constexpr cusolverEigMode_t CUSOLVER_EIG_MODE_VECTOR = 1;
+
+using PFN_cusolverGetVersion = cusolverStatus_t (*)(int*);
+using PFN_cusolverDnCreate = cusolverStatus_t (*)(cusolverDnHandle_t*);
+using PFN_cusolverDnDestroy = cusolverStatus_t (*)(cusolverDnHandle_t);
+using PFN_cusolverDnSetStream = cusolverStatus_t (*)(cusolverDnHandle_t, CUstream);
+using PFN_cusolverDnCreateParams = cusolverStatus_t (*)(cusolverDnParams_t*);
+using PFN_cusolverDnDestroyParams = cusolverStatus_t (*)(cusolverDnParams_t);
+using PFN_cusolverDnXgetrf_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                             int64_t, int64_t, cudaDataType,
+                                                             const void*, int64_t, cudaDataType,
+                                                             size_t*, size_t*);
+using PFN_cusolverDnXgetrf = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int64_t,
+                                                  int64_t, cudaDataType, void*, int64_t, int64_t*,
+                                                  cudaDataType, void*, size_t, void*, size_t, int*);
+using PFN_cusolverDnXgetrs = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                  cublasOperation_t, int64_t, int64_t, cudaDataType,
+                                                  const void*, int64_t, const int64_t*,
+                                                  cudaDataType, void*, int64_t, int*);
+using PFN_cusolverDnXpotrf_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                             cublasFillMode_t, int64_t,
+                                                             cudaDataType, const void*, int64_t,
+                                                             cudaDataType, size_t*, size_t*);
+using PFN_cusolverDnXpotrf = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                  cublasFillMode_t, int64_t, cudaDataType, void*,
+                                                  int64_t, cudaDataType, void*, size_t, void*,
+                                                  size_t, int*);
+using PFN_cusolverDnXsyevd_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                             cusolverEigMode_t, cublasFillMode_t,
+                                                             int64_t, cudaDataType, const void*,
+                                                             int64_t, cudaDataType, const void*,
+                                                             cudaDataType, size_t*, size_t*);
+using PFN_cusolverDnXsyevd = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                  cusolverEigMode_t, cublasFillMode_t, int64_t,
+                                                  cudaDataType, void*, int64_t, cudaDataType, void*,
+                                                  cudaDataType, void*, size_t, void*, size_t, int*);
+}  // namespace api
+
+struct Cusolver {
+  int version = 0;  // cusolverGetVersion: 12004 for cuSOLVER 12.0.4 (CUDA 13)
+#define ACCEL_CUSOLVER_FNS(X)    \
+  X(cusolverGetVersion)          \
+  X(cusolverDnCreate)            \
+  X(cusolverDnDestroy)           \
+  X(cusolverDnSetStream)         \
+  X(cusolverDnCreateParams)      \
+  X(cusolverDnDestroyParams)     \
+  X(cusolverDnXgetrf_bufferSize) \
+  X(cusolverDnXgetrf)            \
+  X(cusolverDnXgetrs)            \
+  X(cusolverDnXpotrf_bufferSize) \
+  X(cusolverDnXpotrf)            \
+  X(cusolverDnXsyevd_bufferSize) \
+  X(cusolverDnXsyevd)
+#define ACCEL_CUSOLVER_FIELD(name) api::PFN_##name name = nullptr;
+  ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_FIELD)
+#undef ACCEL_CUSOLVER_FIELD
+};
+
+// Loaded once, on first call; a library newer than the driver is skipped (cuSOLVER's major
+// version is CUDA's minus one). Null when unusable; the status says why.
+const Cusolver* cusolver();
+const LoadStatus& cusolver_status();
+
+}  // namespace accel::cuda
