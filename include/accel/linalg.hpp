@@ -36,5 +36,18 @@ std::pair<Array, Array> slogdet(const Array& a);
 std::pair<Array, Array> eigh(const Array& a, bool lower = true);
 Array eigvalsh(const Array& a, bool lower = true);
 
+struct Svd {
+  Array u, s, vh;  // a = u @ diag(s) @ vh; s descending, real
+};
+// The singular value decomposition of each matrix (m x n): u is m x m (full_matrices) or
+// m x min(m, n), vh min(m, n) x n or n x n.
+Svd svd(const Array& a, bool full_matrices = true);
+Array svdvals(const Array& a);
+
+// numpy.linalg.qr: mode "reduced" (q: m x k, r: k x n, k = min(m, n)), "complete" (q: m x m,
+// r: m x n), "r" (r only; q is left undefined) or "raw" (q <- h, r <- tau, LAPACK's
+// Householder form: h is n x m).
+std::pair<Array, Array> qr(const Array& a, const std::string& mode = "reduced");
+
 }  // namespace linalg
 }  // namespace accel

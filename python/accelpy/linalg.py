@@ -28,8 +28,11 @@ __all__ = [
     "eigh",
     "eigvalsh",
     "inv",
+    "qr",
     "slogdet",
     "solve",
+    "svd",
+    "svdvals",
 ]
 
 
@@ -41,6 +44,17 @@ class SlogdetResult(NamedTuple):
 class EighResult(NamedTuple):
     eigenvalues: object
     eigenvectors: object
+
+
+class SVDResult(NamedTuple):
+    U: object
+    S: object
+    Vh: object
+
+
+class QRResult(NamedTuple):
+    Q: object
+    R: object
 
 
 def _uplo(uplo):
@@ -85,6 +99,31 @@ def eigh(a, UPLO="L"):  # noqa: N803 - NumPy's name
 def eigvalsh(a, UPLO="L"):  # noqa: N803
     """The eigenvalues (ascending) of Hermitian matrices."""
     return _core._linalg_eigvalsh(_asarray(a), _uplo(UPLO))
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """The singular value decomposition ``a = U @ diag(S) @ Vh`` of each matrix (S descending).
+    `hermitian` is accepted for NumPy's signature; the general algorithm serves both cases."""
+    a = _asarray(a)
+    if not compute_uv:
+        return _core._linalg_svdvals(a)
+    return SVDResult(*_core._linalg_svd(a, bool(full_matrices)))
+
+
+def svdvals(x, /):
+    """The singular values of each matrix, descending."""
+    return _core._linalg_svdvals(_asarray(x))
+
+
+def qr(a, mode="reduced"):
+    """The QR factorization of each matrix: mode ``"reduced"`` (Q: m x k, R: k x n),
+    ``"complete"`` (Q: m x m, R: m x n), ``"r"`` (R only) or ``"raw"`` ((h, tau), LAPACK's form)."""
+    q, r = _core._linalg_qr(_asarray(a), mode)
+    if mode == "r":
+        return r
+    if mode == "raw":
+        return q, r
+    return QRResult(q, r)
 
 
 def __getattr__(name):

@@ -4,6 +4,7 @@
 // thread pool; large ones are one call each, which OpenBLAS threads itself.
 #include "src/cpu/lapack.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -30,6 +31,13 @@ struct Routines {
                          const I*, I*, const I*, I*, size_t, size_t);
   using Heevd = void (*)(const char*, const char*, const I*, void*, const I*, void*, void*,
                          const I*, void*, const I*, I*, const I*, I*, size_t, size_t);
+  using GesddReal = void (*)(const char*, const I*, const I*, void*, const I*, void*, void*,
+                             const I*, void*, const I*, void*, const I*, I*, I*, size_t);
+  using GesddComplex = void (*)(const char*, const I*, const I*, void*, const I*, void*, void*,
+                                const I*, void*, const I*, void*, const I*, void*, I*, I*, size_t);
+  using Geqrf = void (*)(const I*, const I*, void*, const I*, void*, void*, const I*, I*);
+  using Orgqr = void (*)(const I*, const I*, const I*, void*, const I*, const void*, void*,
+                         const I*, I*);
 };
 
 template <class T>
@@ -131,10 +139,59 @@ struct Lapack {
     return info;
   }
 
+  static I svd(I m, I n, T* a, Real* s, T* u, T* vt, bool vectors, bool full) {
+    const char* jobz = !vectors ? "N" : full ? "A" : "S";
+    const I ldu = vectors ? m : 1, ldvt = vectors ? n : 1;
+    T dummy{};
+    if (!vectors) u = vt = &dummy;
+    const I mn = std::min(m, n), mx = std::max(m, n);
+    std::vector<I> iwork(size_t(8 * mn));
+    I info = 0, query = -1;
+    T lwork_q{};
+    if constexpr (std::is_arithmetic_v<T>) {
+      static const auto f = routine<typename R::GesddReal>(p, "gesdd");
+      f(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, &lwork_q, &query, iwork.data(), &info, 1);
+      I lwork = std::max<I>(I(real_part(lwork_q)), 1);
+      std::vector<T> work(static_cast<size_t>(lwork));
+      f(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work.data(), &lwork, iwork.data(), &info, 1);
+    } else {
+      static const auto f = routine<typename R::GesddComplex>(p, "gesdd");
+      // LAPACK's bound on rwork for any jobz.
+      const I lrwork = std::max<I>(5 * mn * mn + 7 * mn, 2 * mx * mn + 2 * mn * mn + mn);
+      std::vector<Real> rwork(size_t(std::max<I>(lrwork, 1)));
+      f(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, &lwork_q, &query, rwork.data(), iwork.data(),
+        &info, 1);
+      I lwork = std::max<I>(I(real_part(lwork_q)), 1);
+      std::vector<T> work(static_cast<size_t>(lwork));
+      f(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work.data(), &lwork, rwork.data(), iwork.data(),
+        &info, 1);
+    }
+    return info;
+  }
+  static I qr(I m, I n, T* a, T* tau, T* q, I qcols) {
+    static const auto geqrf = routine<typename R::Geqrf>(p, "geqrf");
+    static const auto orgqr =
+        routine<typename R::Orgqr>(p, std::is_arithmetic_v<T> ? "orgqr" : "ungqr");
+    I info = 0, query = -1;
+    T size{};
+    geqrf(&m, &n, a, &m, tau, &size, &query, &info);
+    I lwork = std::max<I>(I(real_part(size)), 1);
+    std::vector<T> work(static_cast<size_t>(lwork));
+    geqrf(&m, &n, a, &m, tau, work.data(), &lwork, &info);
+    if (info != 0 || !q) return info;
+    const I k = std::min(m, n);
+    std::copy(a, a + size_t(m) * size_t(std::min(n, qcols)), q);
+    orgqr(&m, &qcols, &k, q, &m, tau, &size, &query, &info);
+    lwork = std::max<I>(I(real_part(size)), 1);
+    work.resize(static_cast<size_t>(lwork));
+    orgqr(&m, &qcols, &k, q, &m, tau, work.data(), &lwork, &info);
+    return info;
+  }
+
   // One matrix of the job.
   static int64_t one(const LinalgJob& job, int64_t k) {
     const I n = I(job.n);
-    T* a = static_cast<T*>(job.a) + k * job.n * job.n;
+    T* a = static_cast<T*>(job.a) + k * job.n * std::max(job.n, job.m);
     std::vector<I> piv(size_t(job.n));
     switch (job.kind) {
       case LinalgKind::Lu: {
@@ -153,6 +210,21 @@ struct Lapack {
         return potrf(n, a);
       case LinalgKind::Eigh:
         return eigh(n, a, static_cast<Real*>(job.w) + k * job.n, job.vectors, job.lower);
+      case LinalgKind::Svd: {
+        const int64_t m = job.m, nn = job.n, ucols = job.full ? m : nn;
+        T* am = static_cast<T*>(job.a) + k * m * nn;
+        T* u = job.vectors ? static_cast<T*>(job.u) + k * m * ucols : nullptr;
+        T* vt = job.vectors ? static_cast<T*>(job.vt) + k * nn * nn : nullptr;
+        return svd(I(m), I(nn), am, static_cast<Real*>(job.w) + k * nn, u, vt, job.vectors,
+                   job.full);
+      }
+      case LinalgKind::Qr: {
+        const int64_t m = job.m, nn = job.n;
+        T* am = static_cast<T*>(job.a) + k * m * nn;
+        T* tau = static_cast<T*>(job.w) + k * std::min(m, nn);
+        T* q = job.vectors ? static_cast<T*>(job.u) + k * m * job.qcols : nullptr;
+        return qr(I(m), I(nn), am, tau, q, I(job.qcols));
+      }
     }
     return 0;
   }

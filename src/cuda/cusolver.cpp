@@ -20,6 +20,15 @@ std::string load_fns(void* h, Cusolver& s) {
   if (!s.name) missing += missing.empty() ? #name : ", " #name;
   ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_RESOLVE)
 #undef ACCEL_CUSOLVER_RESOLVE
+  const char* orgqr_names[4] = {"cusolverDnSorgqr", "cusolverDnDorgqr", "cusolverDnCungqr",
+                                "cusolverDnZungqr"};
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = orgqr_names[i], size_name = name + "_bufferSize";
+    s.orgqr[i] = reinterpret_cast<api::PFN_cusolverDnOrgqr>(dlsym(h, name.c_str()));
+    s.orgqr_bufferSize[i] =
+        reinterpret_cast<api::PFN_cusolverDnOrgqr_bufferSize>(dlsym(h, size_name.c_str()));
+    if (!s.orgqr[i] || !s.orgqr_bufferSize[i]) missing += (missing.empty() ? "" : ", ") + name;
+  }
   if (!missing.empty())
     return "cuSOLVER entry points missing (11.0 or newer is needed): " + missing;
   if (s.cusolverGetVersion(&s.version) != api::CUSOLVER_STATUS_SUCCESS) {

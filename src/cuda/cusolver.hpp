@@ -67,6 +67,30 @@ using PFN_cusolverDnXsyevd = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDn
                                                   cusolverEigMode_t, cublasFillMode_t, int64_t,
                                                   cudaDataType, void*, int64_t, cudaDataType, void*,
                                                   cudaDataType, void*, size_t, void*, size_t, int*);
+using PFN_cusolverDnXgesvd_bufferSize = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, signed char, signed char, int64_t, int64_t,
+    cudaDataType, const void*, int64_t, cudaDataType, const void*, cudaDataType, const void*,
+    int64_t, cudaDataType, const void*, int64_t, cudaDataType, size_t*, size_t*);
+using PFN_cusolverDnXgesvd = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                  signed char, signed char, int64_t, int64_t,
+                                                  cudaDataType, void*, int64_t, cudaDataType, void*,
+                                                  cudaDataType, void*, int64_t, cudaDataType, void*,
+                                                  int64_t, cudaDataType, void*, size_t, void*,
+                                                  size_t, int*);
+using PFN_cusolverDnXgeqrf_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                             int64_t, int64_t, cudaDataType,
+                                                             const void*, int64_t, cudaDataType,
+                                                             const void*, cudaDataType, size_t*,
+                                                             size_t*);
+using PFN_cusolverDnXgeqrf = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t, int64_t,
+                                                  int64_t, cudaDataType, void*, int64_t,
+                                                  cudaDataType, void*, cudaDataType, void*, size_t,
+                                                  void*, size_t, int*);
+// orgqr/ungqr have no 64-bit form: the legacy per-type API (32-bit sizes).
+using PFN_cusolverDnOrgqr_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
+                                                            const void*, int, const void*, int*);
+using PFN_cusolverDnOrgqr = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
+                                                 const void*, void*, int, int*);
 }  // namespace api
 
 struct Cusolver {
@@ -84,10 +108,17 @@ struct Cusolver {
   X(cusolverDnXpotrf_bufferSize) \
   X(cusolverDnXpotrf)            \
   X(cusolverDnXsyevd_bufferSize) \
-  X(cusolverDnXsyevd)
+  X(cusolverDnXsyevd)            \
+  X(cusolverDnXgesvd_bufferSize) \
+  X(cusolverDnXgesvd)            \
+  X(cusolverDnXgeqrf_bufferSize) \
+  X(cusolverDnXgeqrf)
 #define ACCEL_CUSOLVER_FIELD(name) api::PFN_##name name = nullptr;
   ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_FIELD)
 #undef ACCEL_CUSOLVER_FIELD
+  // S, D, C, Z: {S,D}orgqr and {C,Z}ungqr.
+  api::PFN_cusolverDnOrgqr_bufferSize orgqr_bufferSize[4] = {};
+  api::PFN_cusolverDnOrgqr orgqr[4] = {};
 };
 
 // Loaded once, on first call; a library newer than the driver is skipped (cuSOLVER's major

@@ -8,6 +8,8 @@
 // yet: a batch of thousands of tiny matrices is launch-bound here.
 #include "src/cuda/linalg.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -110,13 +112,34 @@ class CudaLinalg final : public LinalgBackend {
                                           real_type(job.dtype), job.w, t, &dev_bytes, &host_bytes),
             "cusolverDnXsyevd_bufferSize", device_);
         break;
+      case LinalgKind::Svd:
+        check_cusolver(
+            s.cusolverDnXgesvd_bufferSize(handle_, params_, svd_job(job), svd_job(job), job.m,
+                                          job.n, t, a, job.m, real_type(job.dtype), job.w, t, job.u,
+                                          job.m, t, job.vt, job.n, t, &dev_bytes, &host_bytes),
+            "cusolverDnXgesvd_bufferSize", device_);
+        break;
+      case LinalgKind::Qr:
+        check_cusolver(s.cusolverDnXgeqrf_bufferSize(handle_, params_, job.m, job.n, t, a, job.m, t,
+                                                     job.w, t, &dev_bytes, &host_bytes),
+                       "cusolverDnXgeqrf_bufferSize", device_);
+        if (job.vectors) {
+          check_int32(job);
+          int lwork = 0;
+          check_cusolver(s.orgqr_bufferSize[type_index(job.dtype)](
+                             handle_, int(job.m), int(job.qcols), int(std::min(job.m, job.n)),
+                             job.u, int(job.m), job.w, &lwork),
+                         "cusolverDnXorgqr_bufferSize", device_);
+          dev_bytes = std::max(dev_bytes, size_t(lwork) * esize);
+        }
+        break;
     }
     Scratch work(c, dev_bytes);
     std::vector<char> host_work(host_bytes);
     Scratch pivots(c, job.kind == LinalgKind::Solve ? sizeof(int64_t) * size_t(n) : 0);
 
     for (int64_t k = 0; k < job.batch; ++k) {
-      char* ak = a + size_t(k * n * n) * esize;
+      char* ak = a + size_t(k * n * std::max(n, job.m)) * esize;
       int* ik = infos + k;
       switch (job.kind) {
         case LinalgKind::Lu:
@@ -151,6 +174,35 @@ class CudaLinalg final : public LinalgBackend {
                          "cusolverDnXsyevd", device_);
           break;
         }
+        case LinalgKind::Svd: {
+          const int64_t m = job.m, ucols = job.full ? m : n;
+          const size_t wsize = is_complex(job.dtype) ? esize / 2 : esize;
+          char* uk =
+              job.vectors ? static_cast<char*>(job.u) + size_t(k * m * ucols) * esize : nullptr;
+          char* vk = job.vectors ? static_cast<char*>(job.vt) + size_t(k * n * n) * esize : nullptr;
+          char* sk = static_cast<char*>(job.w) + size_t(k * n) * wsize;
+          check_cusolver(s.cusolverDnXgesvd(handle_, params_, svd_job(job), svd_job(job), m, n, t,
+                                            ak, m, real_type(job.dtype), sk, t, uk, m, t, vk, n, t,
+                                            work.ptr, dev_bytes, host_work.data(), host_bytes, ik),
+                         "cusolverDnXgesvd", device_);
+          break;
+        }
+        case LinalgKind::Qr: {
+          const int64_t m = job.m, kk = std::min(m, n);
+          char* tk = static_cast<char*>(job.w) + size_t(k * kk) * esize;
+          check_cusolver(s.cusolverDnXgeqrf(handle_, params_, m, n, t, ak, m, t, tk, t, work.ptr,
+                                            dev_bytes, host_work.data(), host_bytes, ik),
+                         "cusolverDnXgeqrf", device_);
+          if (job.vectors) {
+            char* qk = static_cast<char*>(job.u) + size_t(k * m * job.qcols) * esize;
+            copy_device_to_device(c, ak, qk, size_t(m * std::min(n, job.qcols)) * esize);
+            check_cusolver(
+                s.orgqr[type_index(job.dtype)](handle_, int(m), int(job.qcols), int(kk), qk, int(m),
+                                               tk, work.ptr, int(dev_bytes / esize), rhs_info(c)),
+                "cusolverDnXorgqr", device_);
+          }
+          break;
+        }
       }
     }
     c.last_kernel.store("cuSOLVER");
@@ -162,6 +214,17 @@ class CudaLinalg final : public LinalgBackend {
  private:
   static api::cusolverEigMode_t jobz(const LinalgJob& job) {
     return job.vectors ? api::CUSOLVER_EIG_MODE_VECTOR : api::CUSOLVER_EIG_MODE_NOVECTOR;
+  }
+  static signed char svd_job(const LinalgJob& job) {
+    return !job.vectors ? 'N' : job.full ? 'A' : 'S';
+  }
+  static int type_index(DType dt) {
+    return dt == DType::Float32 ? 0 : dt == DType::Float64 ? 1 : dt == DType::Complex64 ? 2 : 3;
+  }
+  static void check_int32(const LinalgJob& job) {
+    if (job.m > INT32_MAX || job.qcols > INT32_MAX) {
+      throw ValueError("qr: matrices with more than 2^31 - 1 rows are not supported on CUDA");
+    }
   }
   static api::cublasFillMode_t uplo(const LinalgJob& job) {
     return job.lower ? api::CUBLAS_FILL_MODE_LOWER : api::CUBLAS_FILL_MODE_UPPER;

@@ -1,6 +1,7 @@
 // Bindings of the factorization-based linear algebra (accel/linalg.hpp); accelpy.linalg
 // (python/accelpy/linalg.py) gives them NumPy's signatures and result types.
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
 
 #include "accel/linalg.hpp"
 #include "src/python/bindings.hpp"
@@ -52,6 +53,22 @@ void bind_linalg(nb::module_& m) {
       "_linalg_eigvalsh",
       [](nb::handle a, bool lower) { return linalg::eigvalsh(to_array(a), lower); }, "a"_a,
       "lower"_a);
+  m.def(
+      "_linalg_svd",
+      [](nb::handle a, bool full_matrices) {
+        const linalg::Svd r = linalg::svd(to_array(a), full_matrices);
+        return nb::make_tuple(r.u, r.s, r.vh);
+      },
+      "a"_a, "full_matrices"_a);
+  m.def(
+      "_linalg_svdvals", [](nb::handle a) { return linalg::svdvals(to_array(a)); }, "a"_a);
+  m.def(
+      "_linalg_qr",
+      [](nb::handle a, const std::string& mode) {
+        auto [q, r] = linalg::qr(to_array(a), mode);
+        return nb::make_tuple(q.defined() ? nb::cast(q) : nb::none(), r);
+      },
+      "a"_a, "mode"_a);
 }
 
 }  // namespace accel::python

@@ -133,7 +133,7 @@ def test_inputs_unchanged(device, rng):
 
 def test_singular(device, rng):
     a = well_conditioned(rng, (3, 4, 4), np.float64)
-    a[1, 2] = a[1, 0]  # one singular matrix in the batch
+    a[1, 2] = 0  # one singular matrix in the batch (a zero row: an exact zero pivot)
     x = ap.asarray(a)
     with pytest.raises(ap.linalg.LinAlgError, match="Singular matrix"):
         ap.linalg.inv(x)
@@ -176,3 +176,67 @@ def test_reexports():
         ap.linalg.no_such_function  # noqa: B018
     if hasattr(ap, "matmul"):
         assert ap.linalg.matmul is ap.matmul
+
+
+# ---- svd and qr -------------------------------------------------------------------------------
+
+MATRIX_SHAPES = [(1, 1), (6, 4), (4, 6), (5, 5), (3, 7, 2), (2, 3, 5), (0, 3), (3, 0),
+                 (0, 4, 4), (40, 25)]
+
+
+@pytest.mark.parametrize("shape", MATRIX_SHAPES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_svd(device, rng, dtype, shape):
+    a = random_values(rng, shape, dtype, low=-1, high=1)
+    x = ap.asarray(a)
+    s_np = np.linalg.svd(a, compute_uv=False)
+    scale = max(float(np.max(s_np, initial=1)), 1)
+    close(ap.linalg.svdvals(x), s_np, dtype, scale=scale)
+    close(ap.linalg.svd(x, compute_uv=False), s_np, dtype, scale=scale)
+    for full in (True, False):
+        u, s, vh = ap.linalg.svd(x, full_matrices=full)
+        u_np, _, vh_np = np.linalg.svd(a, full_matrices=full)
+        assert ap.asnumpy(u).shape == u_np.shape and ap.asnumpy(vh).shape == vh_np.shape
+        # Singular vectors are unique up to phase: check the reconstruction and orthonormality.
+        u_h, s_h, vh_h = ap.asnumpy(u), ap.asnumpy(s), ap.asnumpy(vh)
+        k = s_h.shape[-1]
+        rebuilt = (u_h[..., :, :k] * s_h[..., None, :]) @ vh_h[..., :k, :]
+        close(ap.asarray(rebuilt), a, dtype, scale=scale)
+        for q in (u_h, np.conj(np.swapaxes(vh_h, -1, -2))):
+            gram = np.conj(np.swapaxes(q, -1, -2)) @ q
+            eye = np.broadcast_to(np.eye(q.shape[-1], dtype=dtype), gram.shape)
+            close(ap.asarray(gram), eye.copy(), dtype)
+
+
+@pytest.mark.parametrize("shape", MATRIX_SHAPES)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_qr(device, rng, dtype, shape):
+    a = random_values(rng, shape, dtype, low=-1, high=1)
+    x = ap.asarray(a)
+    scale = max(float(np.max(np.abs(a), initial=1)), 1) * max(shape[-1], 1)
+    for mode in ("reduced", "complete"):
+        q, r = ap.linalg.qr(x, mode=mode)
+        q_np, r_np = np.linalg.qr(a, mode=mode)
+        q_h, r_h = ap.asnumpy(q), ap.asnumpy(r)
+        assert q_h.shape == q_np.shape and r_h.shape == r_np.shape
+        assert q_h.dtype == q_np.dtype and r_h.dtype == r_np.dtype
+        close(ap.asarray(q_h @ r_h), a, dtype, scale=scale)
+        assert np.all(np.tril(r_h, -1) == 0)
+        # R is unique up to the signs (phases) of its rows: |R| matches NumPy's.
+        close(ap.asarray(np.abs(r_h)), np.abs(r_np), dtype, scale=scale)
+    r_only = ap.linalg.qr(x, mode="r")
+    close(ap.asarray(np.abs(ap.asnumpy(r_only))), np.abs(np.linalg.qr(a, mode="r")), dtype,
+          scale=scale)
+    if a.ndim == 2:
+        h, tau = ap.linalg.qr(x, mode="raw")
+        h_np, tau_np = np.linalg.qr(a, mode="raw")
+        assert ap.asnumpy(h).shape == h_np.shape and ap.asnumpy(tau).shape == tau_np.shape
+
+
+def test_svd_qr_errors(device):
+    with pytest.raises(ap.linalg.LinAlgError, match="at least two-dimensional"):
+        ap.linalg.svd(ap.asarray(np.ones(3)))
+    with pytest.raises(ValueError, match="Unrecognized mode"):
+        ap.linalg.qr(ap.asarray(np.eye(3)), mode="economic")
+    with pytest.raises(TypeError, match="float16"):
+        ap.linalg.svd(ap.asarray(np.eye(3, dtype=np.float16)))

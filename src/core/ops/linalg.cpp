@@ -4,6 +4,7 @@
 // fuses with what uses the result.
 #include "accel/linalg.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "accel/ops.hpp"
@@ -257,5 +258,127 @@ std::pair<Array, Array> eigh(const Array& a, bool lower) {
 }
 
 Array eigvalsh(const Array& a, bool lower) { return eigh_impl(a, lower, false, "eigvalsh").first; }
+
+namespace {
+
+void check_matrix(const Array& a) {
+  if (a.ndim() < 2) {
+    throw LinAlgError(std::to_string(a.ndim()) +
+                      "-dimensional array given. Array must be at least two-dimensional");
+  }
+}
+
+// The matrices' upper triangle (lower when `lower`); the rest zero (lazy).
+Array triangle(const Array& m, bool lower) {
+  const int64_t rows = m.shape()[size_t(m.ndim() - 2)], cols = m.shape().back();
+  const Array r = reshape(arange(Scalar::weak_int(0), Scalar::weak_int(rows), Scalar::weak_int(1),
+                                 DType::Int64, m.device()),
+                          {rows, 1});
+  const Array c = reshape(arange(Scalar::weak_int(0), Scalar::weak_int(cols), Scalar::weak_int(1),
+                                 DType::Int64, m.device()),
+                          {1, cols});
+  return where(lower ? greater_equal(r, c) : less_equal(r, c), m, Scalar::weak_int(0));
+}
+
+Shape with_matrix(const Shape& batch, int64_t rows, int64_t cols) {
+  Shape s = batch;
+  s.push_back(rows);
+  s.push_back(cols);
+  return s;
+}
+
+Svd svd_impl(const Array& a, bool full, bool vectors) {
+  check_matrix(a);
+  const DType dt = compute_dtype(a.dtype(), "svd");
+  const int64_t rows = a.shape()[size_t(a.ndim() - 2)], cols = a.shape().back();
+  // The libraries take m >= n (cuSOLVER's gesvd only that): a wide matrix is decomposed as its
+  // transpose, whose column-major copy is a's C-order copy: a^T = u' s vh' gives
+  // a = vh'^T s u'^T.
+  const bool wide = rows < cols;
+  const int64_t m = wide ? cols : rows, n = wide ? rows : cols;
+  Array f = wide ? astype(a, dt, true) : column_major_copy(a, dt);
+  f.eval();
+  const Shape batch(a.shape().begin(), a.shape().end() - 2);
+  Shape s_shape = batch;
+  s_shape.push_back(n);
+  Array s = Array::empty(s_shape, real_of(dt), a.device());
+  const int64_t ucols = full ? m : n;
+  // Column-major buffers: u is m x ucols, vt n x n.
+  Array u = vectors ? Array::empty(with_matrix(batch, ucols, m), dt, a.device()) : Array();
+  Array vt = vectors ? Array::empty(with_matrix(batch, n, n), dt, a.device()) : Array();
+  LinalgJob job;
+  job.kind = LinalgKind::Svd;
+  job.dtype = dt;
+  job.batch = batch_of(a.shape(), 2);
+  job.m = m;
+  job.n = n;
+  job.vectors = vectors;
+  job.full = full;
+  if (f.size()) {
+    job.a = f.data();
+    job.w = s.data();
+    if (vectors) {
+      job.u = u.data();
+      job.vt = vt.data();
+    }
+    check_info(run(job, a.device()), "SVD did not converge");
+  } else if (vectors && n == 0) {
+    // No singular values: u is the identity when full (as NumPy returns), else empty.
+    if (full && m > 0) {
+      u = astype(broadcast_to(eye(m, std::nullopt, 0, dt, a.device()), u.shape()), dt, true);
+    }
+  }
+  if (!vectors) return {Array(), s, Array()};
+  if (wide) return {vt, s, u};  // C-order views: (u')^T and (vh')^T
+  return {as_matrices(u), s, as_matrices(vt)};
+}
+
+}  // namespace
+
+Svd svd(const Array& a, bool full_matrices) { return svd_impl(a, full_matrices, true); }
+
+Array svdvals(const Array& a) { return svd_impl(a, false, false).s; }
+
+std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
+  if (mode != "reduced" && mode != "complete" && mode != "r" && mode != "raw") {
+    throw ValueError("Unrecognized mode '" + mode + "'");
+  }
+  check_matrix(a);
+  const DType dt = compute_dtype(a.dtype(), "qr");
+  const int64_t m = a.shape()[size_t(a.ndim() - 2)], n = a.shape().back(), k = std::min(m, n);
+  const Shape batch(a.shape().begin(), a.shape().end() - 2);
+  Array f = column_major_copy(a, dt);
+  Shape tau_shape = batch;
+  tau_shape.push_back(k);
+  Array tau = Array::empty(tau_shape, dt, a.device());
+  const bool vectors = mode == "reduced" || mode == "complete";
+  const int64_t qcols = mode == "complete" ? m : k;
+  Array q = vectors ? Array::empty(with_matrix(batch, qcols, m), dt, a.device()) : Array();
+  LinalgJob job;
+  job.kind = LinalgKind::Qr;
+  job.dtype = dt;
+  job.batch = batch_of(a.shape(), 2);
+  job.m = m;
+  job.n = n;
+  job.qcols = qcols;
+  job.vectors = vectors;
+  if (f.size()) {
+    job.a = f.data();
+    job.w = tau.data();
+    if (vectors) job.u = q.data();
+    check_info(run(job, a.device()), "QR factorization failed");
+  } else if (vectors && qcols > 0) {
+    // Nothing to factor (n == 0 or an empty batch): q is the identity's first columns.
+    q = astype(broadcast_to(eye(qcols, m, 0, dt, a.device()), q.shape()), dt, true);
+  }
+  if (mode == "raw") return {f, tau};
+  const Array factors = as_matrices(f);
+  const int64_t r_rows = mode == "complete" ? m : k;
+  std::vector<Index> rows(size_t(a.ndim()), Index{Slice{}});
+  rows[size_t(a.ndim() - 2)] = Slice{std::nullopt, r_rows, std::nullopt};
+  Array r = triangle(index(factors, rows), false);
+  if (!vectors) return {Array(), r};
+  return {as_matrices(q), r};
+}
 
 }  // namespace accel::linalg

@@ -68,6 +68,14 @@ ACCEL_SAME_SIG(PFN_cusolverDnXpotrf_bufferSize, ::cusolverDnXpotrf_bufferSize);
 ACCEL_SAME_SIG(PFN_cusolverDnXpotrf, ::cusolverDnXpotrf);
 ACCEL_SAME_SIG(PFN_cusolverDnXsyevd_bufferSize, ::cusolverDnXsyevd_bufferSize);
 ACCEL_SAME_SIG(PFN_cusolverDnXsyevd, ::cusolverDnXsyevd);
+ACCEL_SAME_SIG(PFN_cusolverDnXgesvd_bufferSize, ::cusolverDnXgesvd_bufferSize);
+ACCEL_SAME_SIG(PFN_cusolverDnXgesvd, ::cusolverDnXgesvd);
+ACCEL_SAME_SIG(PFN_cusolverDnXgeqrf_bufferSize, ::cusolverDnXgeqrf_bufferSize);
+ACCEL_SAME_SIG(PFN_cusolverDnXgeqrf, ::cusolverDnXgeqrf);
+ACCEL_SAME_SIG(PFN_cusolverDnOrgqr_bufferSize, ::cusolverDnSorgqr_bufferSize);
+ACCEL_SAME_SIG(PFN_cusolverDnOrgqr_bufferSize, ::cusolverDnZungqr_bufferSize);
+ACCEL_SAME_SIG(PFN_cusolverDnOrgqr, ::cusolverDnDorgqr);
+ACCEL_SAME_SIG(PFN_cusolverDnOrgqr, ::cusolverDnCungqr);
 TEST(CusolverApi, MatchesToolkitHeaders) { SUCCEED() << "checked at compile time"; }
 
 }  // namespace
