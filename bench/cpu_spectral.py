@@ -19,7 +19,19 @@ def cases(rng):
     # What is timed agrees with NumPy first.
     np.testing.assert_allclose(ap.asnumpy(ap.fft.fft(a1[:4096])), np.fft.fft(x1[:4096]),
                                rtol=0, atol=1e-3 * float(np.abs(x1[:4096]).sum()))
+    n = 2048
+    sq = (np.eye(n) + rng.uniform(-1, 1, (n, n)) / (2 * n)).astype(np.float32)
+    rhs = rng.standard_normal((n, 1), dtype=np.float32)
+    small = (np.eye(32) + rng.uniform(-1, 1, (1024, 32, 32)) / 64).astype(np.float32)
+    sv = rng.standard_normal((1024, 1024), dtype=np.float32)
+    s_sq, s_rhs, s_small, s_sv = (ap.asarray(v) for v in (sq, rhs, small, sv))
     return [
+        ("solve f32 2048", 0, lambda: ap.eval(ap.linalg.solve(s_sq, s_rhs)),
+         lambda: np.linalg.solve(sq, rhs), None),
+        ("inv f32 1024x32x32", 0, lambda: ap.eval(ap.linalg.inv(s_small)),
+         lambda: np.linalg.inv(small), None),
+        ("svd f32 1024", 0, lambda: ap.eval(*ap.linalg.svd(s_sv)), lambda: np.linalg.svd(sv),
+         None),
         ("fft c64 2^22", 0, lambda: ap.eval(ap.fft.fft(a1)), lambda: np.fft.fft(x1), None),
         ("rfft f32 2^24", 0, lambda: ap.eval(ap.fft.rfft(ar)), lambda: np.fft.rfft(xr), None),
         ("fft2 c64 8x512x512", 0, lambda: ap.eval(ap.fft.fft2(a2)), lambda: np.fft.fft2(x2),

@@ -12,6 +12,9 @@ TARGETS = {
     "fft_c64_2^24": ">=0.97x best",
     "rfft_f32_2^26": ">=0.97x best",
     "fft2_c64_64x1024^2": ">=0.97x best",
+    "solve_f32_8192": ">=0.97x best",
+    "inv_f32_4096x32x32": ">=0.97x best",
+    "svd_f32_4096": ">=0.97x best",
 }
 
 
@@ -60,6 +63,60 @@ def cases(timers, quick=False):
     out["fft2_c64_64x1024^2"] = {"ms": _fft_case(timers, x2, ap.fft.fft2,
                                                  lambda t, v: t.fft.fft2(v),
                                                  lambda c, v: c.fft.fft2(v))}
+    out.update(linalg_cases(timers, quick))
+    return out
+
+
+def _well_conditioned(shape, seed):
+    rng = np.random.default_rng(seed)
+    n = shape[-1]
+    return (np.eye(n) + rng.uniform(-1, 1, shape) / (2 * n)).astype(np.float32)
+
+
+def linalg_cases(timers, quick=False):
+    """The linalg targets: solve of an 8192 x 8192 float32 system, inverses of 4096 matrices of
+    32 x 32, svd of a 4096 x 4096 float32 matrix (all values and vectors)."""
+    n_solve, n_svd, batch = (2048, 1024, 512) if quick else (8192, 4096, 4096)
+    a = _well_conditioned((n_solve, n_solve), 3)
+    b = np.random.default_rng(4).standard_normal((n_solve, 1), dtype=np.float32)
+    small = _well_conditioned((batch, 32, 32), 5)
+    m = np.random.default_rng(6).standard_normal((n_svd, n_svd), dtype=np.float32)
+    # Correctness of what is timed, before timing it.
+    x = ap.asnumpy(ap.linalg.solve(ap.asarray(a[:256, :256], device="cuda"),
+                                   ap.asarray(b[:256], device="cuda")))
+    np.testing.assert_allclose(a[:256, :256] @ x, b[:256], rtol=0, atol=1e-3)
+    inv = ap.asnumpy(ap.linalg.inv(ap.asarray(small[:8], device="cuda")))
+    np.testing.assert_allclose(inv @ small[:8], np.broadcast_to(np.eye(32), (8, 32, 32)),
+                               rtol=0, atol=1e-4)
+    out = {}
+    out["solve_f32_8192"] = {"ms": _pair_case(timers, a, b, ap.linalg.solve,
+                                              lambda t, p, q: t.linalg.solve(p, q),
+                                              lambda c, p, q: c.linalg.solve(p, q))}
+    out["inv_f32_4096x32x32"] = {"ms": _fft_case(timers, small, ap.linalg.inv,
+                                                 lambda t, v: t.linalg.inv(v),
+                                                 lambda c, v: c.linalg.inv(v))}
+    out["svd_f32_4096"] = {"ms": _fft_case(timers, m, lambda v: ap.linalg.svd(v)[1],
+                                           lambda t, v: t.linalg.svd(v),
+                                           lambda c, v: c.linalg.svd(v))}
+    return out
+
+
+def _pair_case(timers, x, y, ap_fn, torch_fn, cupy_fn):
+    timer_ap, timer_torch, timer_cupy, torch, cupy = timers
+
+    def on(timer, px, py, fn):
+        return timer(lambda: fn(px, py))
+
+    out = {"accelpy": on(timer_ap, ap.asarray(x, device="cuda"), ap.asarray(y, device="cuda"),
+                         lambda p, q: ap.eval(ap_fn(p, q)))}
+    if torch is not None:
+        out["torch"] = on(timer_torch, torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda(),
+                          lambda p, q: torch_fn(torch, p, q))
+        torch.cuda.empty_cache()
+    if cupy is not None:
+        out["cupy"] = on(timer_cupy, cupy.asarray(x), cupy.asarray(y),
+                         lambda p, q: cupy_fn(cupy, p, q))
+        cupy.get_default_memory_pool().free_all_blocks()
     return out
 
 
