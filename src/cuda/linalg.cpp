@@ -3,9 +3,10 @@
 // accelpy's stream-ordered allocator, one info code per matrix in device memory, copied to the
 // host at the end (the one synchronization: whether the call raises depends on it).
 //
-// Matrices of a batch are factored one call each. cuSOLVER's batched routines (syevjBatched,
-// potrfBatched) and cuBLAS's getrfBatched/getriBatched for many small matrices are not used
-// yet: a batch of thousands of tiny matrices is launch-bound here.
+// Matrices of a batch are factored one call each, except solves (and so inverses) of up to
+// 32 x 32, which go through cuBLAS's batched LU (linalg_batched.cpp). cuSOLVER's batched
+// routines (syevjBatched, potrfBatched) are not used yet: a batch of thousands of tiny
+// Cholesky or eigen problems is launch-bound here.
 #include "src/cuda/linalg.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/context.hpp"
 #include "src/cuda/cusolver.hpp"
+#include "src/cuda/linalg_batched.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -79,6 +81,7 @@ class CudaLinalg final : public LinalgBackend {
   std::vector<int64_t> run(const LinalgJob& job) override {
     DeviceContext& c = context(device_);
     c.make_current();
+    if (use_batched_solve(job)) return batched_solve(c, job);
     const Cusolver& s = lib();
     std::lock_guard<std::mutex> lock(mutex_);
     if (!handle_) {

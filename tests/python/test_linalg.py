@@ -240,3 +240,63 @@ def test_svd_qr_errors(device):
         ap.linalg.qr(ap.asarray(np.eye(3)), mode="economic")
     with pytest.raises(TypeError, match="float16"):
         ap.linalg.svd(ap.asarray(np.eye(3, dtype=np.float16)))
+
+
+# ---- composed functions ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int32])
+def test_norms(device, rng, dtype):
+    x = random_values(rng, (3, 4, 5), dtype, low=-5, high=5)
+    a = ap.asarray(x)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    tol = 1e-5 if single else 1e-12
+
+    def same(got, expected):
+        got = ap.asnumpy(got)
+        assert got.shape == np.shape(expected)
+        np.testing.assert_allclose(got, expected, rtol=tol, atol=tol)
+
+    for ord in (None, 1, 2, np.inf, -np.inf, 0, 3, 0.5):
+        for axis in (0, -1, (1,)):
+            same(ap.linalg.norm(a, ord=ord, axis=axis), np.linalg.norm(x, ord=ord, axis=axis))
+    same(ap.linalg.norm(a), np.linalg.norm(x))
+    same(ap.linalg.norm(a, keepdims=True), np.linalg.norm(x, keepdims=True))
+    for ord in (None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+        same(ap.linalg.norm(a, ord=ord, axis=(1, 2)), np.linalg.norm(x, ord=ord, axis=(1, 2)))
+        same(ap.linalg.norm(a, ord=ord, axis=(2, 0), keepdims=True),
+             np.linalg.norm(x, ord=ord, axis=(2, 0), keepdims=True))
+    same(ap.linalg.vector_norm(a, axis=(0, 2), ord=1), np.sum(np.abs(x), axis=(0, 2)))
+    same(ap.linalg.matrix_norm(a, ord="nuc"), np.linalg.norm(x, "nuc", axis=(-2, -1)))
+    with pytest.raises(ValueError):
+        ap.linalg.norm(a, ord="fro", axis=0)
+    with pytest.raises(ValueError):
+        ap.linalg.matrix_norm(a, ord=3)
+
+
+def test_matrix_rank_and_cond(device, rng):
+    x = random_values(rng, (4, 6, 5), np.float64, low=-1, high=1)
+    x[1, :, 4] = x[1, :, 0] + x[1, :, 1]  # rank 4
+    x[2] = 0
+    a = ap.asarray(x)
+    np.testing.assert_array_equal(ap.asnumpy(ap.linalg.matrix_rank(a)), np.linalg.matrix_rank(x))
+    np.testing.assert_array_equal(ap.asnumpy(ap.linalg.matrix_rank(a, tol=0.5)),
+                                  np.linalg.matrix_rank(x, tol=0.5))
+    assert int(ap.asnumpy(ap.linalg.matrix_rank(ap.asarray(np.ones(3))))) == 1
+    w = well_conditioned(rng, (3, 5, 5), np.float64)
+    for p in (None, 2, -2, 1, np.inf, "fro"):
+        np.testing.assert_allclose(ap.asnumpy(ap.linalg.cond(ap.asarray(w), p)),
+                                   np.linalg.cond(w, p), rtol=1e-10)
+
+
+def test_cross(device, rng):
+    x = random_values(rng, (4, 3), np.float64, low=-1, high=1)
+    y = random_values(rng, (2, 1, 3), np.float32, low=-1, high=1)
+    got = ap.linalg.cross(ap.asarray(x), ap.asarray(y))
+    np.testing.assert_allclose(ap.asnumpy(got), np.cross(x, y), rtol=1e-12)
+    z = random_values(rng, (3, 5), np.float64)
+    np.testing.assert_allclose(
+        ap.asnumpy(ap.linalg.cross(ap.asarray(z), ap.asarray(z[::-1]), axis=0)),
+        np.cross(z, z[::-1], axis=0), rtol=1e-12)
+    with pytest.raises(ValueError, match="3 elements"):
+        ap.linalg.cross(ap.asarray(np.ones((2, 2))), ap.asarray(np.ones((2, 2))))
