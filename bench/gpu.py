@@ -107,6 +107,36 @@ def case_sum(shape, axis):
     return out, 4 * x.size
 
 
+def case_matmul(side, dtype):
+    """side^3 matmul in float32 (TF32 off in every library) or bfloat16: milliseconds per
+    product; TFLOP/s = 2 side^3 / time."""
+    import ml_dtypes
+
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((side, side), dtype=np.float32)
+    y = rng.standard_normal((side, side), dtype=np.float32)
+    if dtype == "bfloat16":
+        x, y = x.astype(ml_dtypes.bfloat16), y.astype(ml_dtypes.bfloat16)
+    a, b = ap.asarray(x, device="cuda"), ap.asarray(y, device="cuda")
+    out = {"accelpy": timer_ap(lambda: ap.eval(a @ b))}
+    if torch is not None:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        tdt = torch.bfloat16 if dtype == "bfloat16" else torch.float32
+        ta = torch.from_numpy(x.astype(np.float32)).cuda().to(tdt)
+        tb = torch.from_numpy(y.astype(np.float32)).cuda().to(tdt)
+        out["torch"] = timer_torch(lambda: ta @ tb)
+        del ta, tb
+    if cupy is not None and dtype == "float32":  # CuPy has no bfloat16
+        ca, cb = cupy.asarray(x), cupy.asarray(y)
+        out["cupy"] = timer_cupy(lambda: ca @ cb)
+        del ca, cb
+    return out, 2.0 * side**3
+
+
+def tflops(flops, ms):
+    return None if ms is None else flops / (ms * 1e-3) / 1e12
+
+
 # ---- fusion: expressions over several arrays, against eager and compiled peers --------------
 
 def _expr_abcde(xp, a, b, c, d, e):
@@ -346,6 +376,11 @@ def main():
     for name, fn, nin, nout in FUSION_CASES:
         ms, nbytes = case_fused(fn, nin, nout, nf)
         cases[name] = {"bytes": nbytes, "ms": ms, "floor_ms": nbytes / (d2d * 1e9) * 1e3}
+    mside = 2048 if args.quick else 8192
+    for dt in ("float32", "bfloat16"):
+        ms, flops = case_matmul(mside, dt)
+        cases[f"matmul_{mside}^3_{dt}"] = {"flops": flops, "ms": ms,
+                                           "tflops": {k: tflops(flops, v) for k, v in ms.items()}}
     cases["first_use_fused"] = first_use_fused_ms()
     cases["dispatch_us"] = dispatch_us()
     cases["transfer_256MiB_gbps"] = transfers()
@@ -384,6 +419,12 @@ def main():
         print(f"{'256MiB ' + way + ' GB/s':24} {fmt(t['accelpy'][i]):>10} "
               f"{fmt(t['cupy'][i] if 'cupy' in t else None):>10} "
               f"{fmt(t['torch'][i] if 'torch' in t else None):>10} {'':>9} >=40")
+    for dt in ("float32", "bfloat16"):
+        t = cases[f"matmul_{mside}^3_{dt}"]["tflops"]
+        ratio = (t["accelpy"] / t["torch"]) if t.get("torch") else None
+        print(f"{'matmul ' + dt + ' TFLOP/s':24} {fmt(t['accelpy']):>10} "
+              f"{fmt(t.get('cupy')):>10} {fmt(t.get('torch')):>10} {fmt(ratio, 'x'):>9} "
+              ">=0.97x torch")
     fu = cases["first_use"]
     print(f"{'new kernel, empty cache':24} {fmt(fu['empty_cache_ms'], 'ms'):>10} {'':>32} <=60ms")
     print(f"{'new kernel, disk hit':24} {fmt(fu['disk_hit_ms'], 'ms'):>10} {'':>32} <=2ms")

@@ -98,6 +98,19 @@ MODULE = {
                        "numpy.dtype[Any]:"),
     r"get_default_device": "def get_default_device() -> Device:",
     r"set_default_device": "def set_default_device(device: DeviceLike) -> None:",
+    # the matmul family
+    r"matmul": ("def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, "
+                "dtype: DTypeLike | None = None) -> ndarray:"),
+    r"dot": "def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:",
+    r"outer": "def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:",
+    r"(vdot|inner)": "def \\1(a: ArrayLike, b: ArrayLike) -> ndarray:",
+    r"tensordot": ("def tensordot(a: ArrayLike, b: ArrayLike, axes: int | "
+                   "tuple[int | Sequence[int], int | Sequence[int]] = 2) -> ndarray:"),
+    r"matrix_transpose": "def matrix_transpose(x: ArrayLike, /) -> ndarray:",
+    r"vecdot": "def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> ndarray:",
+    r"einsum": ("def einsum(*operands: Any, out: ndarray | None = None, "
+                "dtype: DTypeLike | None = None, casting: str = 'safe', "
+                "optimize: Any = False) -> ndarray:"),
 }
 
 DEVICE = {
@@ -154,6 +167,7 @@ ARRAY = {
     r"__reduce__": "def __reduce__(self) -> tuple[Any, ...]:",
     r"__sizeof__": "def __sizeof__(self) -> int:",
     r"__dask_tokenize__": "def __dask_tokenize__(self) -> tuple[str, str]:",
+    r"dot": "def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:",
     r"(__eq__|__ne__)": "def \\1(self, other: object, /) -> ndarray:  # type: ignore[override]",
     r"(__lt__|__le__|__gt__|__ge__)": "def \\1(self, other: ArrayLike, /) -> ndarray:",
     r"(__neg__|__pos__|__abs__|__invert__)": "def \\1(self) -> ndarray:",

@@ -135,6 +135,11 @@ struct KernelCacheStats {
 };
 KernelCacheStats kernel_cache_stats();
 
+// TF32 tensor cores for float32 matmul (CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to 10
+// mantissa bits). Off by default, as torch.backends.cuda.matmul.allow_tf32; process-wide.
+bool allow_tf32();
+void set_allow_tf32(bool allow);
+
 // Testing aid: launches a kernel that writes through a null pointer on `device`'s current
 // stream, so that fault reporting can be checked (the context is unusable afterwards).
 void launch_faulting_kernel(int device);

@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -139,5 +140,35 @@ void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScal
 // passed as an rvalue (`assign(x, add(x, 1))`, x += 1) is computed straight into dst; one that
 // is still referenced elsewhere is also written to its own memory.
 void assign(const Array& dst, ArrayOrScalar value);
+
+// ---- matrix and tensor products (src/core/ops/matmul.cpp, products.cpp, einsum.cpp) -----------
+// Products are not fused: operands are computed and the product runs at once (BLAS / cuBLAS).
+// Operands promote together (NumPy's result_type); integer products wrap, bool is "or of ands",
+// float16/bfloat16 accumulate in float32.
+
+// numpy.matmul: 1-D operands are promoted to a row / column and the added dimension removed;
+// the leading (batch) dimensions broadcast; 0-d operands are a ValueError.
+Array matmul(const Array& x1, const Array& x2);
+// numpy.dot: a product for 0-d operands, matmul up to 2-D, else the sum over the last axis of a
+// and the second-to-last of b.
+Array dot(const Array& a, const Array& b);
+// numpy.vdot: the flattened operands' dot product, conjugating the first.
+Array vdot(const Array& a, const Array& b);
+// numpy.inner: sums over the last axes of both.
+Array inner(const Array& a, const Array& b);
+// numpy.outer: the flattened operands' outer product.
+Array outer(const Array& a, const Array& b);
+// numpy.tensordot: sums over the last `axes` axes of a and the first `axes` of b ...
+Array tensordot(const Array& a, const Array& b, int64_t axes = 2);
+// ... or over the pairs (axes_a[i], axes_b[i]).
+Array tensordot(const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
+                const std::vector<int64_t>& axes_b);
+// The last two axes swapped (Array API matrix_transpose, x.mT); ValueError below 2-D.
+Array matrix_transpose(const Array& a);
+// Array API / NumPy vecdot: sum(conj(x1) * x2) along `axis`, broadcasting the others.
+Array vecdot(const Array& x1, const Array& x2, int64_t axis = -1);
+// numpy.einsum over explicit ("ij,jk->ik") or implicit ("ij,jk") subscripts, with ellipses:
+// diagonals are strided views, lone indices are summed, pairs contract through matmul.
+Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
 
 }  // namespace accel

@@ -382,6 +382,18 @@ class ndarray:
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """__cuda_array_interface__(self) -> dict"""
 
+    def __matmul__(self, other: ArrayLike, /) -> ndarray:
+        pass
+
+    def __rmatmul__(self, other: ArrayLike, /) -> ndarray:
+        pass
+
+    def __imatmul__(self, other: ArrayLike, /) -> ndarray:
+        pass
+
+    def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+        """Dot product with b (numpy.ndarray.dot)."""
+
     def __repr__(self) -> str:
         pass
 
@@ -1104,4 +1116,54 @@ def max_pending_bytes() -> int:
 def set_max_pending_bytes(nbytes: int) -> None:
     """
     Sets the bytes of computed arrays that pending work alone may keep alive; past it, the pending work holding them is evaluated.
+    """
+
+def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: DTypeLike | None = None) -> ndarray:
+    """
+    Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added
+    dimension is removed from the result), leading dimensions broadcast as batches. Runs
+    through BLAS on the CPU and cuBLAS on CUDA (float16/bfloat16 accumulate in float32; TF32
+    only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.
+    """
+
+def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+    """
+    Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the
+    sum over the last axis of a and the second-to-last of b.
+    """
+
+def vdot(a: ArrayLike, b: ArrayLike) -> ndarray:
+    """
+    Dot product of the flattened operands, conjugating the first (numpy.vdot).
+    """
+
+def inner(a: ArrayLike, b: ArrayLike) -> ndarray:
+    """Inner product over the last axes (numpy.inner)."""
+
+def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+    """
+    Outer product of the flattened operands (numpy.outer): one fused elementwise product.
+    """
+
+def tensordot(a: ArrayLike, b: ArrayLike, axes: int | tuple[int | Sequence[int], int | Sequence[int]] = 2) -> ndarray:
+    """
+    Sum of products over the given axes (numpy.tensordot): axes=N sums the last N axes of a
+    against the first N of b; axes=(axes_a, axes_b) pairs them explicitly.
+    """
+
+def matrix_transpose(x: ArrayLike, /) -> ndarray:
+    """The last two axes swapped (Array API matrix_transpose; x.mT): a view."""
+
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> ndarray:
+    """
+    Vector dot product along `axis`, conjugating x1 (Array API / numpy.vecdot); the other
+    dimensions broadcast. One fused multiply-and-sum.
+    """
+
+def einsum(*operands: Any, out: ndarray | None = None, dtype: DTypeLike | None = None, casting: str = 'safe', optimize: Any = False) -> ndarray:
+    """
+    Einstein summation (numpy.einsum), explicit ('ij,jk->ik') or implicit ('ij,jk')
+    subscripts, ellipses, or the interleaved (op, sublist, ...) form. Repeated indices are
+    diagonal views, indices in one operand only are summed, and each pair of operands is
+    contracted with one matmul.
     """

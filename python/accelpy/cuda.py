@@ -240,3 +240,22 @@ def copy_to_host_async(src, out):
 def _launch_faulting_kernel(device=None):
     """Testing aid: launches a kernel that writes through a null pointer."""
     _c._launch_faulting_kernel(device)
+
+
+class _CudaModule(type(sys)):
+    """The module's class: gives it the ``allow_tf32`` switch as a property (module attributes
+    cannot run code when set)."""
+
+    @property
+    def allow_tf32(self):
+        """Whether float32 (and complex64) matmul may use TF32 tensor cores: inputs rounded to
+        10 mantissa bits, several times faster, about 1e-3 relative error. False by default
+        (NumPy's results); like ``torch.backends.cuda.matmul.allow_tf32``, process-wide."""
+        return _c.allow_tf32()
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        _c.set_allow_tf32(bool(value))
+
+
+sys.modules[__name__].__class__ = _CudaModule

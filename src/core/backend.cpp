@@ -11,4 +11,8 @@ Backend& backend_for(Device device) {
   return cuda::cuda_backend(device.index);
 }
 
+void Backend::gemm(const Gemm&) {
+  throw NotImplementedError("matmul is not implemented on this device");
+}
+
 }  // namespace accel

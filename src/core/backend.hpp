@@ -9,6 +9,7 @@
 
 namespace accel {
 
+struct Gemm;          // src/core/backend_matmul.hpp
 class FftBackend;     // backend_fft.hpp
 class LinalgBackend;  // backend_linalg.hpp
 
@@ -39,6 +40,10 @@ class Backend {
     (void)kernel;
     (void)cache;
   }
+
+  // The matmul family (backend_matmul.hpp): queues one batched GEMM in stream order. The
+  // default throws NotImplementedError.
+  virtual void gemm(const Gemm& g);
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;

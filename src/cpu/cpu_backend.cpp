@@ -8,6 +8,7 @@
 #include "accel/errors.hpp"
 #include "src/cpu/allocator.hpp"
 #include "src/cpu/fft.hpp"
+#include "src/cpu/gemm.hpp"
 #include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
@@ -70,6 +71,7 @@ class CpuBackend final : public Backend {
     if (nbytes) std::memcpy(dst, src, nbytes);  // one CPU device: never really a peer
   }
   void synchronize() override {}
+  void gemm(const Gemm& g) override { cpu::gemm(g); }
   FftBackend* fft() override { return &cpu_fft(); }
   LinalgBackend* linalg() override { return &cpu_linalg(); }
 };

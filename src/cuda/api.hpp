@@ -157,7 +157,7 @@ using PFN_nvrtcGetCUBIN = nvrtcResult (*)(nvrtcProgram, char*);
 using PFN_nvrtcGetPTXSize = nvrtcResult (*)(nvrtcProgram, size_t*);
 using PFN_nvrtcGetPTX = nvrtcResult (*)(nvrtcProgram, char*);
 
-// ---- cuBLAS / cuBLASLt (matmul comes later; the loader reports their presence now) --------
+// ---- cuBLAS / cuBLASLt -------------------------------------------------------------------------
 using cublasStatus_t = int;
 using cublasHandle_t = cublasContext*;
 using cublasLtHandle_t = cublasLtContext*;
@@ -173,5 +173,34 @@ using PFN_cublasSetStream = cublasStatus_t (*)(cublasHandle_t, CUstream);
 using PFN_cublasLtGetVersion = size_t (*)();
 using PFN_cublasLtCreate = cublasStatus_t (*)(cublasLtHandle_t*);
 using PFN_cublasLtDestroy = cublasStatus_t (*)(cublasLtHandle_t);
+
+// GEMM (matmul, src/cuda/gemm.cpp).
+using cublasOperation_t = int;
+using cudaDataType = int;
+using cublasComputeType_t = int;
+using cublasGemmAlgo_t = int;
+inline constexpr cublasOperation_t CUBLAS_OP_N = 0;
+inline constexpr cublasOperation_t CUBLAS_OP_T = 1;
+inline constexpr cudaDataType CUDA_R_16F = 2;
+inline constexpr cudaDataType CUDA_R_16BF = 14;
+inline constexpr cudaDataType CUDA_R_32F = 0;
+inline constexpr cudaDataType CUDA_R_64F = 1;
+inline constexpr cudaDataType CUDA_C_32F = 4;
+inline constexpr cudaDataType CUDA_C_64F = 5;
+inline constexpr cublasComputeType_t CUBLAS_COMPUTE_32F = 68;
+inline constexpr cublasComputeType_t CUBLAS_COMPUTE_32F_FAST_TF32 = 77;
+inline constexpr cublasComputeType_t CUBLAS_COMPUTE_64F = 70;
+inline constexpr cublasGemmAlgo_t CUBLAS_GEMM_DEFAULT = -1;
+
+using PFN_cublasSetWorkspace = cublasStatus_t (*)(cublasHandle_t, void*, size_t);
+using PFN_cublasGemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                            int, int, int, const void*, const void*, cudaDataType,
+                                            int, const void*, cudaDataType, int, const void*, void*,
+                                            cudaDataType, int, cublasComputeType_t,
+                                            cublasGemmAlgo_t);
+using PFN_cublasGemmStridedBatchedEx = cublasStatus_t (*)(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*,
+    cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,
+    cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 
 }  // namespace accel::cuda::api

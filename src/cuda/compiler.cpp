@@ -386,6 +386,32 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   return ref;
 }
 
+const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
+                                     const std::string& code) {
+  DeviceKernels& dk = kernels_of(c.index);
+  const std::string key = "named:" + name;
+  std::lock_guard<std::mutex> lock(dk.mutex);
+  if (auto it = dk.map.find(key); it != dk.map.end()) return *it->second;
+  auto k = std::make_unique<LoadedKernel>();
+  k->name = name;
+  const int cc = c.props.major * 10 + c.props.minor;
+  dump_source(name, program_prelude() + code);
+  const std::string key_text = disk_key(code, cc);
+  std::optional<CompiledImage> img = disk_cache().load(key_text);
+  if (!img) {
+    img = compile_program(code, cc, name);
+    disk_cache().store(key_text, *img);
+  }
+  c.make_current();
+  const Driver& d = drv();
+  api::CUmodule mod = nullptr;
+  check(d.cuModuleLoadData(&mod, img->data.c_str()), "cuModuleLoadData", c.index);
+  check(d.cuModuleGetFunction(&k->fn[0], mod, name.c_str()), "cuModuleGetFunction", c.index);
+  const LoadedKernel& ref = *k;
+  dk.map.emplace(key, std::move(k));
+  return ref;
+}
+
 KernelCacheStats kernel_cache_stats() {
   KernelCacheStats s;
   {

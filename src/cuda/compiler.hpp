@@ -56,6 +56,10 @@ struct LoadedKernel {
 
 // The loaded kernel for a plan on a device: from memory, else from disk, else compiled.
 const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan);
+// A fixed (not planned) program `code` whose entry point is `name` (unique to that code): from
+// memory, else from disk, else compiled.
+const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
+                                     const std::string& code);
 
 // Where this thread's last get_kernel() found its kernel: "memory hit", "disk hit" or
 // "compiled" (for the fusion debug log).

@@ -11,6 +11,7 @@
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
 #include "src/cuda/fft.hpp"
+#include "src/cuda/gemm.hpp"
 #include "src/cuda/linalg.hpp"
 #include "src/cuda/transfer.hpp"
 
@@ -127,6 +128,7 @@ class CudaBackend final : public Backend {
     copy_peer(context(from.index), src, context(index_), dst, nbytes);
   }
   void synchronize() override { cuda::synchronize(index_); }
+  void gemm(const Gemm& g) override { cuda::gemm(context(index_), g); }
   void describe_last_run(std::string& kernel, std::string& cache) override {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";

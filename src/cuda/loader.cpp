@@ -358,6 +358,9 @@ CublasState load_cublas_state() {
     resolve(h, "cublasCreate_v2", s.cublas.cublasCreate_v2);
     resolve(h, "cublasDestroy_v2", s.cublas.cublasDestroy_v2);
     resolve(h, "cublasSetStream_v2", s.cublas.cublasSetStream_v2);
+    resolve(h, "cublasSetWorkspace_v2", s.cublas.cublasSetWorkspace_v2);
+    resolve(h, "cublasGemmEx", s.cublas.cublasGemmEx);
+    resolve(h, "cublasGemmStridedBatchedEx", s.cublas.cublasGemmStridedBatchedEx);
     int major = 0, minor = 0;
     if (s.cublas.cublasGetProperty &&
         s.cublas.cublasGetProperty(api::MAJOR_VERSION, &major) == api::CUBLAS_STATUS_SUCCESS &&

@@ -49,6 +49,9 @@ struct Cublas {
   api::PFN_cublasCreate cublasCreate_v2 = nullptr;
   api::PFN_cublasDestroy cublasDestroy_v2 = nullptr;
   api::PFN_cublasSetStream cublasSetStream_v2 = nullptr;
+  api::PFN_cublasSetWorkspace cublasSetWorkspace_v2 = nullptr;
+  api::PFN_cublasGemmEx cublasGemmEx = nullptr;
+  api::PFN_cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx = nullptr;
   api::PFN_cublasLtGetVersion cublasLtGetVersion = nullptr;
   api::PFN_cublasLtCreate cublasLtCreate = nullptr;
   api::PFN_cublasLtDestroy cublasLtDestroy = nullptr;
