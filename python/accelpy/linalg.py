@@ -30,9 +30,13 @@ __all__ = [
     "eigh",
     "eigvalsh",
     "inv",
+    "lstsq",
     "matrix_norm",
+    "matrix_power",
     "matrix_rank",
+    "multi_dot",
     "norm",
+    "pinv",
     "qr",
     "slogdet",
     "solve",
@@ -262,11 +266,139 @@ def cross(x1, x2, /, *, axis=-1):
     return _core.moveaxis(c, -1, axis)
 
 
+def _h(x):
+    # Conjugate transpose of the matrices.
+    return _core.conj(_core.swapaxes(x, -1, -2))
+
+
+_NO_VALUE = object()
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
+    """The Moore-Penrose pseudo-inverse, from the SVD: singular values at or below
+    ``rcond * max(s)`` (NumPy's defaults) count as zero."""
+    a = _asarray(a)
+    if rcond is not None and rtol is not _NO_VALUE:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    u, s, vh = svd(a, full_matrices=False)
+    if rcond is None:
+        if rtol is _NO_VALUE:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * _np.finfo(_np.dtype(s.dtype)).eps
+        else:
+            rcond = rtol
+    cutoff = _core.max(s, axis=-1, keepdims=True) * rcond if s.shape[-1] else s
+    large = s > cutoff
+    s_inv = _core.where(large, 1.0 / _core.where(large, s, 1.0), 0.0)
+    return _core.matmul(_h(vh) * _core.expand_dims(s_inv, -2).astype(vh.dtype), _h(u))
+
+
+def lstsq(a, b, rcond=None):
+    """The least-squares solution of ``a @ x = b`` (a 2-D), from the SVD, as numpy.linalg.lstsq:
+    ``(x, residuals, rank, s)``; residuals are empty unless a has full column rank and m > n."""
+    a = _asarray(a)
+    b = _asarray(b, device=a.device) if not isinstance(b, _core.ndarray) else b
+    if a.ndim != 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
+    is_1d = b.ndim == 1
+    bm = _core.expand_dims(b, -1) if is_1d else b
+    m, n = a.shape
+    if bm.shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    u, s, vh = svd(a, full_matrices=False)
+    real_dtype = s.dtype
+    if rcond is None:
+        rcond = _np.finfo(_np.dtype(real_dtype)).eps * max(n, m)
+    cutoff = _core.max(s) * rcond if s.shape[0] else 0.0
+    large = s > cutoff
+    s_inv = _core.where(large, 1.0 / _core.where(large, s, 1.0), 0.0)
+    x = _core.matmul(_h(vh), _core.expand_dims(s_inv, -1).astype(u.dtype) * _core.matmul(_h(u), bm))
+    rank = int(_core.sum(large))
+    if rank == n and m > n:
+        r = bm - _core.matmul(a, x)
+        resids = _core.sum(_core.abs(r) ** 2, axis=0)
+    else:
+        resids = _core.zeros((0,), dtype=real_dtype, device=a.device)
+    if is_1d:
+        x = _core.squeeze(x, -1)
+    return x, resids, rank, s
+
+
+def matrix_power(a, n):
+    """`a` (square matrices) raised to the integer power `n` (negative: of the inverse), by
+    repeated squaring."""
+    a = _asarray(a)
+    if not isinstance(n, (int, _np.integer)):
+        raise TypeError("exponent must be an integer")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    n = int(n)
+    if n == 0:
+        eye = _core.eye(a.shape[-1], dtype=a.dtype, device=a.device)
+        return _core.broadcast_to(eye, a.shape) * 1
+    if n < 0:
+        a, n = inv(a), -n
+    result = None
+    base = a
+    while n:
+        if n & 1:
+            result = base if result is None else _core.matmul(result, base)
+        n >>= 1
+        if n:
+            base = _core.matmul(base, base)
+    return result
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of a chain of matrices (the first may be a row vector, the last a column
+    vector), evaluated in the cheapest order."""
+    arrays = [_asarray(x) for x in arrays]
+    if len(arrays) < 2:
+        raise ValueError("Expecting at least two arrays.")
+    first_1d, last_1d = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if first_1d:
+        arrays[0] = _core.expand_dims(arrays[0], 0)
+    if last_1d:
+        arrays[-1] = _core.expand_dims(arrays[-1], -1)
+    for x in arrays:
+        if x.ndim != 2:
+            raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    # The classic chain order dynamic program (as NumPy): cost[i][j] over dims p.
+    p = [arrays[0].shape[0]] + [x.shape[1] for x in arrays]
+    k = len(arrays)
+    cost = [[0] * k for _ in range(k)]
+    split = [[0] * k for _ in range(k)]
+    for length in range(1, k):
+        for i in range(k - length):
+            j = i + length
+            cost[i][j] = None
+            for s in range(i, j):
+                c = cost[i][s] + cost[s + 1][j] + p[i] * p[s + 1] * p[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, s
+
+    def chain(i, j):
+        if i == j:
+            return arrays[i]
+        return _core.matmul(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+    r = chain(0, k - 1)
+    if first_1d:
+        r = _core.squeeze(r, 0)
+    if last_1d:
+        r = _core.squeeze(r, -1)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
 def __getattr__(name):
     # The products live in accelpy's namespace (other modules add them); the Array API lists
     # them in linalg too. Looked up on use, so those added later are found.
     if name in ("matmul", "tensordot", "outer", "vecdot", "trace", "diagonal",
-                "matrix_transpose", "multi_dot", "matrix_power"):
+                "matrix_transpose"):
         import accelpy
 
         if name in accelpy.__dict__:

@@ -14,22 +14,16 @@ struct cusolverDnParams;
 namespace accel::cuda {
 
 namespace api {
+// cudaDataType, cublasOperation_t and their values come from api.hpp.
 using cusolverStatus_t = int;
 using cusolverDnHandle_t = cusolverDnContext*;
 using cusolverDnParams_t = cusolverDnParams*;
-using cudaDataType = int;
 using cublasFillMode_t = int;
-using cublasOperation_t = int;
 using cusolverEigMode_t = int;
 inline constexpr cusolverStatus_t CUSOLVER_STATUS_SUCCESS = 0;
 inline constexpr cusolverStatus_t CUSOLVER_STATUS_ALLOC_FAILED = 2;
-inline constexpr cudaDataType CUDA_R_32F = 0;
-inline constexpr cudaDataType CUDA_R_64F = 1;
-inline constexpr cudaDataType CUDA_C_32F = 4;
-inline constexpr cudaDataType CUDA_C_64F = 5;
 inline constexpr cublasFillMode_t CUBLAS_FILL_MODE_LOWER = 0;
 inline constexpr cublasFillMode_t CUBLAS_FILL_MODE_UPPER = 1;
-inline constexpr cublasOperation_t CUBLAS_OP_N = 0;
 inline constexpr cusolverEigMode_t CUSOLVER_EIG_MODE_NOVECTOR = 0;
 inline constexpr cusolverEigMode_t CUSOLVER_EIG_MODE_VECTOR = 1;
 

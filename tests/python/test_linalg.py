@@ -300,3 +300,40 @@ def test_cross(device, rng):
         np.cross(z, z[::-1], axis=0), rtol=1e-12)
     with pytest.raises(ValueError, match="3 elements"):
         ap.linalg.cross(ap.asarray(np.ones((2, 2))), ap.asarray(np.ones((2, 2))))
+
+
+# ---- on top of matmul -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_pinv_lstsq(device, rng, dtype):
+    for shape in [(6, 4), (4, 6), (3, 5, 5), (5, 1)]:
+        a = random_values(rng, shape, dtype, low=-1, high=1)
+        close(ap.linalg.pinv(ap.asarray(a)), np.linalg.pinv(a), dtype, cond=100)
+    r = random_values(rng, (6, 4), dtype, low=-1, high=1)
+    r[:, 3] = r[:, 0]  # rank 3: cut singular values
+    close(ap.linalg.pinv(ap.asarray(r), rtol=None), np.linalg.pinv(r, rtol=None), dtype, cond=100)
+    for a_shape, b_shape in [((8, 5), (8,)), ((8, 5), (8, 3)), ((4, 6), (4, 2))]:
+        a = random_values(rng, a_shape, dtype, low=-1, high=1)
+        b = random_values(rng, b_shape, dtype, low=-1, high=1)
+        x, res, rank, s = ap.linalg.lstsq(ap.asarray(a), ap.asarray(b))
+        x_np, res_np, rank_np, s_np = np.linalg.lstsq(a, b)
+        close(x, x_np, dtype, cond=100)
+        close(res, res_np, dtype, cond=100)
+        assert rank == rank_np
+        close(s, s_np, dtype)
+
+
+def test_matrix_power_multi_dot(device, rng):
+    a = well_conditioned(rng, (2, 4, 4), np.float64)
+    for n in (0, 1, 2, 5, -1, -3):
+        close(ap.linalg.matrix_power(ap.asarray(a), n), np.linalg.matrix_power(a, n),
+              np.float64)
+    with pytest.raises(TypeError):
+        ap.linalg.matrix_power(ap.asarray(a), 1.5)
+    mats = [random_values(rng, s, np.float64, low=-1, high=1)
+            for s in [(5,), (5, 30), (30, 2), (2, 9), (9,)]]
+    got = ap.linalg.multi_dot([ap.asarray(m) for m in mats])
+    close(got, np.linalg.multi_dot(mats), np.float64, scale=10)
+    with pytest.raises(ValueError):
+        ap.linalg.multi_dot([ap.asarray(mats[1])])
