@@ -386,6 +386,10 @@ def main():
     cases["transfer_256MiB_gbps"] = transfers()
     cases["first_use"] = first_use_ms()
     cases["import_s"] = import_seconds()
+    import gpu_spectral  # fft and linalg (issue 8), beside this file
+
+    spectral = gpu_spectral.cases((timer_ap, timer_torch, timer_cupy, torch, cupy), args.quick)
+    cases.update(spectral)
     result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
               "versions": versions(), "cases": cases}
@@ -438,6 +442,7 @@ def main():
     fu = cases["first_use_fused"]
     print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
     print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
+    print("\n".join(gpu_spectral.report(spectral)))
 
 
 if __name__ == "__main__":

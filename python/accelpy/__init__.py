@@ -72,6 +72,8 @@ _protocols.install()
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
 _core._add_blas_search_dirs([_os.path.dirname(_os.path.dirname(_np.__file__))])
 
+from . import fft, linalg  # noqa: E402,F401 - numpy.fft's and numpy.linalg's functions
+
 device = Device
 AxisError = _np.exceptions.AxisError
 newaxis = None

@@ -9,7 +9,9 @@
 
 namespace accel {
 
-struct Gemm;  // src/core/backend_matmul.hpp
+struct Gemm;          // src/core/backend_matmul.hpp
+class FftBackend;     // backend_fft.hpp
+class LinalgBackend;  // backend_linalg.hpp
 
 class Backend {
  public:
@@ -45,6 +47,10 @@ class Backend {
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
+
+  // Library families (null where this backend has none).
+  virtual FftBackend* fft() { return nullptr; }
+  virtual LinalgBackend* linalg() { return nullptr; }
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

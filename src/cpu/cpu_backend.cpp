@@ -7,7 +7,9 @@
 
 #include "accel/errors.hpp"
 #include "src/cpu/allocator.hpp"
+#include "src/cpu/fft.hpp"
 #include "src/cpu/gemm.hpp"
+#include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -70,6 +72,8 @@ class CpuBackend final : public Backend {
   }
   void synchronize() override {}
   void gemm(const Gemm& g) override { cpu::gemm(g); }
+  FftBackend* fft() override { return &cpu_fft(); }
+  LinalgBackend* linalg() override { return &cpu_linalg(); }
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
+#include "src/cuda/cufft.hpp"
+#include "src/cuda/cusolver.hpp"
 
 namespace accel::cuda {
 
@@ -144,6 +146,8 @@ std::vector<LibraryInfo> libraries() {
   add("nvrtc", nvrtc_status());
   add("cublas", cublas_status());
   add("cublasLt", cublaslt_status());
+  add("cufft", cufft_status());
+  add("cusolver", cusolver_status());
   return out;
 }
 

@@ -10,7 +10,9 @@
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
+#include "src/cuda/fft.hpp"
 #include "src/cuda/gemm.hpp"
+#include "src/cuda/linalg.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -131,6 +133,8 @@ class CudaBackend final : public Backend {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";
   }
+  FftBackend* fft() override { return &cuda_fft(index_); }
+  LinalgBackend* linalg() override { return &cuda_linalg(index_); }
 
  private:
   int index_;

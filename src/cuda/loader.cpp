@@ -31,6 +31,10 @@ const char* env_override(Library lib) {
     case Library::Cublas:
     case Library::CublasLt:
       return "ACCELPY_CUBLAS";
+    case Library::Cufft:
+      return "ACCELPY_CUFFT";
+    case Library::Cusolver:
+      return "ACCELPY_CUSOLVER";
   }
   return "";
 }
@@ -45,6 +49,12 @@ std::vector<std::string> sonames(Library lib) {
       return {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
     case Library::CublasLt:
       return {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
+    // cuFFT and cuSOLVER number their sonames apart from CUDA: 12 ships with CUDA 13, 11
+    // with CUDA 12.
+    case Library::Cufft:
+      return {"libcufft.so.12", "libcufft.so.11", "libcufft.so"};
+    case Library::Cusolver:
+      return {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"};
   }
   return {};
 }
@@ -59,6 +69,10 @@ std::vector<std::string> wheel_subdirs(Library lib) {
     case Library::Cublas:
     case Library::CublasLt:
       return {"nvidia/cu13/lib", "nvidia/cublas/lib"};
+    case Library::Cufft:
+      return {"nvidia/cu13/lib", "nvidia/cufft/lib"};
+    case Library::Cusolver:
+      return {"nvidia/cu13/lib", "nvidia/cusolver/lib"};
   }
   return {};
 }

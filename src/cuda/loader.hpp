@@ -74,10 +74,11 @@ const LoadStatus& cublaslt_status();
 void add_search_dirs(const std::vector<std::string>& dirs);
 
 // The building blocks, exposed for tests.
-enum class Library { Driver, Nvrtc, Cublas, CublasLt };
+enum class Library { Driver, Nvrtc, Cublas, CublasLt, Cufft, Cusolver };
 // Candidate files in search order: the env override alone when set (ACCELPY_CUDA_DRIVER,
-// ACCELPY_NVRTC, ACCELPY_CUBLAS; a file or a directory), else pip wheel directories,
-// CUDA_HOME/CUDA_PATH, /usr/local/cuda, then bare sonames for the system's search path.
+// ACCELPY_NVRTC, ACCELPY_CUBLAS, ACCELPY_CUFFT, ACCELPY_CUSOLVER; a file or a directory), else pip
+// wheel directories, CUDA_HOME/CUDA_PATH, /usr/local/cuda, then bare sonames for the system's
+// search path.
 std::vector<std::string> library_candidates(Library lib);
 // Opens the first candidate that loads and exports `symbol`; records every attempt.
 void* open_first(const std::vector<std::string>& candidates, const char* symbol,

@@ -18,6 +18,8 @@ void bind_ops(nb::module_& m);
 void bind_cuda(nb::module_& m);
 void bind_fusion(nb::module_& m);
 void bind_interop(nb::module_& m);
+void bind_fft(nb::module_& m);
+void bind_linalg(nb::module_& m);
 void bind_matmul(nb::module_& m);
 
 // The elementwise op named `name` in elementwise_ops.def, if the table has it.

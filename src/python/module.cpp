@@ -51,5 +51,7 @@ NB_MODULE(_core, m) {
   accel::python::bind_cuda(m);
   accel::python::bind_fusion(m);
   accel::python::bind_interop(m);
+  accel::python::bind_fft(m);
+  accel::python::bind_linalg(m);
   accel::python::bind_matmul(m);
 }

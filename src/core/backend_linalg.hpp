@@ -1,0 +1,57 @@
+// What a backend provides for linear algebra (the front-end is src/core/ops/linalg.cpp).
+//
+// Matrices are column-major (LAPACK's and cuSOLVER's order), packed one after another: the
+// front-end hands over contiguous copies it made (the factorizations overwrite them), in the
+// dtype computed in (float32, float64, complex64, complex128).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "accel/dtype.hpp"
+
+namespace accel {
+
+enum class LinalgKind : uint8_t {
+  Lu,        // getrf: a <- L\U (unit L), ipiv <- 1-based row swaps; info > 0: U is singular
+  Solve,     // getrf + getrs: a <- L\U, b (n x nrhs) <- a^-1 b; info > 0: singular
+  Cholesky,  // potrf, lower: a's lower triangle <- L (the upper one is left as it was);
+             // info > 0: not positive definite
+  Eigh,      // syevd/heevd of the `lower` (else upper) triangle: w <- ascending eigenvalues
+             // (real dtype), a <- eigenvectors when `vectors`; info > 0: no convergence
+  Svd,       // gesdd/gesvd of the m x n matrix a, m >= n (a is destroyed): w <- the n singular
+             // values (real dtype, descending); when `vectors`, u <- m x (full ? m : n) and
+             // vt <- n x n; info > 0: no convergence
+  Qr,        // geqrf of the m x n matrix a: a's upper triangle <- R, the reflectors below it,
+             // w <- tau (min(m, n) values); when `vectors`, u <- the first `qcols` columns of Q
+             // (m x qcols, qcols >= min(m, n))
+};
+
+struct LinalgJob {
+  LinalgKind kind = LinalgKind::Lu;
+  DType dtype = DType::Float64;
+  int64_t batch = 1;
+  int64_t n = 0;      // a is n x n (Svd, Qr: m x n)
+  int64_t m = 0;      // Svd, Qr
+  int64_t nrhs = 0;   // Solve: b is n x nrhs
+  int64_t qcols = 0;  // Qr
+  bool lower = true;
+  bool vectors = true;
+  bool full = false;  // Svd
+  void* a = nullptr;
+  void* b = nullptr;
+  void* w = nullptr;
+  void* u = nullptr;
+  void* vt = nullptr;
+  int64_t* ipiv = nullptr;  // Lu: batch x n, device memory
+};
+
+class LinalgBackend {
+ public:
+  virtual ~LinalgBackend() = default;
+  // Runs the job (CUDA: queues it, then waits for the info codes, which decide whether the
+  // call raises); returns each matrix's info code (LAPACK's meaning; 0 is success).
+  virtual std::vector<int64_t> run(const LinalgJob& job) = 0;
+};
+
+}  // namespace accel
