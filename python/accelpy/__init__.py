@@ -7,9 +7,7 @@
 """
 
 from . import _core
-from ._dtypes import DTYPES as _DTYPES
-from ._dtypes import (  # noqa: F401 - public dtypes
-    bfloat16,
+from ._dtypes import (  # noqa: F401 - public dtypes (bfloat16: __getattr__ below)
     bool,
     complex64,
     complex128,
@@ -25,8 +23,10 @@ from ._dtypes import (  # noqa: F401 - public dtypes
     uint32,
     uint64,
 )
+from ._dtypes import eager_dtypes as _eager_dtypes
+from ._dtypes import load_bfloat16 as _load_bfloat16
 
-_core._set_dtypes(list(_DTYPES))
+_core._set_dtypes(_eager_dtypes(), _load_bfloat16)
 
 from . import _format  # noqa: E402
 from ._core import *  # noqa: E402,F401,F403 - the bound functions
@@ -49,7 +49,6 @@ import numpy as _np  # noqa: E402
 
 from . import cuda  # noqa: E402,F401 - touches no GPU until used
 from ._aliases import *  # noqa: E402,F401,F403
-from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 from ._array_api import (  # noqa: E402,F401 - the Array API beyond NumPy's names
     __array_api_version__,
     __array_namespace_info__,
@@ -58,6 +57,7 @@ from ._array_api import (  # noqa: E402,F401 - the Array API beyond NumPy's name
     isdtype,
     unstack,
 )
+from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 
 if not hasattr(_core, "vecdot"):
     from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
@@ -75,3 +75,14 @@ inf = _np.inf
 nan = _np.nan
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # bfloat16 imports ml_dtypes on first use (see _dtypes), keeping `import accelpy` fast.
+    if name == "bfloat16":
+        return _load_bfloat16().type
+    raise AttributeError(f"module 'accelpy' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"bfloat16"})

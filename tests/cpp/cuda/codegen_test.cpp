@@ -2,6 +2,9 @@
 // and checks that kernel keys depend on structure only.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
+#include <iostream>
 #include <map>
 #include <memory>
 
@@ -278,6 +281,78 @@ TEST(CudaCodegen, KeyDependsOnStructureOnly) {
   auto g5 = unary_or_binary(b, OpKind::Add, 2, DType::Float64, DType::Float64, false, false);
   EXPECT_NE(make_plan(*g4, h100()).key, p1.key);
   EXPECT_NE(make_plan(*g5, h100()).key, p1.key);
+}
+
+// exp(sin(x) * a) - sqrt(x + b) over contiguous float32 (the first-use benchmark's kernel),
+// writing sin(x) too when `both`, and reading arange's index instead of x when `generated`.
+std::unique_ptr<Group> transcendental_chain(Batch& b, int64_t n, bool both, bool generated) {
+  const DType f = DType::Float32;
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->shape = {n};
+  auto scalar = [&](double v) {
+    Node* holder = b.node(OpKind::Fill, f, {}, {Operand{ScalarArg::of(Scalar::weak_float(v), f)}});
+    return StepArg{StepArg::Scalar, 0, &holder->inputs[0].scalar};
+  };
+  StepArg x{StepArg::Input, 0};
+  if (generated) {
+    g->steps.push_back({b.node(OpKind::Arange, f, {n}), {scalar(0.0), scalar(1.0)}});
+    x = {StepArg::Step, 0};
+  } else {
+    g->inputs = {fake(f, {n})};
+  }
+  const int s0 = int(g->steps.size());
+  g->steps.push_back({b.node(OpKind::Sin, f, {n}), {x}});
+  g->steps.push_back({b.node(OpKind::Multiply, f, {n}), {{StepArg::Step, s0}, scalar(0.5)}});
+  g->steps.push_back({b.node(OpKind::Exp, f, {n}), {{StepArg::Step, s0 + 1}}});
+  g->steps.push_back({b.node(OpKind::Add, f, {n}), {x, scalar(1.25)}});
+  g->steps.push_back({b.node(OpKind::Sqrt, f, {n}), {{StepArg::Step, s0 + 3}}});
+  g->steps.push_back(
+      {b.node(OpKind::Subtract, f, {n}), {{StepArg::Step, s0 + 2}, {StepArg::Step, s0 + 4}}});
+  g->outputs.push_back({s0 + 5, fake(f, {n}, {}, 1 << 24)});
+  if (both) g->outputs.push_back({s0, fake(f, {n}, {}, 1 << 25)});
+  return g;
+}
+
+// Transcendental bodies are called as one function from every unrolled element (compile time);
+// light ones are inlined. Both compile, with one or several outputs and with a generator.
+TEST(CudaCodegen, HeavyBodiesAreOutlined) {
+  Batch b;
+  for (bool both : {false, true}) {
+    for (bool generated : {false, true}) b.add(transcendental_chain(b, 1 << 20, both, generated));
+  }
+  for (const auto& [name, code] : b.code) EXPECT_NE(code.find("__noinline__"), std::string::npos);
+  const auto add = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false);
+  const KernelPlan p = make_plan(*add, h100());
+  EXPECT_EQ(generate(p, "k").code.find("__noinline__"), std::string::npos);
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  b.compile(1);
+}
+
+// The first-use cost of a new kernel, as a process with warm NVRTC pays it (bench/gpu.py's
+// first_use): printed, not asserted, as it depends on the machine.
+TEST(CudaCodegen, CompileTimeOfNewKernels) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  auto time_one = [&](std::unique_ptr<Group> g, const char* what) {
+    const KernelPlan plan = make_plan(*g, h100());
+    const std::string name = kernel_name(plan);
+    const std::string code = generate(plan, name).code;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
+    EXPECT_NO_THROW(compile_program(code, 90, name));
+    const double cpu_ms = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // CPU time too: on a loaded machine it is the figure that compares between runs.
+    std::cout << "[ compile  ] " << what << ": " << ms << " ms wall, " << cpu_ms << " ms CPU\n";
+    b.groups.push_back(std::move(g));
+  };
+  time_one(unary_or_binary(b, OpKind::Multiply, 2, DType::Float64, DType::Float64, false, true),
+           "warm-up (first program of the process)");
+  time_one(unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false),
+           "add float32");
+  time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
 }
 
 }  // namespace
