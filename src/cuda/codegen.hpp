@@ -67,6 +67,8 @@ KernelSource generate(const KernelPlan& plan, const std::string& name);
 
 // The parameter struct's bytes (and the alignment it needs).
 std::vector<unsigned char> pack_params(const KernelPlan& plan);
+// pack_params(plan).size(), computed without packing.
+size_t param_bytes(const KernelPlan& plan);
 
 // The bytes the reduction's partial results need (splits > 1), and the reducer's Acc size.
 size_t partial_bytes(const KernelPlan& plan);

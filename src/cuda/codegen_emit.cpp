@@ -1,4 +1,5 @@
 // The parameter struct (layout, declaration, packing) and the elementwise step bodies.
+#include <algorithm>
 #include <cstring>
 
 #include "accel/dtype_traits.hpp"
@@ -184,6 +185,25 @@ struct Pack {
   void scalar(int, const ScalarArg* a) { put(a->bytes, itemsize(a->dtype), dtype_align(a->dtype)); }
 };
 
+// Only the size and alignment of the struct, without writing it.
+struct Measure {
+  bool idx64;
+  size_t size = 0, align = 1;
+  void put(size_t n, size_t al) {
+    size = (size + al - 1) / al * al + n;
+    if (al > align) align = al;
+  }
+  void ptr(const char*, int, const char*, bool, const void*) { put(sizeof(void*), sizeof(void*)); }
+  void idx(const char*, int64_t) { idx64 ? put(8, 8) : put(4, 4); }
+  void i32(const char*, int) { put(4, 4); }
+  void i64(const char*, int, int64_t) { put(8, 8); }
+  template <class S>
+  void idx_array(const char*, int, const S& values) {
+    for (size_t i = 0; i < values.size(); ++i) idx(nullptr, 0);
+  }
+  void scalar(int, const ScalarArg* a) { put(itemsize(a->dtype), dtype_align(a->dtype)); }
+};
+
 }  // namespace
 
 void emit_params(const KernelPlan& plan, std::string& out) {
@@ -293,6 +313,12 @@ std::vector<unsigned char> pack_params(const KernelPlan& plan) {
   bytes.resize((bytes.size() + pk.align - 1) / pk.align * pk.align);
   if (bytes.empty()) bytes.resize(1);
   return bytes;
+}
+
+size_t param_bytes(const KernelPlan& plan) {
+  detail::Measure m{plan.idx64};
+  detail::visit_params(plan, m);
+  return std::max<size_t>((m.size + m.align - 1) / m.align * m.align, 1);
 }
 
 KernelSource generate(const KernelPlan& plan, const std::string& name) {

@@ -21,7 +21,10 @@ const char* base_of(const Array& a) {
 
 // Drops unit dimensions and merges neighbours that every operand walks as one (as the CPU's
 // make_layout does), so that most groups become one- or two-dimensional.
-void collapse(Shape& shape, const std::vector<Strides*>& ops) {
+using StridesRefs = SmallVector<Strides*, 8>;
+
+void collapse(Shape& shape, const StridesRefs& ops) {
+  if (shape.size() == 1 && shape[0] != 1) return;  // nothing to drop or merge (the 1-D case)
   Shape s;
   std::vector<Strides> kept(ops.size());
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -105,6 +108,8 @@ void key_operand(const PlanOperand& op, KeyWriter& k) {
 
 void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
+  p.inputs.reserve(g.inputs.size());
+  p.outputs.reserve(g.outputs.size());
   for (const Array& in : g.inputs) {
     p.inputs.push_back({base_of(in), in.dtype(), Cls::Strided, {}, in.strides()});
   }
@@ -115,7 +120,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   }
   p.index.dtype = DType::Int64;
   p.index.rst = contiguous_strides(g.shape);
-  std::vector<Strides*> ops;
+  StridesRefs ops;
   for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
   for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
   ops.push_back(&p.index.rst);
@@ -187,7 +192,7 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   }
   for (int d : kept) p.kshape.push_back(g.shape[d]);
   for (int d : red) p.rshape.push_back(g.shape[d]);
-  std::vector<Strides*> kops, rops;
+  StridesRefs kops, rops;
   for (PlanOperand& o : p.inputs) {
     kops.push_back(&o.kst);
     rops.push_back(&o.rst);
@@ -276,7 +281,7 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
     p.strategy = Strategy::Elementwise;
     plan_elementwise(g, props, p);
   }
-  p.byref = pack_params(p).size() > kMaxParamBytes;
+  p.byref = param_bytes(p) > kMaxParamBytes;
 
   KeyWriter k{p.key};
   p.key.reserve(64 + 8 * g.steps.size());

@@ -224,7 +224,9 @@ TEST(CudaCodegen, ReductionsEveryDtypeAndStrategy) {
       const DType out = (op == OpKind::ArgMax || op == OpKind::ArgMin) ? DType::Int64 : dt;
       for (uint64_t axes : {uint64_t(2), uint64_t(1), uint64_t(3)}) {  // inner, outer, all
         auto g = reduction(b, op, dt, out, axes, t % 2 == 0);
-        ++seen[make_plan(*g, h100()).strategy];
+        const KernelPlan plan = make_plan(*g, h100());
+        ++seen[plan.strategy];
+        EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
         b.add(std::move(g));
       }
     }
@@ -275,6 +277,7 @@ TEST(CudaCodegen, KeyDependsOnStructureOnly) {
   EXPECT_EQ(p1.key, p3.key);
   EXPECT_EQ(p3.aligned, 0);
   EXPECT_NE(pack_params(p1), pack_params(p2));  // sizes and scalars travel as parameters
+  EXPECT_EQ(param_bytes(p1), pack_params(p1).size());
   EXPECT_EQ(generate(p1, "k").code, generate(p2, "k").code);
   // Another dtype or layout is another kernel.
   auto g4 = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, true, false);
