@@ -80,6 +80,9 @@ void visit_params(const KernelPlan& p, V& v) {
   for (size_t j = 0; j < p.outputs.size(); ++j) {
     v.ptr("out", int(j), ctype(p.outputs[j].dtype), false, p.outputs[j].ptr);
   }
+  for (size_t j = 0; j < p.prologue_outputs.size(); ++j) {
+    v.ptr("w", int(j), ctype(p.prologue_outputs[j].dtype), false, p.prologue_outputs[j].ptr);
+  }
   if (red) {
     v.ptr("part", -1, "void", false, p.partial);
     v.idx("O", p.outputs_n);
@@ -97,6 +100,10 @@ void visit_params(const KernelPlan& p, V& v) {
     if (p.needs_index) {
       v.idx_array("xk", -1, p.index.kst);
       v.idx_array("xr", -1, p.index.rst);
+    }
+    for (size_t j = 0; j < p.prologue_outputs.size(); ++j) {
+      v.idx_array("wk", int(j), p.prologue_outputs[j].kst);
+      v.idx_array("wr", int(j), p.prologue_outputs[j].rst);
     }
     for (size_t j = 0; j < p.outputs.size(); ++j) v.idx_array("ok", int(j), p.outputs[j].kst);
   } else {

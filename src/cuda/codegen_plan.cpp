@@ -184,11 +184,16 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   p.index.dtype = DType::Int64;
   split(contiguous_strides(g.shape), p.index.kst, p.index.rst);
   for (const GroupOutput& out : g.outputs) {
-    if (out.step != int(g.steps.size()) - 1) {
-      throw Error("internal: a reduction group writes only its reduction");
+    if (out.step == int(g.steps.size()) - 1) {
+      PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, out.dest.strides(), {}};
+      p.outputs.push_back(std::move(o));
+      continue;
     }
-    PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, out.dest.strides(), {}};
-    p.outputs.push_back(std::move(o));
+    if (out.dest.shape() != g.shape) throw Error("internal: a prologue output's shape differs");
+    PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, {}};
+    o.step = out.step;
+    split(out.dest.strides(), o.kst, o.rst);
+    p.prologue_outputs.push_back(std::move(o));
   }
   for (int d : kept) p.kshape.push_back(g.shape[d]);
   for (int d : red) p.rshape.push_back(g.shape[d]);
@@ -199,6 +204,10 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   }
   kops.push_back(&p.index.kst);
   rops.push_back(&p.index.rst);
+  for (PlanOperand& o : p.prologue_outputs) {
+    kops.push_back(&o.kst);
+    rops.push_back(&o.rst);
+  }
   for (PlanOperand& o : p.outputs) kops.push_back(&o.kst);
   collapse(p.kshape, kops);
   collapse(p.rshape, rops);
@@ -206,6 +215,9 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   p.reduced_n = shape_size(p.rshape);
   int64_t reach_max = std::max(p.outputs_n, p.reduced_n);
   for (const PlanOperand& o : p.inputs) {
+    reach_max = std::max(reach_max, reach(p.kshape, o.kst) + reach(p.rshape, o.rst));
+  }
+  for (const PlanOperand& o : p.prologue_outputs) {
     reach_max = std::max(reach_max, reach(p.kshape, o.kst) + reach(p.rshape, o.rst));
   }
   for (const PlanOperand& o : p.outputs) reach_max = std::max(reach_max, reach(p.kshape, o.kst));
@@ -297,7 +309,12 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   k.u16(int(p.outputs.size()));
   for (size_t i = 0; i < p.outputs.size(); ++i) {
     key_operand(p.outputs[i], k);
-    k.u16(g.outputs[i].step);
+    k.u16(p.strategy == Strategy::Elementwise ? g.outputs[i].step : 0);
+  }
+  k.u16(int(p.prologue_outputs.size()));
+  for (const PlanOperand& o : p.prologue_outputs) {
+    key_operand(o, k);
+    k.u16(o.step);
   }
   key_steps(g, k);
   return p;

@@ -60,7 +60,10 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   const Group& g = *p.group;
   const int kd = int(p.kshape.size()), rd = int(p.rshape.size());
   const int ni = int(p.inputs.size());
-  const int nk = ni + (p.needs_index ? 1 : 0);
+  const int nw = int(p.prologue_outputs.size());
+  const int no = int(p.outputs.size());
+  const int wbase = ni + (p.needs_index ? 1 : 0);  // koff[wbase + j]: prologue output j
+  const int nk = wbase + nw;
   const DType vt = value_dtype(g);
   const std::string VT = ctype(vt);
   const std::string ns = name + "_ns";
@@ -69,6 +72,7 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   out += "typedef " + reducer(*g.steps.back().node, vt) + " Red;\n";
   out += "typedef Red::Acc Acc;\n";
   out += "constexpr int NK = " + std::to_string(nk > 0 ? nk : 1) + ";\n";
+  out += "constexpr int NO = " + std::to_string(no > 0 ? no : 1) + ";\n";
 
   // The value at reduced position r of the output whose kept offsets are koff.
   out += "__device__ __forceinline__ " + VT + " value(const Params& p, const IDX* koff, IDX r) {\n";
@@ -84,6 +88,13 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
            emit_dot("c", "xr", rd) + ");\n";
   }
   out += emit_body(p, int(g.steps.size()) - 1);
+  // Referenced intermediates: each (output, r) pair is visited by exactly one thread, once.
+  for (int j = 0; j < nw; ++j) {
+    const std::string js = std::to_string(j);
+    out += "    p.w" + js + "[koff[" + std::to_string(wbase + j) + "] + " +
+           emit_dot("c", "wr" + js, rd) + "] = v" + std::to_string(p.prologue_outputs[j].step) +
+           ";\n";
+  }
   // The reduction's operand: an input, a step, or (reducing a scalar) a parameter.
   int scalars = 0;
   for (size_t k = 0; k + 1 < g.steps.size(); ++k) {
@@ -93,7 +104,7 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
 
   // Offsets of an output's kept coordinates, for every input (and the index) and the output.
   out +=
-      "__device__ __forceinline__ void kept_offsets(const Params& p, IDX o, IDX* koff, IDX& "
+      "__device__ __forceinline__ void kept_offsets(const Params& p, IDX o, IDX* koff, IDX* "
       "ooff) {\n";
   out += emit_coords("o", "kshape", kd, "k");
   for (int j = 0; j < ni; ++j) {
@@ -102,8 +113,21 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   }
   if (p.needs_index)
     out += "    koff[" + std::to_string(ni) + "] = " + emit_dot("k", "xk", kd) + ";\n";
-  out += "    ooff = " + emit_dot("k", "ok0", kd) + ";\n";
+  for (int j = 0; j < nw; ++j) {
+    out += "    koff[" + std::to_string(wbase + j) +
+           "] = " + emit_dot("k", "wk" + std::to_string(j), kd) + ";\n";
+  }
+  // Every output of the reduction (duplicates merged by CSE are written too).
+  for (int j = 0; j < no; ++j) {
+    out += "    ooff[" + std::to_string(j) + "] = " + emit_dot("k", "ok" + std::to_string(j), kd) +
+           ";\n";
+  }
   out += "    (void)koff;\n}\n";
+  std::string store_result;  // "p.outJ[ooff[J]] = Red::result(a);" for each output
+  for (int j = 0; j < no; ++j) {
+    const std::string js = std::to_string(j);
+    store_result += "    p.out" + js + "[ooff[" + js + "]] = Red::result(a);\n";
+  }
 
   out +=
       R"(__device__ __forceinline__ Acc accumulate(const Params& p, const IDX* koff, IDX r, IDX r1, IDX step) {
@@ -128,9 +152,12 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   }
   return total;
 }
-__device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, Acc a) {
+__device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
+)" + store_result +
+      R"(}
+__device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, int s, Acc a) {
   if (p.splits == 1) {
-    p.out0[ooff] = Red::result(a);
+    store(p, ooff, a);
   } else {
     static_cast<Acc*>(p.part)[o * p.splits + s] = a;
   }
@@ -150,7 +177,7 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const int s = blockIdx.y;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const IDX r0 = (IDX)s * p.chunk;
@@ -169,7 +196,7 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const int s = blockIdx.y;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const IDX r0 = (IDX)s * p.chunk;
@@ -192,14 +219,14 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
     for (int s = lane; s < p.splits; s += tpo) acc = Red::combine(acc, part[s]);
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
-  if (lane == 0 && o < p.O) p.out0[ooff] = Red::result(acc);
+  if (lane == 0 && o < p.O) store(p, ooff, acc);
 }
 )";
   return out;

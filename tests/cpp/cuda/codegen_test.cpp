@@ -358,5 +358,57 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
   time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
 }
 
+// t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of
+// t + 1 over each strategy; transposed inputs and a second, duplicate reduction output too.
+TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
+  Batch b;
+  std::map<Strategy, int> seen;
+  for (OpKind op : {OpKind::Sum, OpKind::ArgMax}) {
+    for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Complex64}) {
+      if (op == OpKind::ArgMax && is_complex(dt)) continue;
+      for (uint64_t axes : {uint64_t(2), uint64_t(1), uint64_t(3)}) {
+        for (bool transposed : {false, true}) {
+          const Shape shape = {4096, 64};
+          auto g = std::make_unique<Group>();
+          g->device = Device::cuda(0);
+          g->kind = Group::Kind::Reduction;
+          g->shape = shape;
+          g->inputs = {transposed ? fake(dt, shape, {1, 4096}) : fake(dt, shape)};
+          Node* one =
+              b.node(OpKind::Fill, dt, {}, {Operand{ScalarArg::of(Scalar::weak_int(1), dt)}});
+          g->steps.push_back(
+              {b.node(OpKind::Multiply, dt, shape), {{StepArg::Input, 0}, {StepArg::Input, 0}}});
+          g->steps.push_back({b.node(OpKind::Add, dt, shape),
+                              {{StepArg::Step, 0}, {StepArg::Scalar, 0, &one->inputs[0].scalar}}});
+          NodeParams p;
+          p.axes = axes;
+          Shape oshape;
+          for (int d = 0; d < 2; ++d) {
+            if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
+          }
+          const DType out = op == OpKind::ArgMax ? DType::Int64 : dt;
+          g->steps.push_back({b.node(op, out, oshape, {}, p), {{StepArg::Step, 1}}});
+          g->outputs.push_back({0, fake(dt, shape, {}, 1 << 26)});
+          g->outputs.push_back({2, fake(out, oshape, {}, 1 << 27)});
+          if (transposed) g->outputs.push_back({2, fake(out, oshape, {}, 1 << 28)});
+          const KernelPlan plan = make_plan(*g, h100());
+          ++seen[plan.strategy];
+          EXPECT_EQ(plan.prologue_outputs.size(), 1u);
+          EXPECT_EQ(plan.outputs.size(), transposed ? 2u : 1u);
+          EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
+          const std::string code = generate(plan, "k").code;
+          EXPECT_NE(code.find("p.w0["), std::string::npos);
+          if (transposed) EXPECT_NE(code.find("p.out1["), std::string::npos);
+          b.add(std::move(g));
+        }
+      }
+    }
+  }
+  EXPECT_GT(seen[Strategy::Inner], 0);
+  EXPECT_GT(seen[Strategy::Outer], 0);
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  b.compile();
+}
+
 }  // namespace
 }  // namespace accel::cuda
