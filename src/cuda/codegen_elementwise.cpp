@@ -7,8 +7,6 @@
 
 namespace accel::cuda::detail {
 
-namespace {
-
 // Whether a step is a few instructions (arithmetic, comparisons, casts between real types):
 // such bodies are inlined into every unrolled element. Anything else (a libm-style function,
 // complex arithmetic, integer division) is compiled once, as a function the unrolled elements
@@ -71,6 +69,8 @@ bool is_light(const Node& n) {
       return false;
   }
 }
+
+namespace {
 
 // Bodies called as a function rather than inlined into each unrolled element.
 bool outlined_body(const KernelPlan& p) {

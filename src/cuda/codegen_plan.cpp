@@ -9,6 +9,7 @@
 #include "accel/kernels/reduce_ops.h"
 #include "accel/storage.hpp"
 #include "src/cuda/codegen.hpp"
+#include "src/cuda/codegen_detail.hpp"
 
 namespace accel::cuda {
 
@@ -247,6 +248,7 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   const int64_t target = 2 * int64_t(std::max(props.multiprocessor_count, 1)) *
                          std::max(props.max_threads_per_multiprocessor, 256);
   const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
+  const bool rd_ok = p.rshape.size() == 1;
   if (p.strategy == Strategy::Outer) {
     const int64_t blocks = (O + 31) / 32;
     int64_t s = 1;
@@ -268,7 +270,26 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
     }
     p.splits = int(std::max<int64_t>(s, 1));
     p.chunk = (R + p.splits - 1) / p.splits;
-    p.tpo = pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
+    // 16-byte loads along one contiguous reduced dimension: each thread reads `vec` elements per
+    // load, four loads per step, so a block keeps 16 KB in flight (HBM needs ~32-64 KB per SM).
+    // Light prologues only (the body is unrolled 4 x vec times). Splits start at multiples of
+    // vec; whether a row's start is 16-byte aligned is checked per output in the kernel.
+    bool vectors = rd_ok && !p.needs_index && !p.inputs.empty();
+    int max_item = 1;
+    for (const PlanOperand& o : p.inputs) {
+      vectors = vectors && o.rst.size() == 1 && o.rst[0] == 1;
+      max_item = std::max(max_item, int(itemsize(o.dtype)));
+    }
+    for (size_t k = 0; vectors && k + 1 < g.steps.size(); ++k) {
+      vectors = detail::is_light(*g.steps[k].node);
+    }
+    if (vectors && 16 / max_item >= 2) {
+      p.vec = 16 / max_item;
+      p.chunk = (p.chunk + p.vec - 1) / p.vec * p.vec;
+    }
+    // Threads per output: ~16 scalar steps each, or at least one 4-vector step each.
+    p.tpo = p.vec > 1 ? pow2_ceil((p.chunk / p.vec + 3) / 4, kBlockThreads)
+                      : pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
     const int64_t per_block = kBlockThreads / p.tpo;
     p.grid[0] = unsigned((O + per_block - 1) / per_block);
   }

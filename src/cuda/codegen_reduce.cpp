@@ -54,6 +54,78 @@ DType value_dtype(const Group& g) {
   return DType::Bool;
 }
 
+// vaccumulate(p, koff, r, r1, vstep): the vector path of the inner strategy (plan.vec > 1: one
+// contiguous reduced dimension, light prologue). The thread reads VEC elements at r, r + vstep,
+// ... below r1 (a multiple of VEC past its start), four vectors per step into four accumulators
+// folded every 16 steps, like accumulate(). aligned(): every input's row start is 16-byte aligned.
+std::string vector_accumulate(const KernelPlan& p) {
+  const Group& g = *p.group;
+  const int ni = int(p.inputs.size());
+  const std::string V = std::to_string(p.vec);
+  std::string out = "constexpr int VEC = " + V + ";\n";
+  out += "__device__ __forceinline__ bool aligned(const Params& p, const IDX* koff, IDX r0) {\n";
+  out += "  return true";
+  for (int j = 0; j < ni; ++j) {
+    const std::string js = std::to_string(j);
+    out += " && (reinterpret_cast<unsigned long long>(p.in" + js + " + koff[" + js +
+           "] + r0) & 15) == 0";
+  }
+  out += ";\n}\n";
+  // One vector's elements folded into accumulator A: inputs from X<j>_<u>, prologue in registers.
+  int scalars = 0;
+  for (size_t k = 0; k + 1 < g.steps.size(); ++k) {
+    for (const StepArg& a : g.steps[k].args) scalars += a.kind == StepArg::Scalar;
+  }
+  const std::string body = emit_body(p, int(g.steps.size()) - 1);
+  const std::string operand = arg_expr(g, g.steps.back().args[0], scalars);
+  const int nw = int(p.prologue_outputs.size());
+  const int wbase = ni;  // no generator index on this path
+  auto fold = [&](int u) {
+    const std::string us = std::to_string(u);
+    std::string f = "#pragma unroll\n      for (int e = 0; e < VEC; ++e) {\n";
+    f += "    const IDX re = r + " + us + " * vstep + e;\n";
+    for (int j = 0; j < ni; ++j) {
+      const std::string js = std::to_string(j);
+      f += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = X" + js + "_" +
+           us + ".v[e];\n";
+    }
+    f += body;
+    for (int j = 0; j < nw; ++j) {
+      const std::string js = std::to_string(j);
+      f += "    p.w" + js + "[koff[" + std::to_string(wbase + j) + "] + re * p.wr" + js +
+           "[0]] = v" + std::to_string(p.prologue_outputs[j].step) + ";\n";
+    }
+    f += "    a" + us + " = Red::combine(a" + us + ", Red::lift(" + operand +
+         ", (long long)re));\n      }\n";
+    return f;
+  };
+  auto loads = [&](int u) {
+    std::string l;
+    for (int j = 0; j < ni; ++j) {
+      const std::string js = std::to_string(j), us = std::to_string(u);
+      const std::string VT = std::string("accel_vec<") + ctype(p.inputs[j].dtype) + ", VEC>";
+      l += "      const " + VT + " X" + js + "_" + us + " = *reinterpret_cast<const " + VT +
+           "*>(p.in" + js + " + koff[" + js + "] + r + " + us + " * vstep);\n";
+    }
+    return l;
+  };
+  out +=
+      "__device__ __forceinline__ Acc vaccumulate(const Params& p, const IDX* koff, IDX r, IDX "
+      "r1, IDX vstep) {\n  Acc total = Red::init();\n  while (r < r1) {\n"
+      "    Acc a0 = Red::init(), a1 = Red::init(), a2 = Red::init(), a3 = Red::init();\n"
+      "    int k = 0;\n    for (; k < 16 && r + 3 * vstep < r1; ++k, r += 4 * vstep) {\n";
+  for (int u = 0; u < 4; ++u) out += loads(u);  // all loads first: 4 x 16 bytes in flight
+  for (int u = 0; u < 4; ++u) out += fold(u);
+  out += "    }\n    if (k < 16) {\n      for (; r < r1; r += vstep) {\n";
+  out += loads(0);
+  out += fold(0);
+  out += "      }\n    }\n";
+  out +=
+      "    total = Red::combine(total, Red::combine(Red::combine(a0, a1), Red::combine(a2, "
+      "a3)));\n  }\n  return total;\n}\n";
+  return out;
+}
+
 }  // namespace
 
 std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
@@ -162,12 +234,24 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
     static_cast<Acc*>(p.part)[o * p.splits + s] = a;
   }
 }
-}  // namespace
 )";
+  if (p.vec > 1) out += vector_accumulate(p);
+  out += "}  // namespace\n";
   const std::string sig =
       p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
               : "(const " + ns + "::Params p) {\n";
   const std::string head = "extern \"C\" __global__ void __launch_bounds__(256) ";
+  // The inner strategy's range [r0, r1) of one output: 16-byte vectors from r0 when every
+  // input's row is aligned there (then the few elements past the last vector), else scalars.
+  const std::string inner_range =
+      p.vec > 1 ? "if (aligned(p, koff, r0)) {\n"
+                  "      const IDX rv = r0 + (r1 - r0) / VEC * VEC;\n"
+                  "      acc = vaccumulate(p, koff, r0 + (IDX)lane * VEC, rv, (IDX)tpo * VEC);\n"
+                  "      acc = Red::combine(acc, accumulate(p, koff, rv + lane, r1, (IDX)tpo));\n"
+                  "    } else {\n"
+                  "      acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);\n"
+                  "    }"
+                : "acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);";
   if (p.strategy == Strategy::Inner) {
     out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
     out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
@@ -182,7 +266,8 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
     kept_offsets(p, o, koff, ooff);
     const IDX r0 = (IDX)s * p.chunk;
     const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
-    acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);
+    )" + inner_range +
+           R"(
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
   if (lane == 0 && o < p.O) finish(p, o, ooff, s, acc);

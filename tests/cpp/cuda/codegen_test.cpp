@@ -244,11 +244,20 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   EXPECT_EQ(p.strategy, Strategy::Inner);
   EXPECT_GT(p.splits, 100);  // one output: the range is split across the device
   EXPECT_GT(partial_bytes(p), 0u);
+  EXPECT_EQ(p.vec, 4);  // 16-byte loads; every split starts on a vector
+  EXPECT_EQ(p.chunk % 4, 0);
+  EXPECT_EQ(p.tpo, 256);  // one output: the whole block works on it
+  EXPECT_NE(generate(p, "k").code.find("vaccumulate"), std::string::npos);
   auto rows =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {1 << 14, 1 << 14});
   const KernelPlan q = make_plan(*rows, h100());
   EXPECT_EQ(q.splits, 1);
   EXPECT_EQ(q.tpo, 256);
+  EXPECT_EQ(q.vec, 4);
+  auto strided_rows = reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {64, 64});
+  strided_rows->inputs[0] = fake(DType::Float32, {64, 64}, {128, 2});  // every other element
+  EXPECT_EQ(make_plan(*strided_rows, h100()).strategy, Strategy::Inner);
+  EXPECT_EQ(make_plan(*strided_rows, h100()).vec, 1);
   auto cols =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 1, false, {1 << 14, 1 << 14});
   EXPECT_EQ(make_plan(*cols, h100()).strategy, Strategy::Outer);
