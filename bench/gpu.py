@@ -160,11 +160,18 @@ def _expr_twenty(xp, a, b, c, d, e, f):
     return xp.where(z > f, z, f) - 0.25  # 3
 
 
+def _expr_kept_sumsq(xp, a, b):
+    """A reduction whose intermediate stays referenced: one kernel writes t and the sum."""
+    t = a - b
+    return t, (t * t).sum()
+
+
 FUSION_CASES = [
     ("fused a*b+c*d-e 5x2^26", _expr_abcde, 5, 1),
     ("fused sqrt*sin+exp 2x2^26", _expr_trig, 2, 1),
     ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
     ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
+    ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
 ]
 
 
@@ -186,12 +193,19 @@ def case_fused(fn, nin, nout, n):
     host = [rng.standard_normal(n, dtype=np.float32) for _ in range(nin)]
     nbytes = 4 * n * (nin + nout)
     xs = [ap.asarray(h, device="cuda") for h in host]
-    out = {"accelpy": timer_ap(lambda: ap.eval(fn(ap, *xs)))}
+    def run_ap():
+        r = fn(ap, *xs)
+        ap.eval(*r) if isinstance(r, tuple) else ap.eval(r)
+
+    out = {"accelpy": timer_ap(run_ap)}
     if cupy is not None:
         cs = [cupy.asarray(h) for h in host]
         out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
-        fused = cupy.fuse(lambda *args: fn(cupy, *args))
-        out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))
+        try:
+            fused = cupy.fuse(lambda *args: fn(cupy, *args))
+            out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))
+        except Exception:  # noqa: BLE001 - cupy.fuse cannot express every case (tuples + sum)
+            out["cupy.fuse"] = None
     if torch is not None:
         ts = [torch.from_numpy(h).cuda() for h in host]
         ns = _torch_ns()
@@ -431,8 +445,8 @@ def main():
     print(f"{'import accelpy':24} {fmt(cases['import_s'], 's'):>10} {'':>32} <=0.15s")
     print(f"\n{'fusion (ms)':30} {'floor':>7} {'accelpy':>8} {'x floor':>8} {'cupy':>7} "
           f"{'c.fuse':>7} {'torch':>7} {'compile':>8} target")
-    for (name, *_), target in zip(FUSION_CASES, ["<=1.05x", "<=1.10x", "<=1.15x", "<=1.10x"],
-                                  strict=True):
+    targets = ["<=1.05x", "<=1.10x", "<=1.15x", "<=1.10x", "~1 pass"]
+    for (name, *_), target in zip(FUSION_CASES, targets, strict=True):
         c = cases[name]
         m = c["ms"]
         print(f"{name:30} {c['floor_ms']:7.3f} {m['accelpy']:8.3f} "

@@ -7,9 +7,7 @@
 """
 
 from . import _core
-from ._dtypes import DTYPES as _DTYPES
-from ._dtypes import (  # noqa: F401 - public dtypes
-    bfloat16,
+from ._dtypes import (  # noqa: F401 - public dtypes (bfloat16: __getattr__ below)
     bool,
     complex64,
     complex128,
@@ -25,8 +23,10 @@ from ._dtypes import (  # noqa: F401 - public dtypes
     uint32,
     uint64,
 )
+from ._dtypes import eager_dtypes as _eager_dtypes
+from ._dtypes import load_bfloat16 as _load_bfloat16
 
-_core._set_dtypes(list(_DTYPES))
+_core._set_dtypes(_eager_dtypes(), _load_bfloat16)
 
 from . import _format  # noqa: E402
 from ._core import *  # noqa: E402,F401,F403 - the bound functions
@@ -83,3 +83,14 @@ inf = _np.inf
 nan = _np.nan
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # bfloat16 imports ml_dtypes on first use (see _dtypes), keeping `import accelpy` fast.
+    if name == "bfloat16":
+        return _load_bfloat16().type
+    raise AttributeError(f"module 'accelpy' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"bfloat16"})

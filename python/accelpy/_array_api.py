@@ -8,24 +8,26 @@ namespace from ``x.__array_namespace__()``, which is accelpy itself.
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 
-from . import _core
-from ._dtypes import ALL as _ALL_TYPES
-from ._dtypes import bfloat16
+from . import _core, _dtypes
 
 __array_api_version__ = "2024.12"
 
-_BF16 = np.dtype(bfloat16)
+
+def _is_bf16(d):
+    # A bfloat16 dtype exists only once ml_dtypes is imported; compare without importing it.
+    return d.name == "bfloat16" and _dtypes.supported(d)
+
+
 _KINDS = {
     "bool": lambda d: d.kind == "b",
     "signed integer": lambda d: d.kind == "i",
     "unsigned integer": lambda d: d.kind == "u",
     "integral": lambda d: d.kind in "iu",
-    "real floating": lambda d: d.kind == "f" or d == _BF16,
+    "real floating": lambda d: d.kind == "f" or _is_bf16(d),
     "complex floating": lambda d: d.kind == "c",
-    "numeric": lambda d: d.kind in "iufc" or d == _BF16,
+    "numeric": lambda d: d.kind in "iufc" or _is_bf16(d),
 }
 
 
@@ -83,8 +85,10 @@ def finfo(type):  # noqa: A002 - the standard's parameter name
     dt = _dtype(type)
     if dt.kind == "c":
         dt = np.dtype(np.float32 if dt == np.complex64 else np.float64)
-    if dt == _BF16:
-        info = ml_dtypes.finfo(bfloat16)
+    if _is_bf16(dt):
+        import ml_dtypes
+
+        info = ml_dtypes.finfo(dt.type)
     elif dt.kind == "f":
         info = np.finfo(dt)
     else:
@@ -165,7 +169,7 @@ class Info:
         isdtype selects some. bfloat16 is included beyond the standard's list."""
         self._check(device)
         out = {}
-        for t in _ALL_TYPES:
+        for t in _dtypes.ALL:
             dt = np.dtype(t)
             if kind is None or isdtype(dt, kind):
                 out["bool" if dt.kind == "b" else dt.name] = dt

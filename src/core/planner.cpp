@@ -115,13 +115,12 @@ bool fusible(OpKind op) {
   return c == OpClass::Elementwise || c == OpClass::Generator;
 }
 
-// Whether the backend of `device` writes values computed inside a reduction group (its
-// prologue) to memory. The CPU does: each element of the iteration space is computed exactly
-// once, block by block, and written where the reduction consumes it. Measured on the 2-core
-// machine (16M float32), `t = a - b; s = (t * t).sum()` with t kept: 8.1-10.0 ms in one group,
-// 12.9-15.6 ms as two (t written, then read again by the reduction). The CUDA reduction kernels
-// do not write their prologue, so there such a node stays out of the reduction group.
-bool reduction_writes_prologue(Device device) { return device.is_cpu(); }
+// Every backend writes values computed inside a reduction group (its prologue) to memory, so a
+// referenced intermediate joins the reduction's group. Each element of the iteration space is
+// computed exactly once (CPU: block by block; CUDA: by the one thread that reduces it) and written
+// where the reduction consumes it. Measured on the 2-core machine (16M float32),
+// `t = a - b; s = (t * t).sum()` with t kept: 8.1-10.0 ms in one group, 12.9-15.6 ms as two (t
+// written, then read again by the reduction).
 
 // The parameter bytes of one array operand over an iteration space of `ndim` dimensions, as the
 // CUDA code generator packs them at most: its pointer and, unless it is contiguous over the
@@ -201,9 +200,6 @@ bool can_join(const Plan& plan, const GroupDraft& g, int id, int ii) {
     return false;
   }
   const bool writes = pn.external || !pn.duplicates.empty();
-  if (writes && g.kind == Group::Kind::Reduction && !reduction_writes_prologue(n->device)) {
-    return false;
-  }
   for (int c : pn.consumers) {
     for (const Operand& in : plan.nodes[c].node->inputs) {
       if (pending_producer(in) == n && !reads_as_is(in, n)) return false;

@@ -23,8 +23,9 @@ struct PlanOperand {
   const char* ptr = nullptr;  // element 0, on the device
   DType dtype = DType::Bool;
   Cls cls = Cls::Strided;
-  Strides kst;  // over the kept dims (reductions)
-  Strides rst;  // over the iteration dims (elementwise) or the reduced dims
+  Strides kst;    // over the kept dims (reductions)
+  Strides rst;    // over the iteration dims (elementwise) or the reduced dims
+  int step = -1;  // a reduction's prologue output: the step whose value it receives
 };
 
 struct KernelPlan {
@@ -32,6 +33,9 @@ struct KernelPlan {
   Strategy strategy = Strategy::Elementwise;
   Shape kshape, rshape;
   std::vector<PlanOperand> inputs, outputs;
+  // Reductions: values of the prologue written from the reduction's own pass (the referenced
+  // intermediates of the group), over kept (kst) and reduced (rst) dimensions like inputs.
+  std::vector<PlanOperand> prologue_outputs;
   PlanOperand index;  // the logical flat index, for generators
   bool needs_index = false;
   bool idx64 = false;
@@ -67,6 +71,8 @@ KernelSource generate(const KernelPlan& plan, const std::string& name);
 
 // The parameter struct's bytes (and the alignment it needs).
 std::vector<unsigned char> pack_params(const KernelPlan& plan);
+// pack_params(plan).size(), computed without packing.
+size_t param_bytes(const KernelPlan& plan);
 
 // The bytes the reduction's partial results need (splits > 1), and the reducer's Acc size.
 size_t partial_bytes(const KernelPlan& plan);

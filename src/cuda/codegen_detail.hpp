@@ -27,6 +27,10 @@ std::string emit_coords(const char* linear, const char* shape, int ndim, const c
 // "c0 * p.st[0] + c1 * p.st[1] ..." ("0" for no dims).
 std::string emit_dot(const char* prefix, const std::string& strides, int ndim);
 
+// Whether a step is a few instructions (see codegen_elementwise.cpp): bodies of such steps are
+// unrolled freely; others are compiled once.
+bool is_light(const Node& n);
+
 std::string elementwise_kernel(const KernelPlan& plan, const std::string& name);
 std::string reduction_kernels(const KernelPlan& plan, const std::string& name);
 

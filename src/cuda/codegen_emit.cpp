@@ -1,4 +1,5 @@
 // The parameter struct (layout, declaration, packing) and the elementwise step bodies.
+#include <algorithm>
 #include <cstring>
 
 #include "accel/dtype_traits.hpp"
@@ -79,6 +80,9 @@ void visit_params(const KernelPlan& p, V& v) {
   for (size_t j = 0; j < p.outputs.size(); ++j) {
     v.ptr("out", int(j), ctype(p.outputs[j].dtype), false, p.outputs[j].ptr);
   }
+  for (size_t j = 0; j < p.prologue_outputs.size(); ++j) {
+    v.ptr("w", int(j), ctype(p.prologue_outputs[j].dtype), false, p.prologue_outputs[j].ptr);
+  }
   if (red) {
     v.ptr("part", -1, "void", false, p.partial);
     v.idx("O", p.outputs_n);
@@ -96,6 +100,10 @@ void visit_params(const KernelPlan& p, V& v) {
     if (p.needs_index) {
       v.idx_array("xk", -1, p.index.kst);
       v.idx_array("xr", -1, p.index.rst);
+    }
+    for (size_t j = 0; j < p.prologue_outputs.size(); ++j) {
+      v.idx_array("wk", int(j), p.prologue_outputs[j].kst);
+      v.idx_array("wr", int(j), p.prologue_outputs[j].rst);
     }
     for (size_t j = 0; j < p.outputs.size(); ++j) v.idx_array("ok", int(j), p.outputs[j].kst);
   } else {
@@ -182,6 +190,25 @@ struct Pack {
     for (int64_t v : values) idx(base, v + 0 * j);
   }
   void scalar(int, const ScalarArg* a) { put(a->bytes, itemsize(a->dtype), dtype_align(a->dtype)); }
+};
+
+// Only the size and alignment of the struct, without writing it.
+struct Measure {
+  bool idx64;
+  size_t size = 0, align = 1;
+  void put(size_t n, size_t al) {
+    size = (size + al - 1) / al * al + n;
+    if (al > align) align = al;
+  }
+  void ptr(const char*, int, const char*, bool, const void*) { put(sizeof(void*), sizeof(void*)); }
+  void idx(const char*, int64_t) { idx64 ? put(8, 8) : put(4, 4); }
+  void i32(const char*, int) { put(4, 4); }
+  void i64(const char*, int, int64_t) { put(8, 8); }
+  template <class S>
+  void idx_array(const char*, int, const S& values) {
+    for (size_t i = 0; i < values.size(); ++i) idx(nullptr, 0);
+  }
+  void scalar(int, const ScalarArg* a) { put(itemsize(a->dtype), dtype_align(a->dtype)); }
 };
 
 }  // namespace
@@ -293,6 +320,12 @@ std::vector<unsigned char> pack_params(const KernelPlan& plan) {
   bytes.resize((bytes.size() + pk.align - 1) / pk.align * pk.align);
   if (bytes.empty()) bytes.resize(1);
   return bytes;
+}
+
+size_t param_bytes(const KernelPlan& plan) {
+  detail::Measure m{plan.idx64};
+  detail::visit_params(plan, m);
+  return std::max<size_t>((m.size + m.align - 1) / m.align * m.align, 1);
 }
 
 KernelSource generate(const KernelPlan& plan, const std::string& name) {

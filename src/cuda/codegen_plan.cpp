@@ -9,6 +9,7 @@
 #include "accel/kernels/reduce_ops.h"
 #include "accel/storage.hpp"
 #include "src/cuda/codegen.hpp"
+#include "src/cuda/codegen_detail.hpp"
 
 namespace accel::cuda {
 
@@ -21,7 +22,10 @@ const char* base_of(const Array& a) {
 
 // Drops unit dimensions and merges neighbours that every operand walks as one (as the CPU's
 // make_layout does), so that most groups become one- or two-dimensional.
-void collapse(Shape& shape, const std::vector<Strides*>& ops) {
+using StridesRefs = SmallVector<Strides*, 8>;
+
+void collapse(Shape& shape, const StridesRefs& ops) {
+  if (shape.size() == 1 && shape[0] != 1) return;  // nothing to drop or merge (the 1-D case)
   Shape s;
   std::vector<Strides> kept(ops.size());
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -105,6 +109,8 @@ void key_operand(const PlanOperand& op, KeyWriter& k) {
 
 void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
+  p.inputs.reserve(g.inputs.size());
+  p.outputs.reserve(g.outputs.size());
   for (const Array& in : g.inputs) {
     p.inputs.push_back({base_of(in), in.dtype(), Cls::Strided, {}, in.strides()});
   }
@@ -115,7 +121,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   }
   p.index.dtype = DType::Int64;
   p.index.rst = contiguous_strides(g.shape);
-  std::vector<Strides*> ops;
+  StridesRefs ops;
   for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
   for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
   ops.push_back(&p.index.rst);
@@ -179,21 +185,30 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   p.index.dtype = DType::Int64;
   split(contiguous_strides(g.shape), p.index.kst, p.index.rst);
   for (const GroupOutput& out : g.outputs) {
-    if (out.step != int(g.steps.size()) - 1) {
-      throw Error("internal: a reduction group writes only its reduction");
+    if (out.step == int(g.steps.size()) - 1) {
+      PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, out.dest.strides(), {}};
+      p.outputs.push_back(std::move(o));
+      continue;
     }
-    PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, out.dest.strides(), {}};
-    p.outputs.push_back(std::move(o));
+    if (out.dest.shape() != g.shape) throw Error("internal: a prologue output's shape differs");
+    PlanOperand o{base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, {}};
+    o.step = out.step;
+    split(out.dest.strides(), o.kst, o.rst);
+    p.prologue_outputs.push_back(std::move(o));
   }
   for (int d : kept) p.kshape.push_back(g.shape[d]);
   for (int d : red) p.rshape.push_back(g.shape[d]);
-  std::vector<Strides*> kops, rops;
+  StridesRefs kops, rops;
   for (PlanOperand& o : p.inputs) {
     kops.push_back(&o.kst);
     rops.push_back(&o.rst);
   }
   kops.push_back(&p.index.kst);
   rops.push_back(&p.index.rst);
+  for (PlanOperand& o : p.prologue_outputs) {
+    kops.push_back(&o.kst);
+    rops.push_back(&o.rst);
+  }
   for (PlanOperand& o : p.outputs) kops.push_back(&o.kst);
   collapse(p.kshape, kops);
   collapse(p.rshape, rops);
@@ -201,6 +216,9 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   p.reduced_n = shape_size(p.rshape);
   int64_t reach_max = std::max(p.outputs_n, p.reduced_n);
   for (const PlanOperand& o : p.inputs) {
+    reach_max = std::max(reach_max, reach(p.kshape, o.kst) + reach(p.rshape, o.rst));
+  }
+  for (const PlanOperand& o : p.prologue_outputs) {
     reach_max = std::max(reach_max, reach(p.kshape, o.kst) + reach(p.rshape, o.rst));
   }
   for (const PlanOperand& o : p.outputs) reach_max = std::max(reach_max, reach(p.kshape, o.kst));
@@ -230,6 +248,7 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
   const int64_t target = 2 * int64_t(std::max(props.multiprocessor_count, 1)) *
                          std::max(props.max_threads_per_multiprocessor, 256);
   const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
+  const bool rd_ok = p.rshape.size() == 1;
   if (p.strategy == Strategy::Outer) {
     const int64_t blocks = (O + 31) / 32;
     int64_t s = 1;
@@ -251,7 +270,26 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
     }
     p.splits = int(std::max<int64_t>(s, 1));
     p.chunk = (R + p.splits - 1) / p.splits;
-    p.tpo = pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
+    // 16-byte loads along one contiguous reduced dimension: each thread reads `vec` elements per
+    // load, four loads per step, so a block keeps 16 KB in flight (HBM needs ~32-64 KB per SM).
+    // Light prologues only (the body is unrolled 4 x vec times). Splits start at multiples of
+    // vec; whether a row's start is 16-byte aligned is checked per output in the kernel.
+    bool vectors = rd_ok && !p.needs_index && !p.inputs.empty();
+    int max_item = 1;
+    for (const PlanOperand& o : p.inputs) {
+      vectors = vectors && o.rst.size() == 1 && o.rst[0] == 1;
+      max_item = std::max(max_item, int(itemsize(o.dtype)));
+    }
+    for (size_t k = 0; vectors && k + 1 < g.steps.size(); ++k) {
+      vectors = detail::is_light(*g.steps[k].node);
+    }
+    if (vectors && 16 / max_item >= 2) {
+      p.vec = 16 / max_item;
+      p.chunk = (p.chunk + p.vec - 1) / p.vec * p.vec;
+    }
+    // Threads per output: ~16 scalar steps each, or at least one 4-vector step each.
+    p.tpo = p.vec > 1 ? pow2_ceil((p.chunk / p.vec + 3) / 4, kBlockThreads)
+                      : pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
     const int64_t per_block = kBlockThreads / p.tpo;
     p.grid[0] = unsigned((O + per_block - 1) / per_block);
   }
@@ -276,7 +314,7 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
     p.strategy = Strategy::Elementwise;
     plan_elementwise(g, props, p);
   }
-  p.byref = pack_params(p).size() > kMaxParamBytes;
+  p.byref = param_bytes(p) > kMaxParamBytes;
 
   KeyWriter k{p.key};
   p.key.reserve(64 + 8 * g.steps.size());
@@ -292,7 +330,12 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   k.u16(int(p.outputs.size()));
   for (size_t i = 0; i < p.outputs.size(); ++i) {
     key_operand(p.outputs[i], k);
-    k.u16(g.outputs[i].step);
+    k.u16(p.strategy == Strategy::Elementwise ? g.outputs[i].step : 0);
+  }
+  k.u16(int(p.prologue_outputs.size()));
+  for (const PlanOperand& o : p.prologue_outputs) {
+    key_operand(o, k);
+    k.u16(o.step);
   }
   key_steps(g, k);
   return p;

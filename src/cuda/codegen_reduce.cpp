@@ -54,13 +54,88 @@ DType value_dtype(const Group& g) {
   return DType::Bool;
 }
 
+// vaccumulate(p, koff, r, r1, vstep): the vector path of the inner strategy (plan.vec > 1: one
+// contiguous reduced dimension, light prologue). The thread reads VEC elements at r, r + vstep,
+// ... below r1 (a multiple of VEC past its start), four vectors per step into four accumulators
+// folded every 16 steps, like accumulate(). aligned(): every input's row start is 16-byte aligned.
+std::string vector_accumulate(const KernelPlan& p) {
+  const Group& g = *p.group;
+  const int ni = int(p.inputs.size());
+  const std::string V = std::to_string(p.vec);
+  std::string out = "constexpr int VEC = " + V + ";\n";
+  out += "__device__ __forceinline__ bool aligned(const Params& p, const IDX* koff, IDX r0) {\n";
+  out += "  return true";
+  for (int j = 0; j < ni; ++j) {
+    const std::string js = std::to_string(j);
+    out += " && (reinterpret_cast<unsigned long long>(p.in" + js + " + koff[" + js +
+           "] + r0) & 15) == 0";
+  }
+  out += ";\n}\n";
+  // One vector's elements folded into accumulator A: inputs from X<j>_<u>, prologue in registers.
+  int scalars = 0;
+  for (size_t k = 0; k + 1 < g.steps.size(); ++k) {
+    for (const StepArg& a : g.steps[k].args) scalars += a.kind == StepArg::Scalar;
+  }
+  const std::string body = emit_body(p, int(g.steps.size()) - 1);
+  const std::string operand = arg_expr(g, g.steps.back().args[0], scalars);
+  const int nw = int(p.prologue_outputs.size());
+  const int wbase = ni;  // no generator index on this path
+  auto fold = [&](int u) {
+    const std::string us = std::to_string(u);
+    std::string f = "#pragma unroll\n      for (int e = 0; e < VEC; ++e) {\n";
+    f += "    const IDX re = r + " + us + " * vstep + e;\n";
+    for (int j = 0; j < ni; ++j) {
+      const std::string js = std::to_string(j);
+      f += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = X" + js + "_" +
+           us + ".v[e];\n";
+    }
+    f += body;
+    for (int j = 0; j < nw; ++j) {
+      const std::string js = std::to_string(j);
+      f += "    p.w" + js + "[koff[" + std::to_string(wbase + j) + "] + re * p.wr" + js +
+           "[0]] = v" + std::to_string(p.prologue_outputs[j].step) + ";\n";
+    }
+    f += "    a" + us + " = Red::combine(a" + us + ", Red::lift(" + operand +
+         ", (long long)re));\n      }\n";
+    return f;
+  };
+  auto loads = [&](int u) {
+    std::string l;
+    for (int j = 0; j < ni; ++j) {
+      const std::string js = std::to_string(j), us = std::to_string(u);
+      const std::string VT = std::string("accel_vec<") + ctype(p.inputs[j].dtype) + ", VEC>";
+      l += "      const " + VT + " X" + js + "_" + us + " = *reinterpret_cast<const " + VT +
+           "*>(p.in" + js + " + koff[" + js + "] + r + " + us + " * vstep);\n";
+    }
+    return l;
+  };
+  out +=
+      "__device__ __forceinline__ Acc vaccumulate(const Params& p, const IDX* koff, IDX r, IDX "
+      "r1, IDX vstep) {\n  Acc total = Red::init();\n  while (r < r1) {\n"
+      "    Acc a0 = Red::init(), a1 = Red::init(), a2 = Red::init(), a3 = Red::init();\n"
+      "    int k = 0;\n    for (; k < 16 && r + 3 * vstep < r1; ++k, r += 4 * vstep) {\n";
+  for (int u = 0; u < 4; ++u) out += loads(u);  // all loads first: 4 x 16 bytes in flight
+  for (int u = 0; u < 4; ++u) out += fold(u);
+  out += "    }\n    if (k < 16) {\n      for (; r < r1; r += vstep) {\n";
+  out += loads(0);
+  out += fold(0);
+  out += "      }\n    }\n";
+  out +=
+      "    total = Red::combine(total, Red::combine(Red::combine(a0, a1), Red::combine(a2, "
+      "a3)));\n  }\n  return total;\n}\n";
+  return out;
+}
+
 }  // namespace
 
 std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   const Group& g = *p.group;
   const int kd = int(p.kshape.size()), rd = int(p.rshape.size());
   const int ni = int(p.inputs.size());
-  const int nk = ni + (p.needs_index ? 1 : 0);
+  const int nw = int(p.prologue_outputs.size());
+  const int no = int(p.outputs.size());
+  const int wbase = ni + (p.needs_index ? 1 : 0);  // koff[wbase + j]: prologue output j
+  const int nk = wbase + nw;
   const DType vt = value_dtype(g);
   const std::string VT = ctype(vt);
   const std::string ns = name + "_ns";
@@ -69,6 +144,7 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   out += "typedef " + reducer(*g.steps.back().node, vt) + " Red;\n";
   out += "typedef Red::Acc Acc;\n";
   out += "constexpr int NK = " + std::to_string(nk > 0 ? nk : 1) + ";\n";
+  out += "constexpr int NO = " + std::to_string(no > 0 ? no : 1) + ";\n";
 
   // The value at reduced position r of the output whose kept offsets are koff.
   out += "__device__ __forceinline__ " + VT + " value(const Params& p, const IDX* koff, IDX r) {\n";
@@ -84,6 +160,13 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
            emit_dot("c", "xr", rd) + ");\n";
   }
   out += emit_body(p, int(g.steps.size()) - 1);
+  // Referenced intermediates: each (output, r) pair is visited by exactly one thread, once.
+  for (int j = 0; j < nw; ++j) {
+    const std::string js = std::to_string(j);
+    out += "    p.w" + js + "[koff[" + std::to_string(wbase + j) + "] + " +
+           emit_dot("c", "wr" + js, rd) + "] = v" + std::to_string(p.prologue_outputs[j].step) +
+           ";\n";
+  }
   // The reduction's operand: an input, a step, or (reducing a scalar) a parameter.
   int scalars = 0;
   for (size_t k = 0; k + 1 < g.steps.size(); ++k) {
@@ -93,7 +176,7 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
 
   // Offsets of an output's kept coordinates, for every input (and the index) and the output.
   out +=
-      "__device__ __forceinline__ void kept_offsets(const Params& p, IDX o, IDX* koff, IDX& "
+      "__device__ __forceinline__ void kept_offsets(const Params& p, IDX o, IDX* koff, IDX* "
       "ooff) {\n";
   out += emit_coords("o", "kshape", kd, "k");
   for (int j = 0; j < ni; ++j) {
@@ -102,8 +185,21 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   }
   if (p.needs_index)
     out += "    koff[" + std::to_string(ni) + "] = " + emit_dot("k", "xk", kd) + ";\n";
-  out += "    ooff = " + emit_dot("k", "ok0", kd) + ";\n";
+  for (int j = 0; j < nw; ++j) {
+    out += "    koff[" + std::to_string(wbase + j) +
+           "] = " + emit_dot("k", "wk" + std::to_string(j), kd) + ";\n";
+  }
+  // Every output of the reduction (duplicates merged by CSE are written too).
+  for (int j = 0; j < no; ++j) {
+    out += "    ooff[" + std::to_string(j) + "] = " + emit_dot("k", "ok" + std::to_string(j), kd) +
+           ";\n";
+  }
   out += "    (void)koff;\n}\n";
+  std::string store_result;  // "p.outJ[ooff[J]] = Red::result(a);" for each output
+  for (int j = 0; j < no; ++j) {
+    const std::string js = std::to_string(j);
+    store_result += "    p.out" + js + "[ooff[" + js + "]] = Red::result(a);\n";
+  }
 
   out +=
       R"(__device__ __forceinline__ Acc accumulate(const Params& p, const IDX* koff, IDX r, IDX r1, IDX step) {
@@ -128,19 +224,34 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   }
   return total;
 }
-__device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, Acc a) {
+__device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
+)" + store_result +
+      R"(}
+__device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, int s, Acc a) {
   if (p.splits == 1) {
-    p.out0[ooff] = Red::result(a);
+    store(p, ooff, a);
   } else {
     static_cast<Acc*>(p.part)[o * p.splits + s] = a;
   }
 }
-}  // namespace
 )";
+  if (p.vec > 1) out += vector_accumulate(p);
+  out += "}  // namespace\n";
   const std::string sig =
       p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
               : "(const " + ns + "::Params p) {\n";
   const std::string head = "extern \"C\" __global__ void __launch_bounds__(256) ";
+  // The inner strategy's range [r0, r1) of one output: 16-byte vectors from r0 when every
+  // input's row is aligned there (then the few elements past the last vector), else scalars.
+  const std::string inner_range =
+      p.vec > 1 ? "if (aligned(p, koff, r0)) {\n"
+                  "      const IDX rv = r0 + (r1 - r0) / VEC * VEC;\n"
+                  "      acc = vaccumulate(p, koff, r0 + (IDX)lane * VEC, rv, (IDX)tpo * VEC);\n"
+                  "      acc = Red::combine(acc, accumulate(p, koff, rv + lane, r1, (IDX)tpo));\n"
+                  "    } else {\n"
+                  "      acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);\n"
+                  "    }"
+                : "acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);";
   if (p.strategy == Strategy::Inner) {
     out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
     out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
@@ -150,12 +261,13 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const int s = blockIdx.y;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const IDX r0 = (IDX)s * p.chunk;
     const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
-    acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);
+    )" + inner_range +
+           R"(
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
   if (lane == 0 && o < p.O) finish(p, o, ooff, s, acc);
@@ -169,7 +281,7 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const int s = blockIdx.y;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const IDX r0 = (IDX)s * p.chunk;
@@ -192,14 +304,14 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, IDX ooff, int s, 
   const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
   Acc acc = Red::init();
   IDX koff[NK];
-  IDX ooff = 0;
+  IDX ooff[NO];
   if (o < p.O) {
     kept_offsets(p, o, koff, ooff);
     const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
     for (int s = lane; s < p.splits; s += tpo) acc = Red::combine(acc, part[s]);
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
-  if (lane == 0 && o < p.O) p.out0[ooff] = Red::result(acc);
+  if (lane == 0 && o < p.O) store(p, ooff, acc);
 }
 )";
   return out;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@ constexpr uint32_t kFormat = 1;
 struct Stats {
   std::mutex mutex;
   KernelCacheStats s;
+  std::atomic<uint64_t> memory_hits{0};  // the dispatch path: no lock
 };
 Stats& stats() {
   static Stats* st = new Stats;
@@ -142,6 +144,16 @@ std::vector<std::string> compile_options(int cc, bool& cubin) {
   std::vector<std::string> opts = {"-std=c++17", "--fmad=false"};
   // --fmad=false: NumPy rounds a * b and then + c; a fused multiply-add would differ.
   const Nvrtc* nv = nvrtc();
+  if (nv && (nv->major > 12 || (nv->major == 12 && nv->minor >= 8))) {
+    // --minimal leaves out of NVRTC's built-in headers what generated code never uses
+    // (textures, surfaces, device-runtime calls). --pch: the first program of the process
+    // saves the parsed embedded headers (everything before the first declaration of the
+    // prelude) as a precompiled header in a per-process directory NVRTC removes at exit, and
+    // later programs load it instead of parsing the headers again. CPU time per new kernel on
+    // the 2-core build machine: prelude + trivial kernel 55 -> 30 ms, float32 add 87 -> 61 ms.
+    opts.push_back("--minimal");
+    opts.push_back("--pch");
+  }
   int arch = cc;
   cubin = true;
   if (nv && !nv->archs.empty()) {
@@ -187,7 +199,13 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   const std::vector<std::string> opts = compile_options(cc, cubin);
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
-  r = nv->nvrtcCompileProgram(prog, int(copts.size()), copts.data());
+  {
+    // One compilation at a time: the automatic precompiled header is process-wide state, and
+    // NVRTC uses one core per compilation anyway.
+    static std::mutex* compile_mutex = new std::mutex;
+    std::lock_guard<std::mutex> lock(*compile_mutex);
+    r = nv->nvrtcCompileProgram(prog, int(copts.size()), copts.data());
+  }
   if (r != api::NVRTC_SUCCESS) {
     size_t n = 0;
     std::string log;
@@ -353,8 +371,7 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   std::lock_guard<std::mutex> lock(dk.mutex);
   if (auto it = dk.map.find(plan.key); it != dk.map.end()) {
     t_last_lookup = "memory hit";
-    std::lock_guard<std::mutex> sl(stats().mutex);
-    ++stats().s.memory_hits;
+    stats().memory_hits.fetch_add(1, std::memory_order_relaxed);
     return *it->second;
   }
   auto k = std::make_unique<LoadedKernel>();
@@ -418,6 +435,7 @@ KernelCacheStats kernel_cache_stats() {
     std::lock_guard<std::mutex> lock(stats().mutex);
     s = stats().s;
   }
+  s.memory_hits = stats().memory_hits.load(std::memory_order_relaxed);
   for (int d = 0; d < kMaxDevices; ++d) {
     DeviceKernels& dk = kernels_of(d);
     std::lock_guard<std::mutex> lock(dk.mutex);

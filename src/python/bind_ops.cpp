@@ -485,7 +485,7 @@ void bind_ops(nb::module_& m) {
       "Evaluates the given arrays now, together, and everything they depend on.");
   m.def("_num_threads", &cpu_num_threads, "Threads the CPU backend uses.");
   m.def("_set_num_threads", &set_cpu_num_threads, "n"_a, "Sets the threads the CPU backend uses.");
-  m.def("_set_dtypes", &set_dtype_objects);
+  m.def("_set_dtypes", &set_dtype_objects, "dtypes"_a, "loader"_a = nb::none());
   m.def("_set_asarray", &set_asarray);
   m.def("_set_fusion", &set_fusion_enabled);
   m.def("_fusion_enabled", &fusion_enabled);

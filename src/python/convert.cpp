@@ -22,6 +22,20 @@ nb::object g_numpy_dtype;                     // numpy.dtype
 nb::object g_numpy_generic;                   // numpy.generic
 nb::object g_numpy_ndarray;                   // numpy.ndarray
 nb::object g_asarray;                         // accelpy.asarray
+nb::object g_dtype_loader;                    // loads a dtype left None (bfloat16: ml_dtypes)
+
+// Fills the dtypes left None by set_dtype_objects (bfloat16, whose module is imported on first
+// use); `only_if_imported`: only when ml_dtypes is already imported (a bfloat16 dtype can exist
+// only then), so that checking a foreign dtype never imports it needlessly.
+void load_lazy_dtypes(bool only_if_imported) {
+  bool missing = false;
+  for (const nb::object& d : g_dtypes) missing = missing || d.is_none();
+  if (!missing || !g_dtype_loader.is_valid()) return;
+  if (only_if_imported && !PyDict_GetItemString(PyImport_GetModuleDict(), "ml_dtypes")) return;
+  nb::object dt = g_dtype_loader();
+  g_dtypes[int(DType::BFloat16)] = dt;
+  g_types[int(DType::BFloat16)] = dt.attr("type");
+}
 
 std::string py_repr(nb::handle obj) { return nb::cast<std::string>(nb::repr(obj)); }
 
@@ -106,13 +120,14 @@ std::shared_ptr<void> hold(nb::handle obj) {
   });
 }
 
-void set_dtype_objects(nb::list dtypes) {
+void set_dtype_objects(nb::list dtypes, nb::object loader) {
   if (nb::len(dtypes) != size_t(kNumDTypes))
     throw ValueError("expected one dtype object per DType");
   for (int i = 0; i < kNumDTypes; ++i) {
     g_dtypes[i] = dtypes[i];
-    g_types[i] = dtypes[i].attr("type");
+    g_types[i] = dtypes[i].is_none() ? nb::none() : dtypes[i].attr("type");
   }
+  g_dtype_loader = std::move(loader);
   nb::module_ np = nb::module_::import_("numpy");
   g_numpy_dtype = np.attr("dtype");
   g_numpy_generic = np.attr("generic");
@@ -121,7 +136,10 @@ void set_dtype_objects(nb::list dtypes) {
 
 void set_asarray(nb::object fn) { g_asarray = std::move(fn); }
 
-nb::object dtype_object(DType dt) { return g_dtypes[static_cast<int>(dt)]; }
+nb::object dtype_object(DType dt) {
+  if (g_dtypes[static_cast<int>(dt)].is_none()) load_lazy_dtypes(false);
+  return g_dtypes[static_cast<int>(dt)];
+}
 
 std::optional<DType> to_dtype_opt(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
@@ -130,6 +148,7 @@ std::optional<DType> to_dtype_opt(nb::handle obj) {
 
 DType to_dtype(nb::handle obj) {
   for (int i = 0; i < kNumDTypes; ++i) {
+    if (g_dtypes[i].is_none()) continue;
     if (obj.is(g_dtypes[i]) || obj.is(g_types[i])) return static_cast<DType>(i);
   }
   if (obj.is((PyObject*)&PyBool_Type)) return DType::Bool;
@@ -140,10 +159,15 @@ DType to_dtype(nb::handle obj) {
   try {
     dt = g_numpy_dtype(obj);
   } catch (nb::python_error&) {
-    throw TypeError("data type " + py_repr(obj) + " not understood");
+    // "bfloat16" names a dtype once ml_dtypes is imported.
+    if (!nb::isinstance<nb::str>(obj) || nb::cast<std::string>(obj) != "bfloat16")
+      throw TypeError("data type " + py_repr(obj) + " not understood");
+    load_lazy_dtypes(false);
+    return DType::BFloat16;
   }
+  load_lazy_dtypes(true);
   for (int i = 0; i < kNumDTypes; ++i) {
-    if (dt.equal(g_dtypes[i])) return static_cast<DType>(i);
+    if (!g_dtypes[i].is_none() && dt.equal(g_dtypes[i])) return static_cast<DType>(i);
   }
   throw TypeError("accelpy does not support dtype " + py_repr(dt) +
                   "; supported: bool, int8-64, uint8-64, float16, bfloat16, float32, float64, "
@@ -373,7 +397,9 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy) {
 Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
                  std::optional<bool> copy) {
   nb::object np_arr = nb::borrow(arr);
-  const bool is_bf16 = nb::getattr(arr, "dtype").equal(g_dtypes[int(DType::BFloat16)]);
+  load_lazy_dtypes(true);
+  const nb::object& bf16 = g_dtypes[int(DType::BFloat16)];
+  const bool is_bf16 = !bf16.is_none() && nb::getattr(arr, "dtype").equal(bf16);
   if (is_bf16) np_arr = np_arr.attr("view")(g_dtypes[int(DType::UInt16)]);
   auto t = nb::cast<nb::ndarray<nb::ro, nb::device::cpu>>(np_arr);
   const DType src_dt = is_bf16 ? DType::BFloat16 : dlpack_dtype(t.dtype());

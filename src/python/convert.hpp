@@ -14,8 +14,9 @@ namespace accel::python {
 namespace nb = nanobind;
 
 // Called once from accelpy/__init__.py with the NumPy dtype objects of the 15 dtypes (in
-// DType order) and the Python function that turns any array-like into an ndarray.
-void set_dtype_objects(nb::list dtypes);
+// DType order; None for bfloat16 until `loader`, which returns its dtype, is called on first
+// need) and the Python function that turns any array-like into an ndarray.
+void set_dtype_objects(nb::list dtypes, nb::object loader);
 void set_asarray(nb::object fn);
 
 // The NumPy dtype object of `dt` (accelpy's dtypes are NumPy's, plus ml_dtypes' bfloat16).

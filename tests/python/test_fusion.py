@@ -105,16 +105,25 @@ def test_duplicates_read_after_a_write_are_not_merged(rng, stats):
 # ---- what joins a group ---------------------------------------------------------------------
 
 
-def test_referenced_intermediate_is_written_by_the_reduction_group(rng, stats, device):
-    (a_np, b_np), (a, b) = arrays(rng, (64, 100), (64, 100))
+@pytest.mark.parametrize("axis", [1, 0, None, (0, 2)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_referenced_intermediate_is_written_by_the_reduction_group(rng, stats, axis, transposed):
+    # Inner, outer, full (split over the device) and middle reductions; contiguous and strided.
+    (a_np, b_np), (a, b) = arrays(rng, (6, 64, 50), (6, 64, 50))
+    if transposed:
+        a_np, b_np, a, b = a_np.transpose(2, 1, 0), b_np.transpose(2, 1, 0), a.T, b.T
     t = a - b
-    s = (t * t).sum(axis=1)
+    u = ap.sqrt(ap.abs(t)) * 0.5
+    s = (t * u).sum(axis=axis)
     ap.eval(s)
-    assert not t._is_pending()
-    # The CPU writes t from the reduction's own pass; CUDA computes t first.
-    assert stats()["groups_run"] == (1 if on_cpu(device) else 2)
-    assert_matches(t, a_np - b_np)
-    assert_matches(s, ((a_np - b_np) ** 2).sum(axis=1), rtol=1e-12)
+    assert not t._is_pending() and not u._is_pending()
+    # t and u are written from the reduction's own pass, on the CPU and on CUDA.
+    assert stats()["groups_run"] == 1
+    t_np = a_np - b_np
+    u_np = np.sqrt(np.abs(t_np)) * 0.5
+    assert_matches(t, t_np)
+    assert_matches(u, u_np)
+    assert_matches(s, (t_np * u_np).sum(axis=axis), rtol=1e-12)
 
 
 def test_eval_of_independent_results_is_one_group(rng, stats):

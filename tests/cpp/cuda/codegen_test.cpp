@@ -2,6 +2,9 @@
 // and checks that kernel keys depend on structure only.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
+#include <iostream>
 #include <map>
 #include <memory>
 
@@ -221,7 +224,9 @@ TEST(CudaCodegen, ReductionsEveryDtypeAndStrategy) {
       const DType out = (op == OpKind::ArgMax || op == OpKind::ArgMin) ? DType::Int64 : dt;
       for (uint64_t axes : {uint64_t(2), uint64_t(1), uint64_t(3)}) {  // inner, outer, all
         auto g = reduction(b, op, dt, out, axes, t % 2 == 0);
-        ++seen[make_plan(*g, h100()).strategy];
+        const KernelPlan plan = make_plan(*g, h100());
+        ++seen[plan.strategy];
+        EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
         b.add(std::move(g));
       }
     }
@@ -239,11 +244,20 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   EXPECT_EQ(p.strategy, Strategy::Inner);
   EXPECT_GT(p.splits, 100);  // one output: the range is split across the device
   EXPECT_GT(partial_bytes(p), 0u);
+  EXPECT_EQ(p.vec, 4);  // 16-byte loads; every split starts on a vector
+  EXPECT_EQ(p.chunk % 4, 0);
+  EXPECT_EQ(p.tpo, 256);  // one output: the whole block works on it
+  EXPECT_NE(generate(p, "k").code.find("vaccumulate"), std::string::npos);
   auto rows =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {1 << 14, 1 << 14});
   const KernelPlan q = make_plan(*rows, h100());
   EXPECT_EQ(q.splits, 1);
   EXPECT_EQ(q.tpo, 256);
+  EXPECT_EQ(q.vec, 4);
+  auto strided_rows = reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {64, 64});
+  strided_rows->inputs[0] = fake(DType::Float32, {64, 64}, {128, 2});  // every other element
+  EXPECT_EQ(make_plan(*strided_rows, h100()).strategy, Strategy::Inner);
+  EXPECT_EQ(make_plan(*strided_rows, h100()).vec, 1);
   auto cols =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 1, false, {1 << 14, 1 << 14});
   EXPECT_EQ(make_plan(*cols, h100()).strategy, Strategy::Outer);
@@ -272,12 +286,137 @@ TEST(CudaCodegen, KeyDependsOnStructureOnly) {
   EXPECT_EQ(p1.key, p3.key);
   EXPECT_EQ(p3.aligned, 0);
   EXPECT_NE(pack_params(p1), pack_params(p2));  // sizes and scalars travel as parameters
+  EXPECT_EQ(param_bytes(p1), pack_params(p1).size());
   EXPECT_EQ(generate(p1, "k").code, generate(p2, "k").code);
   // Another dtype or layout is another kernel.
   auto g4 = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, true, false);
   auto g5 = unary_or_binary(b, OpKind::Add, 2, DType::Float64, DType::Float64, false, false);
   EXPECT_NE(make_plan(*g4, h100()).key, p1.key);
   EXPECT_NE(make_plan(*g5, h100()).key, p1.key);
+}
+
+// exp(sin(x) * a) - sqrt(x + b) over contiguous float32 (the first-use benchmark's kernel),
+// writing sin(x) too when `both`, and reading arange's index instead of x when `generated`.
+std::unique_ptr<Group> transcendental_chain(Batch& b, int64_t n, bool both, bool generated) {
+  const DType f = DType::Float32;
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->shape = {n};
+  auto scalar = [&](double v) {
+    Node* holder = b.node(OpKind::Fill, f, {}, {Operand{ScalarArg::of(Scalar::weak_float(v), f)}});
+    return StepArg{StepArg::Scalar, 0, &holder->inputs[0].scalar};
+  };
+  StepArg x{StepArg::Input, 0};
+  if (generated) {
+    g->steps.push_back({b.node(OpKind::Arange, f, {n}), {scalar(0.0), scalar(1.0)}});
+    x = {StepArg::Step, 0};
+  } else {
+    g->inputs = {fake(f, {n})};
+  }
+  const int s0 = int(g->steps.size());
+  g->steps.push_back({b.node(OpKind::Sin, f, {n}), {x}});
+  g->steps.push_back({b.node(OpKind::Multiply, f, {n}), {{StepArg::Step, s0}, scalar(0.5)}});
+  g->steps.push_back({b.node(OpKind::Exp, f, {n}), {{StepArg::Step, s0 + 1}}});
+  g->steps.push_back({b.node(OpKind::Add, f, {n}), {x, scalar(1.25)}});
+  g->steps.push_back({b.node(OpKind::Sqrt, f, {n}), {{StepArg::Step, s0 + 3}}});
+  g->steps.push_back(
+      {b.node(OpKind::Subtract, f, {n}), {{StepArg::Step, s0 + 2}, {StepArg::Step, s0 + 4}}});
+  g->outputs.push_back({s0 + 5, fake(f, {n}, {}, 1 << 24)});
+  if (both) g->outputs.push_back({s0, fake(f, {n}, {}, 1 << 25)});
+  return g;
+}
+
+// Transcendental bodies are called as one function from every unrolled element (compile time);
+// light ones are inlined. Both compile, with one or several outputs and with a generator.
+TEST(CudaCodegen, HeavyBodiesAreOutlined) {
+  Batch b;
+  for (bool both : {false, true}) {
+    for (bool generated : {false, true}) b.add(transcendental_chain(b, 1 << 20, both, generated));
+  }
+  for (const auto& [name, code] : b.code) EXPECT_NE(code.find("__noinline__"), std::string::npos);
+  const auto add = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false);
+  const KernelPlan p = make_plan(*add, h100());
+  EXPECT_EQ(generate(p, "k").code.find("__noinline__"), std::string::npos);
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  b.compile(1);
+}
+
+// The first-use cost of a new kernel, as a process with warm NVRTC pays it (bench/gpu.py's
+// first_use): printed, not asserted, as it depends on the machine.
+TEST(CudaCodegen, CompileTimeOfNewKernels) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  auto time_one = [&](std::unique_ptr<Group> g, const char* what) {
+    const KernelPlan plan = make_plan(*g, h100());
+    const std::string name = kernel_name(plan);
+    const std::string code = generate(plan, name).code;
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();
+    EXPECT_NO_THROW(compile_program(code, 90, name));
+    const double cpu_ms = 1e3 * double(std::clock() - c0) / CLOCKS_PER_SEC;
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    // CPU time too: on a loaded machine it is the figure that compares between runs.
+    std::cout << "[ compile  ] " << what << ": " << ms << " ms wall, " << cpu_ms << " ms CPU\n";
+    b.groups.push_back(std::move(g));
+  };
+  time_one(unary_or_binary(b, OpKind::Multiply, 2, DType::Float64, DType::Float64, false, true),
+           "warm-up (first program of the process)");
+  time_one(unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false),
+           "add float32");
+  time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
+}
+
+// t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of
+// t + 1 over each strategy; transposed inputs and a second, duplicate reduction output too.
+TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
+  Batch b;
+  std::map<Strategy, int> seen;
+  for (OpKind op : {OpKind::Sum, OpKind::ArgMax}) {
+    for (DType dt : {DType::Float32, DType::Float64, DType::Int32, DType::Complex64}) {
+      if (op == OpKind::ArgMax && is_complex(dt)) continue;
+      for (uint64_t axes : {uint64_t(2), uint64_t(1), uint64_t(3)}) {
+        for (bool transposed : {false, true}) {
+          const Shape shape = {4096, 64};
+          auto g = std::make_unique<Group>();
+          g->device = Device::cuda(0);
+          g->kind = Group::Kind::Reduction;
+          g->shape = shape;
+          g->inputs = {transposed ? fake(dt, shape, {1, 4096}) : fake(dt, shape)};
+          Node* one =
+              b.node(OpKind::Fill, dt, {}, {Operand{ScalarArg::of(Scalar::weak_int(1), dt)}});
+          g->steps.push_back(
+              {b.node(OpKind::Multiply, dt, shape), {{StepArg::Input, 0}, {StepArg::Input, 0}}});
+          g->steps.push_back({b.node(OpKind::Add, dt, shape),
+                              {{StepArg::Step, 0}, {StepArg::Scalar, 0, &one->inputs[0].scalar}}});
+          NodeParams p;
+          p.axes = axes;
+          Shape oshape;
+          for (int d = 0; d < 2; ++d) {
+            if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
+          }
+          const DType out = op == OpKind::ArgMax ? DType::Int64 : dt;
+          g->steps.push_back({b.node(op, out, oshape, {}, p), {{StepArg::Step, 1}}});
+          g->outputs.push_back({0, fake(dt, shape, {}, 1 << 26)});
+          g->outputs.push_back({2, fake(out, oshape, {}, 1 << 27)});
+          if (transposed) g->outputs.push_back({2, fake(out, oshape, {}, 1 << 28)});
+          const KernelPlan plan = make_plan(*g, h100());
+          ++seen[plan.strategy];
+          EXPECT_EQ(plan.prologue_outputs.size(), 1u);
+          EXPECT_EQ(plan.outputs.size(), transposed ? 2u : 1u);
+          EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
+          const std::string code = generate(plan, "k").code;
+          EXPECT_NE(code.find("p.w0["), std::string::npos);
+          if (transposed) EXPECT_NE(code.find("p.out1["), std::string::npos);
+          b.add(std::move(g));
+        }
+      }
+    }
+  }
+  EXPECT_GT(seen[Strategy::Inner], 0);
+  EXPECT_GT(seen[Strategy::Outer], 0);
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  b.compile();
 }
 
 }  // namespace
