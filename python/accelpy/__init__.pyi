@@ -26,6 +26,8 @@ from ._array_api import iinfo as iinfo
 from ._array_api import isdtype as isdtype
 from ._array_api import unstack as unstack
 from ._array_api import vecdot as vecdot
+from ._closeness import allclose as allclose
+from ._closeness import isclose as isclose
 from ._core import abs as abs
 from ._core import abs as absolute
 from ._core import acos as acos
@@ -192,4 +194,9 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._dtypes import uint8 as uint8
+from ._kernel_gen import ElementwiseKernel as ElementwiseKernel
+from ._kernel_gen import ReductionKernel as ReductionKernel
+from ._kernels import CompileError as CompileError
+from ._kernels import RawKernel as RawKernel
+from ._kernels import RawModule as RawModule
 from .fusion import debug_fusion as debug_fusion
