@@ -172,12 +172,13 @@ def test_reduction_without_identity_post_map_and_strided(rng):
     np.testing.assert_array_equal(ap.asnumpy(k(x, axis=1)), full[::-2, 3::3].max(axis=1))
     with pytest.raises(ValueError, match="zero-size reduction"):
         k(ap.zeros((3, 0), dtype=np.float32, device="cuda"), axis=1)
-    l2 = ap.ReductionKernel("T x, T w", "float64 y", "(double)x * w", "a + b", "y = sqrt(a)",
+    l2 = ap.ReductionKernel("T x, T w", "float64 y", "(double)x * x * w", "a + b", "y = sqrt(a)",
                             "0", "weighted_l2", reduce_type="float64")
     w_np = rng.random(80).astype(np.float32)
     got = ap.asnumpy(l2(ap.asarray(full, device="cuda"), ap.asarray(w_np, device="cuda"),
                         axis=1))
-    np.testing.assert_allclose(got, np.sqrt((full.astype(np.float64) * w_np).sum(axis=1)),
+    f64 = full.astype(np.float64)
+    np.testing.assert_allclose(got, np.sqrt((f64 * f64 * w_np).sum(axis=1)),
                                rtol=1e-12)
     with pytest.raises(np.exceptions.AxisError):
         k(x, axis=2)
