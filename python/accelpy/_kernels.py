@@ -60,6 +60,12 @@ def _parameter_names(code, name):
     return names
 
 
+# Modules by everything that defines them, so that a kernel object made again (in a loop, or
+# an ElementwiseKernel per call) reuses the compiled and loaded module, as CuPy does.
+_modules = {}
+_MAX_MODULES = 512
+
+
 def _cache_dir_option(cache_dir):
     if cache_dir is None:
         return ""
@@ -120,8 +126,15 @@ class RawModule:
         self.path = path
         self.options = options
         self.name_expressions = tuple(name_expressions or ())
-        self._m = _raw.RawModule(code, name, list(options), list(self.name_expressions),
-                                 _with_prelude, _cache_dir_option(cache_dir), image)
+        key = (code, name, options, self.name_expressions, _with_prelude,
+               _cache_dir_option(cache_dir), image)
+        self._m = _modules.get(key)
+        if self._m is None:
+            self._m = _raw.RawModule(code, name, list(options), list(self.name_expressions),
+                                     _with_prelude, _cache_dir_option(cache_dir), image)
+            if len(_modules) >= _MAX_MODULES:
+                _modules.pop(next(iter(_modules)))
+            _modules[key] = self._m
 
     def compile(self, log_stream=None):
         """Compiles now (for the current device, or sm_90 without a GPU); raises CompileError.

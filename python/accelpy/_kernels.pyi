@@ -1,4 +1,5 @@
-from typing import IO, Any, Sequence
+from collections.abc import Sequence
+from typing import IO, Any
 
 class CompileError(RuntimeError):
     log: str

@@ -51,7 +51,9 @@ std::vector<std::string> nvrtc_options(const ProgramSpec& spec, int cc, bool& cu
     // the newest architecture NVRTC knows.
     opts.push_back(compile_options(cc, cubin).back());
   }
-  if (spec.with_prelude) opts.push_back("-std=c++17");
+  bool has_std = false;
+  for (const std::string& o : opts) has_std = has_std || o.rfind("-std", 0) == 0;
+  if (spec.with_prelude && !has_std) opts.push_back("-std=c++17");  // the headers need C++17
   return opts;
 }
 

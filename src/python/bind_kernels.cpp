@@ -74,34 +74,26 @@ uintptr_t to_stream(nb::handle s) {
                   nb::type_name(s.type()).c_str());
 }
 
-// The bytes of each argument, laid out with 16-byte alignment so that any scalar is aligned.
+// The bytes of each argument, 16-byte aligned so that any scalar is aligned: a fixed inline
+// buffer (launches allocate nothing), and separate blocks for what does not fit; pointers into
+// either stay valid until the launch.
 class ArgPack {
  public:
   unsigned char* reserve(size_t n) {
     const size_t at = (used_ + 15) & ~size_t(15);
     if (at + n > sizeof(inline_)) {
       heap_.emplace_back(n + 16);
-      offsets_.push_back(~size_t(heap_.size() - 1));
       return heap_.back().data();
     }
     used_ = at + n;
-    offsets_.push_back(at);
     return inline_ + at;
-  }
-  const void* data(size_t i) const {
-    const size_t o = offsets_[i];
-    if (o > sizeof(inline_)) return heap_[~o].data();
-    return inline_ + o;
   }
 
  private:
   alignas(16) unsigned char inline_[512];
   size_t used_ = 0;
-  std::vector<size_t> offsets_;
   std::vector<std::vector<unsigned char>> heap_;
 };
-
-const Device kNoDevice{DeviceType::CPU, -1};
 
 // A kernel of a module with its per-device functions, launched from Python.
 struct BoundKernel {
@@ -122,7 +114,8 @@ struct BoundKernel {
   }
 
   int launch_device(nb::handle args) const {
-    for (nb::handle a : args) {
+    for (Py_ssize_t i = 0, n = PySequence_Fast_GET_SIZE(args.ptr()); i < n; ++i) {
+      nb::handle a = PySequence_Fast_GET_ITEM(args.ptr(), i);
       if (nb::isinstance<Array>(a)) {
         const Device d = nb::cast<const Array&>(a).device();
         if (d.is_cuda()) return d.index;
@@ -144,25 +137,27 @@ struct BoundKernel {
     const int device = launch_device(args);
     cuda::RawFunction& fn = function(device);
     const auto& params = fn.params();
-    const size_t n = nb::len(args);
+    const size_t n = size_t(PySequence_Fast_GET_SIZE(args.ptr()));
     ArgPack pack;
-    std::vector<cuda::RawFunction::Arg> out;
-    out.reserve(n);
+    constexpr size_t kInline = 32;
+    cuda::RawFunction::Arg inline_out[kInline];
+    std::vector<cuda::RawFunction::Arg> heap_out(n > kInline ? n : 0);
+    cuda::RawFunction::Arg* out = n > kInline ? heap_out.data() : inline_out;
     for (size_t i = 0; i < n; ++i) {
-      nb::handle a = args[i];
+      nb::handle a = PySequence_Fast_GET_ITEM(args.ptr(), Py_ssize_t(i));
       const size_t want = params && i < params->size() ? (*params)[i].size : 0;
-      out.push_back(convert(a, i, want, device, fn, pack));
+      out[i] = convert(a, i, want, device, fn, pack);
     }
-    for (size_t i = 0; i < n; ++i) out[i].data = pack.data(i);
-    fn.launch(g, b, shared_mem, to_stream(stream), out.data(), out.size());
+    fn.launch(g, b, shared_mem, to_stream(stream), out, n);
   }
 
   // One argument as bytes in `pack` (the data pointer is filled in once all are packed).
   static cuda::RawFunction::Arg convert(nb::handle a, size_t i, size_t want, int device,
                                         const cuda::RawFunction& fn, ArgPack& pack) {
     auto put = [&](const void* src, size_t size, const char* what) {
-      std::memcpy(pack.reserve(size), src, size);
-      return cuda::RawFunction::Arg{nullptr, size, what};
+      unsigned char* dst = pack.reserve(size);
+      std::memcpy(dst, src, size);
+      return cuda::RawFunction::Arg{dst, size, what};
     };
     if (nb::isinstance<Array>(a)) {
       const Array& arr = nb::cast<const Array&>(a);
@@ -340,7 +335,6 @@ void bind_kernels(nb::module_& parent) {
            [](BoundKernel& k, int device) {
              return reinterpret_cast<uintptr_t>(k.function(device).handle());
            })
-      .def("launch_device", &BoundKernel::launch_device, "args"_a)
       .def_ro("name", &BoundKernel::name);
 
   m.def("default_compute_capability", &cuda::default_compute_capability);
