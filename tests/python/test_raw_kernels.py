@@ -113,7 +113,11 @@ def test_disk_cache_is_used_by_a_new_module(tmp_path):
     ap.RawModule(code=ADD + "// a", cache_dir=str(tmp_path)).compile()
     mid = ap.cuda.kernel_cache_stats()
     assert mid["compiled"] == before["compiled"] + 1
-    ap.RawModule(code=ADD + "// a", cache_dir=str(tmp_path)).compile()
+    again = ap.RawModule(code=ADD + "// a", cache_dir=str(tmp_path))
+    again.compile()  # the same definition: the module in memory, nothing loaded
+    assert ap.cuda.kernel_cache_stats() == mid
+    # Another module object (another name) with the same program: from the disk cache.
+    ap.RawModule(code=ADD + "// a", cache_dir=str(tmp_path), name="other").compile()
     after = ap.cuda.kernel_cache_stats()
     assert after["compiled"] == mid["compiled"]
     assert after["disk_hits"] == mid["disk_hits"] + 1
