@@ -59,12 +59,17 @@ const char* intern(const std::string& s) {
 // A module loaded into one device's context; unloaded when the last kernel of it is dropped.
 struct LoadedModule {
   int device = 0;
+  api::CUcontext ctx = nullptr;
   api::CUmodule mod = nullptr;
   ~LoadedModule() {
-    if (const Driver* d = driver(); d && mod) {
-      api::CUcontext cur = nullptr;
-      if (d->cuCtxGetCurrent(&cur) == api::CUDA_SUCCESS) d->cuModuleUnload(mod);
-    }
+    // Unloaded in its own context, restoring the thread's; nothing is done once the driver
+    // is shutting down (the calls fail and the process is exiting).
+    const Driver* d = driver();
+    api::CUcontext cur = nullptr;
+    if (!d || !mod || d->cuCtxGetCurrent(&cur) != api::CUDA_SUCCESS) return;
+    if (cur != ctx && d->cuCtxSetCurrent(ctx) != api::CUDA_SUCCESS) return;
+    d->cuModuleUnload(mod);
+    if (cur != ctx) d->cuCtxSetCurrent(cur);
   }
 };
 
@@ -142,6 +147,7 @@ struct RawModule::Impl {
     c.make_current();
     auto m = std::make_shared<LoadedModule>();
     m->device = device;
+    m->ctx = c.ctx;
     check(drv().cuModuleLoadData(&m->mod, img.image.c_str()), "cuModuleLoadData", device);
     loaded[size_t(device)] = m;
     return m;

@@ -183,10 +183,10 @@ struct BoundKernel {
       // A Python int takes the size of its parameter when the driver reports it (int or long
       // long), else 8 bytes (as CuPy passes it).
       if (want == 4) {
-        const long long v = nb::cast<long long>(a);
-        if (v < -(1LL << 31) || v >= (1LL << 32)) {
+        long long v = 0;
+        if (!nb::try_cast<long long>(a, v) || v < -(1LL << 31) || v >= (1LL << 32)) {
           throw OverflowError("kernel '" + fn.name() + "': " + fn.describe_param(i) +
-                              " cannot hold the Python int " + std::to_string(v));
+                              " cannot hold the Python int " + nb::str(a).c_str());
         }
         const int32_t v32 = int32_t(uint32_t(v));
         return put(&v32, 4, "a Python int");
