@@ -146,9 +146,7 @@ class RawModule:
 
     def get_function(self, name):
         """The kernel `name` (an ``extern "C"`` name, or one of ``name_expressions``)."""
-        k = RawKernel.__new__(RawKernel)
-        k._init_from(self, name)
-        return k
+        return RawKernel(None, name, _module=self)
 
     def get_global(self, name):
         """A ``__device__`` or ``__constant__`` variable of the module on the current device:
@@ -184,49 +182,44 @@ class DevicePointer:
         return f"<accelpy DevicePointer {self.ptr:#x}, {self.size} bytes>"
 
 
-class RawKernel:
+class RawKernel(_raw.Kernel):
     """A CUDA kernel from source (CuPy's ``cupy.RawKernel``)::
 
         add = ap.RawKernel(code, "add")
         add((blocks,), (256,), (a, b, c, ap.int32(n)))   # grid, block, args
 
-    Launched on the device of its first CUDA array argument (else the current device), on the
-    current stream unless `stream` is given.
+    Called as ``kernel(grid, block, args, shared_mem=0, stream=None)``: launched on the device
+    of its first CUDA array argument (else the current device), on the current stream unless
+    `stream` is given. The call goes straight to C++ (this class subclasses the binding).
     """
 
     def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, jitify=False, *, cache_dir=None):
-        module = RawModule(code=code, options=options, backend=backend,
-                           translate_cucomplex=translate_cucomplex,
-                           enable_cooperative_groups=enable_cooperative_groups, jitify=jitify,
-                           name=name, cache_dir=cache_dir)
-        self._init_from(module, name)
-
-    def _init_from(self, module, name):
+                 enable_cooperative_groups=False, jitify=False, *, cache_dir=None,
+                 _module=None):
         if not isinstance(name, str):
             raise TypeError(f"name must be a str, got {type(name).__name__}")
+        module = _module if _module is not None else RawModule(
+            code=code, options=options, backend=backend,
+            translate_cucomplex=translate_cucomplex,
+            enable_cooperative_groups=enable_cooperative_groups, jitify=jitify, name=name,
+            cache_dir=cache_dir)
+        super().__init__(module._m, name, _parameter_names(module.code, name))
         self.module = module
         self.name = name
         self.code = module.code
         self.options = module.options
-        self._k = _raw.Kernel(module._m, name, _parameter_names(module.code, name))
-
-    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        """Launches the kernel: `grid` and `block` are ints or tuples of up to 3 ints, `args` a
-        tuple of arguments, `shared_mem` the dynamic shared memory in bytes."""
-        self._k.launch(grid, block, args, shared_mem, stream)
 
     def compile(self, log_stream=None):
         """Compiles now (and loads the kernel on the current device when there is one)."""
         self.module.compile(log_stream)
         if _core._cuda.is_available():
-            self._k.attributes(_current_cuda_index())
+            self._attributes(_current_cuda_index())
         return self
 
     @property
     def attributes(self):
         """The kernel's attributes on the current device (registers, shared memory, ...)."""
-        return dict(self._k.attributes(_current_cuda_index()))
+        return dict(self._attributes(_current_cuda_index()))
 
     @property
     def max_threads_per_block(self):
@@ -264,7 +257,7 @@ class RawKernel:
     def param_sizes(self):
         """(offset, size) of each parameter, as the driver reports them; None when it cannot
         (a driver older than CUDA 12.4)."""
-        p = self._k.params(_current_cuda_index())
+        p = self._params(_current_cuda_index())
         return None if p is None else [tuple(x) for x in p]
 
     def __repr__(self):

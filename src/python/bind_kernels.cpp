@@ -305,6 +305,7 @@ void bind_kernels(nb::module_& parent) {
       .def("lowered_name", &cuda::RawModule::lowered_name, "expression"_a)
       .def("global_", &cuda::RawModule::global, "name"_a, "device"_a);
 
+  // Python's RawKernel subclasses this type, so a launch is one call into C++ (__call__).
   nb::class_<BoundKernel>(m, "Kernel")
       .def(
           "__init__",
@@ -313,16 +314,20 @@ void bind_kernels(nb::module_& parent) {
             new (self) BoundKernel{mod, std::move(name), std::move(param_names), {}};
           },
           "module"_a, "name"_a, "param_names"_a)
-      .def("launch", &BoundKernel::launch, "grid"_a, "block"_a, "args"_a, "shared_mem"_a = 0,
-           "stream"_a = nb::none())
+      .def("__call__", &BoundKernel::launch, "grid"_a, "block"_a, "args"_a, nb::kw_only(),
+           "shared_mem"_a = 0, "stream"_a = nb::none(),
+           "Launches the kernel: grid and block are ints or tuples of up to 3 ints, args a tuple "
+           "of arguments, shared_mem the dynamic shared memory in bytes, stream a stream (default: "
+           "the current one). Runs on the device of the first CUDA array argument, else the "
+           "current device.")
       .def(
-          "attributes",
+          "_attributes",
           [](BoundKernel& k, int device) {
             return attributes_dict(k.function(device).attributes());
           },
           "device"_a)
       .def(
-          "params",
+          "_params",
           [](BoundKernel& k, int device) -> nb::object {
             const auto& p = k.function(device).params();
             if (!p) return nb::none();
@@ -331,11 +336,9 @@ void bind_kernels(nb::module_& parent) {
             return out;
           },
           "device"_a)
-      .def("handle",
-           [](BoundKernel& k, int device) {
-             return reinterpret_cast<uintptr_t>(k.function(device).handle());
-           })
-      .def_ro("name", &BoundKernel::name);
+      .def("_handle", [](BoundKernel& k, int device) {
+        return reinterpret_cast<uintptr_t>(k.function(device).handle());
+      });
 
   m.def("default_compute_capability", &cuda::default_compute_capability);
   m.def("offending_lines", &cuda::offending_lines, "source"_a, "log"_a);
