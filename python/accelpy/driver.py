@@ -53,6 +53,23 @@ def get_driver_version():
     return 0
 
 
+class device_attribute:  # noqa: N801 - PyCUDA's name
+    """Names for Device.get_attribute (the attributes accelpy reads from the driver)."""
+
+    MAX_THREADS_PER_BLOCK = "max_threads_per_block"
+    MAX_SHARED_MEMORY_PER_BLOCK = "max_shared_memory_per_block"
+    WARP_SIZE = "warp_size"
+    CLOCK_RATE = "clock_rate_khz"
+    MULTIPROCESSOR_COUNT = "multi_processor_count"
+    PCI_BUS_ID = "pci_bus_id"
+    MEMORY_CLOCK_RATE = "memory_clock_rate_khz"
+    GLOBAL_MEMORY_BUS_WIDTH = "memory_bus_width"
+    L2_CACHE_SIZE = "l2_cache_size"
+    MAX_THREADS_PER_MULTIPROCESSOR = "max_threads_per_multi_processor"
+    COMPUTE_CAPABILITY_MAJOR = "major"
+    COMPUTE_CAPABILITY_MINOR = "minor"
+
+
 class Device:
     """CUDA device number `number`."""
 
@@ -87,6 +104,14 @@ class Device:
     def get_attributes(self):
         """The device's properties as a dict (names as in accelpy.cuda.DeviceProperties)."""
         return dict(self._props())
+
+    def get_attribute(self, attr):
+        """One attribute (a :class:`device_attribute` name)."""
+        props = self._props()
+        key = str(attr).lower().rsplit(".", 1)[-1]
+        if key not in props:
+            raise ValueError(f"unknown device attribute {attr!r}; known: {sorted(props)}")
+        return props[key]
 
     def make_context(self, flags=0):
         """The device's primary context, pushed (made current) on this thread."""

@@ -56,6 +56,10 @@ def test_device_and_context():
     dev = cuda.Device(0)
     assert dev.name() == ap.cuda.get_device_name(0)
     assert dev.compute_capability() >= (7, 0) and dev.total_memory() > 0
+    assert dev.get_attribute(cuda.device_attribute.WARP_SIZE) == 32
+    assert dev.get_attribute(cuda.device_attribute.MAX_THREADS_PER_BLOCK) == 1024
+    with pytest.raises(ValueError, match="unknown device attribute"):
+        dev.get_attribute("nope")
     with pytest.raises(ValueError, match="does not exist"):
         cuda.Device(cuda.Device.count())
     ctx = dev.make_context()
