@@ -287,9 +287,10 @@ def test_dynamic_shared_memory_above_48k(rng):
 def test_stream_argument_orders_work(rng):
     x_np = rng.standard_normal(4096).astype(np.float32)
     s = ap.cuda.Stream()
-    with s:
+    with s:  # made (and computed) on s: the kernel on s is ordered after them
         a = ap.asarray(x_np, device="cuda")
-        c = ap.empty(4096, dtype=np.float32, device="cuda")
+        c = ap.zeros(4096, dtype=np.float32, device="cuda")
+        ap.eval(a, c)
     k = ap.RawKernel(ADD, "add")
     k((16,), (256,), (a, a, c, np.int32(4096)), stream=s)
     s.synchronize()
