@@ -404,6 +404,10 @@ def main():
 
     spectral = gpu_spectral.cases((timer_ap, timer_torch, timer_cupy, torch, cupy), args.quick)
     cases.update(spectral)
+    import raw_kernels  # issue 5: raw kernel launch overhead and new-process startup
+
+    cases["raw_launch_us"] = raw_kernels.launch_overhead_us()
+    cases["raw_startup_s"] = raw_kernels.startup_seconds()
     result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
               "versions": versions(), "cases": cases}
@@ -453,6 +457,7 @@ def main():
               f"{m['accelpy'] / c['floor_ms']:7.2f}x {fmt(m.get('cupy')):>7} "
               f"{fmt(m.get('cupy.fuse')):>7} {fmt(m.get('torch')):>7} "
               f"{fmt(m.get('torch.compile')):>8} {target}")
+    raw_kernels.report(cases)
     fu = cases["first_use_fused"]
     print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
     print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")

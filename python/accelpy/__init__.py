@@ -84,6 +84,14 @@ nan = _np.nan
 
 __version__ = "0.1.0"
 
+# Users' CUDA kernels (issue 5): CuPy's RawKernel / RawModule / ElementwiseKernel /
+# ReductionKernel; the PyCUDA layer is accelpy.driver, accelpy.compiler, accelpy.autoinit.
+from ._kernel_gen import ElementwiseKernel, ReductionKernel  # noqa: E402,F401
+from ._kernels import CompileError, RawKernel, RawModule  # noqa: E402,F401
+
+if not hasattr(_core, "allclose"):
+    from ._closeness import allclose, isclose  # noqa: F401 - composed; the core's own wins
+
 
 def __getattr__(name):
     # bfloat16 imports ml_dtypes on first use (see _dtypes), keeping `import accelpy` fast.

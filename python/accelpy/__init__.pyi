@@ -25,6 +25,9 @@ from ._array_api import finfo as finfo
 from ._array_api import iinfo as iinfo
 from ._array_api import isdtype as isdtype
 from ._array_api import unstack as unstack
+from ._array_api import vecdot as vecdot
+from ._closeness import allclose as allclose
+from ._closeness import isclose as isclose
 from ._core import abs as abs
 from ._core import abs as absolute
 from ._core import acos as acos
@@ -76,8 +79,6 @@ from ._core import cosh as cosh
 from ._core import deg2rad as deg2rad
 from ._core import rad2deg as degrees
 from ._core import divide as divide
-from ._core import dot as dot
-from ._core import einsum as einsum
 from ._core import empty as empty
 from ._core import equal as equal
 from ._core import eval as eval
@@ -99,7 +100,6 @@ from ._core import greater_equal as greater_equal
 from ._core import heaviside as heaviside
 from ._core import hypot as hypot
 from ._core import imag as imag
-from ._core import inner as inner
 from ._core import bitwise_invert as invert
 from ._core import isfinite as isfinite
 from ._core import isinf as isinf
@@ -117,8 +117,6 @@ from ._core import logical_and as logical_and
 from ._core import logical_not as logical_not
 from ._core import logical_or as logical_or
 from ._core import logical_xor as logical_xor
-from ._core import matmul as matmul
-from ._core import matrix_transpose as matrix_transpose
 from ._core import max as max
 from ._core import max_pending_bytes as max_pending_bytes
 from ._core import maximum as maximum
@@ -132,7 +130,6 @@ from ._core import negative as negative
 from ._core import nextafter as nextafter
 from ._core import not_equal as not_equal
 from ._core import ones as ones
-from ._core import outer as outer
 from ._core import transpose as permute_dims
 from ._core import positive as positive
 from ._core import pow as pow
@@ -167,13 +164,10 @@ from ._core import sum as sum
 from ._core import swapaxes as swapaxes
 from ._core import tan as tan
 from ._core import tanh as tanh
-from ._core import tensordot as tensordot
 from ._core import transpose as transpose
 from ._core import divide as true_divide
 from ._core import trunc as trunc
 from ._core import var as var
-from ._core import vdot as vdot
-from ._core import vecdot as vecdot
 from ._core import where as where
 from ._core import zeros as zeros
 from ._creation import array as array
@@ -200,4 +194,9 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._dtypes import uint8 as uint8
+from ._kernel_gen import ElementwiseKernel as ElementwiseKernel
+from ._kernel_gen import ReductionKernel as ReductionKernel
+from ._kernels import CompileError as CompileError
+from ._kernels import RawKernel as RawKernel
+from ._kernels import RawModule as RawModule
 from .fusion import debug_fusion as debug_fusion

@@ -42,6 +42,7 @@ inline constexpr CUresult CUDA_ERROR_NOT_INITIALIZED = 3;
 inline constexpr CUresult CUDA_ERROR_DEINITIALIZED = 4;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 inline constexpr CUresult CUDA_ERROR_INVALID_DEVICE = 101;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
@@ -62,6 +63,20 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 inline constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2;  // .._Y = 3, .._Z = 4
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X = 5;   // .._Y = 6, .._Z = 7
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+
+// CUfunction_attribute
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;
+inline constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+inline constexpr int CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2;
+inline constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+inline constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
+inline constexpr int CU_FUNC_ATTRIBUTE_PTX_VERSION = 5;
+inline constexpr int CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6;
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 // CUmemPool_attribute
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
@@ -133,6 +148,12 @@ using PFN_cuPointerGetAttribute = CUresult (*)(void*, int, CUdeviceptr);
 using PFN_cuModuleLoadData = CUresult (*)(CUmodule*, const void*);
 using PFN_cuModuleUnload = CUresult (*)(CUmodule);
 using PFN_cuModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
+using PFN_cuModuleGetGlobal = CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*);
+using PFN_cuFuncGetAttribute = CUresult (*)(int*, int, CUfunction);
+using PFN_cuFuncSetAttribute = CUresult (*)(CUfunction, int, int);
+// CUDA 12.4+: resolved with that ABI version, optional (null on older drivers).
+using PFN_cuFuncGetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*);
+inline constexpr int kParamInfoApiVersion = 12040;
 using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, CUstream, void**, void**);
 
@@ -156,6 +177,8 @@ using PFN_nvrtcGetCUBINSize = nvrtcResult (*)(nvrtcProgram, size_t*);
 using PFN_nvrtcGetCUBIN = nvrtcResult (*)(nvrtcProgram, char*);
 using PFN_nvrtcGetPTXSize = nvrtcResult (*)(nvrtcProgram, size_t*);
 using PFN_nvrtcGetPTX = nvrtcResult (*)(nvrtcProgram, char*);
+using PFN_nvrtcAddNameExpression = nvrtcResult (*)(nvrtcProgram, const char* const);
+using PFN_nvrtcGetLoweredName = nvrtcResult (*)(nvrtcProgram, const char* const, const char**);
 
 // ---- cuBLAS / cuBLASLt -------------------------------------------------------------------------
 using cublasStatus_t = int;

@@ -87,6 +87,17 @@ uint64_t fnv1a(const void* data, size_t n, uint64_t seed) {
   return h;
 }
 
+void record_compilation(double ms) {
+  std::lock_guard<std::mutex> lock(stats().mutex);
+  ++stats().s.compiled;
+  stats().s.compile_ms += ms;
+}
+
+void record_disk_hit() {
+  std::lock_guard<std::mutex> lock(stats().mutex);
+  ++stats().s.disk_hits;
+}
+
 const std::string& program_prelude() {
   static const std::string prelude = R"(// accelpy generated kernel
 #ifndef INFINITY

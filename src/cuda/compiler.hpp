@@ -47,6 +47,11 @@ std::string default_cache_dir();
 // The text that keys a program in the disk cache.
 std::string disk_key(const std::string& code, int cc);
 
+// Counts a compilation (and its time) or a disk-cache hit in kernel_cache_stats(), for
+// programs compiled outside get_kernel (users' kernels).
+void record_compilation(double ms);
+void record_disk_hit();
+
 uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603ULL);
 
 struct LoadedKernel {

@@ -219,6 +219,16 @@ std::string load_driver(void* h, Driver& d) {
 #include "src/cuda/driver_fns.def"
 #undef ACCEL_DRIVER_FN
   if (!missing.empty()) return "driver entry points not found: " + missing;
+  if (d.version >= api::kParamInfoApiVersion) {
+    void* p = nullptr;
+    int status = 0;
+    const api::CUresult r = gpa2 ? gpa2("cuFuncGetParamInfo", &p, api::kParamInfoApiVersion,
+                                        api::CU_GET_PROC_ADDRESS_DEFAULT, &status)
+                                 : gpa1("cuFuncGetParamInfo", &p, api::kParamInfoApiVersion,
+                                        api::CU_GET_PROC_ADDRESS_DEFAULT);
+    if (r == api::CUDA_SUCCESS && p)
+      d.cuFuncGetParamInfo = reinterpret_cast<api::PFN_cuFuncGetParamInfo>(p);
+  }
   return {};
 }
 
@@ -290,7 +300,9 @@ std::string load_nvrtc_fns(void* h, Nvrtc& n) {
             resolve(h, "nvrtcGetNumSupportedArchs", n.nvrtcGetNumSupportedArchs) &&
             resolve(h, "nvrtcGetSupportedArchs", n.nvrtcGetSupportedArchs) &&
             resolve(h, "nvrtcGetCUBINSize", n.nvrtcGetCUBINSize) &&
-            resolve(h, "nvrtcGetCUBIN", n.nvrtcGetCUBIN);
+            resolve(h, "nvrtcGetCUBIN", n.nvrtcGetCUBIN) &&
+            resolve(h, "nvrtcAddNameExpression", n.nvrtcAddNameExpression) &&
+            resolve(h, "nvrtcGetLoweredName", n.nvrtcGetLoweredName);
   if (!ok) return "NVRTC entry points missing (NVRTC 11.2 or newer is needed)";
   if (n.nvrtcVersion(&n.major, &n.minor) != api::NVRTC_SUCCESS) return "nvrtcVersion failed";
   int count = 0;

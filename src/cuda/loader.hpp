@@ -24,6 +24,8 @@ struct Driver {
 #define ACCEL_DRIVER_FN(name) api::PFN_##name name = nullptr;
 #include "src/cuda/driver_fns.def"
 #undef ACCEL_DRIVER_FN
+  // Optional: null when the driver predates CUDA 12.4 (raw kernels then skip argument checks).
+  api::PFN_cuFuncGetParamInfo cuFuncGetParamInfo = nullptr;
 };
 
 struct Nvrtc {
@@ -42,6 +44,8 @@ struct Nvrtc {
   api::PFN_nvrtcGetCUBIN nvrtcGetCUBIN = nullptr;
   api::PFN_nvrtcGetPTXSize nvrtcGetPTXSize = nullptr;
   api::PFN_nvrtcGetPTX nvrtcGetPTX = nullptr;
+  api::PFN_nvrtcAddNameExpression nvrtcAddNameExpression = nullptr;
+  api::PFN_nvrtcGetLoweredName nvrtcGetLoweredName = nullptr;
 };
 
 struct Cublas {

@@ -21,6 +21,7 @@ void bind_interop(nb::module_& m);
 void bind_fft(nb::module_& m);
 void bind_linalg(nb::module_& m);
 void bind_matmul(nb::module_& m);
+void bind_kernels(nb::module_& m);
 
 // The elementwise op named `name` in elementwise_ops.def, if the table has it.
 std::optional<OpKind> elementwise_op(const char* name);

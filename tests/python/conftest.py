@@ -45,3 +45,9 @@ def rng(request):
     seed = int(os.environ.get("ACCELPY_SEED", 0)) or int.from_bytes(os.urandom(4), "little")
     print(f"ACCELPY_SEED={seed}")
     return np.random.default_rng(seed)
+
+
+def pytest_runtest_setup(item):
+    """Tests marked `cuda` need a GPU: skipped, with the reason, without one."""
+    if item.get_closest_marker("cuda") is not None and not ap.cuda.is_available():
+        pytest.skip(f"needs a CUDA GPU: {ap.cuda.unavailable_reason()}")

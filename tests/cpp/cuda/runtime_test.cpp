@@ -190,6 +190,24 @@ ACCEL_SAME_SIG(PFN_cuPointerGetAttribute, ::cuPointerGetAttribute);
 ACCEL_SAME_SIG(PFN_nvrtcCreateProgram, ::nvrtcCreateProgram);
 ACCEL_SAME_SIG(PFN_nvrtcCompileProgram, ::nvrtcCompileProgram);
 ACCEL_SAME_SIG(PFN_nvrtcGetCUBIN, ::nvrtcGetCUBIN);
+ACCEL_SAME_SIG(PFN_nvrtcAddNameExpression, ::nvrtcAddNameExpression);
+ACCEL_SAME_SIG(PFN_nvrtcGetLoweredName, ::nvrtcGetLoweredName);
+ACCEL_SAME_SIG(PFN_cuModuleGetGlobal, ::cuModuleGetGlobal_v2);
+ACCEL_SAME_SIG(PFN_cuFuncGetAttribute, ::cuFuncGetAttribute);
+ACCEL_SAME_SIG(PFN_cuFuncSetAttribute, ::cuFuncSetAttribute);
+ACCEL_SAME_SIG(PFN_cuFuncGetParamInfo, ::cuFuncGetParamInfo);
+static_assert(api::CUDA_ERROR_NOT_FOUND == ::CUDA_ERROR_NOT_FOUND);
+static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X == ::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X == ::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN ==
+              ::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+static_assert(api::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ==
+              ::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+static_assert(api::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES == ::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+static_assert(api::CU_FUNC_ATTRIBUTE_NUM_REGS == ::CU_FUNC_ATTRIBUTE_NUM_REGS);
+static_assert(api::CU_FUNC_ATTRIBUTE_BINARY_VERSION == ::CU_FUNC_ATTRIBUTE_BINARY_VERSION);
+static_assert(api::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ==
+              ::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
 TEST(CudaApi, MatchesToolkitHeaders) { SUCCEED() << "checked at compile time"; }
 #endif
 

@@ -1,0 +1,101 @@
+"""Raw-kernel benchmarks (issue 5), run by bench/gpu.py: per-launch host overhead against
+CuPy's RawKernel (target <= 0.5x CuPy's), and a new process importing, compiling a small kernel
+and running it, with an empty (target <= 0.15 s) and a warm (<= 0.05 s) disk cache."""
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import accelpy as ap
+
+try:
+    import cupy
+except ImportError:
+    cupy = None
+
+CODE = r"""
+extern "C" __global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+"""
+STARTUP = os.path.join(os.path.dirname(__file__), "raw_startup.py")
+
+
+def _per_launch_us(launch, sync, reps):
+    for _ in range(200):
+        launch()
+    sync()
+    samples = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            launch()
+        samples.append((time.perf_counter() - t0) / reps * 1e6)
+        sync()
+    return statistics.median(samples)
+
+
+def launch_overhead_us(reps=20000):
+    """Host microseconds per launch of a 4-argument kernel (1 block; the GPU is never the
+    bottleneck), accelpy against CuPy in the same run."""
+    a = ap.ones(256, dtype=np.float32, device="cuda")
+    c = ap.empty(256, dtype=np.float32, device="cuda")
+    k = ap.RawKernel(CODE, "add")
+    n = np.int32(256)
+    out = {"accelpy": _per_launch_us(lambda: k((1,), (256,), (a, a, c, n)),
+                                     ap.cuda.synchronize, reps)}
+    if cupy is not None:
+        ca = cupy.ones(256, dtype=np.float32)
+        cc = cupy.empty_like(ca)
+        ck = cupy.RawKernel(CODE, "add")
+        out["cupy"] = _per_launch_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
+                                     cupy.cuda.runtime.deviceSynchronize, reps)
+        out["ratio_to_cupy"] = out["accelpy"] / out["cupy"]
+    return out
+
+
+def _startup(args, env):
+    r = subprocess.run([sys.executable, STARTUP, *args], env=env, capture_output=True,
+                       text=True, check=True)
+    return float(r.stdout.split()[-1])
+
+
+def startup_seconds(reps=3):
+    """New process: import + compile (empty cache, then warm disk cache) + run; medians."""
+    out = {}
+    for lib, args, var in (("accelpy", [], "ACCELPY_CACHE_DIR"),
+                           ("cupy", ["--cupy"], "CUPY_CACHE_DIR")):
+        if lib == "cupy" and cupy is None:
+            continue
+        cold, warm = [], []
+        for _ in range(reps):
+            with tempfile.TemporaryDirectory() as d:
+                env = dict(os.environ, **{var: d})
+                cold.append(_startup(args, env))
+                warm.append(_startup(args, env))
+        out[lib] = {"empty_cache_s": statistics.median(cold),
+                    "warm_cache_s": statistics.median(warm)}
+    return out
+
+
+def report(cases):
+    lo = cases["raw_launch_us"]
+    print(f"{'raw kernel launch us':24} {lo['accelpy']:>10.2f} "
+          f"{lo.get('cupy', float('nan')):>10.2f} {'':>10} {'':>9} <=0.5x cupy")
+    for lib, s in cases["raw_startup_s"].items():
+        print(f"{'raw startup ' + lib:24} cold {s['empty_cache_s']:.3f}s warm "
+              f"{s['warm_cache_s']:.3f}s  (targets for accelpy: <=0.15s, <=0.05s)")
+
+
+if __name__ == "__main__":
+    if not ap.cuda.is_available():
+        sys.exit(f"no CUDA GPU: {ap.cuda.unavailable_reason()}")
+    res = {"raw_launch_us": launch_overhead_us(), "raw_startup_s": startup_seconds()}
+    print(res)
+    report(res)
