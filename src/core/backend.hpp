@@ -8,6 +8,10 @@
 #include "src/core/group.hpp"
 
 namespace accel {
+class SortScanOps;
+}
+
+namespace accel {
 
 class Backend {
  public:
@@ -39,6 +43,9 @@ class Backend {
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
+
+  // Sorting, scans, selection, gathers, binary search (src/core/backend_sort.hpp).
+  virtual SortScanOps& sort_scan() = 0;
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.
