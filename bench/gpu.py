@@ -135,6 +135,29 @@ def case_matmul(side, dtype):
 
 def tflops(flops, ms):
     return None if ms is None else flops / (ms * 1e-3) / 1e12
+# ---- sorting and scans (CUB): sort/argsort of 2^26 float32, cumsum of 2^28 float32 ---------
+
+def case_library(name, n):
+    """accelpy against CuPy and PyTorch on one library op over n random float32."""
+    x = np.random.default_rng(2).standard_normal(n, dtype=np.float32)
+    ops = {"sort": (ap.sort, lambda t: torch.sort(t)[0], lambda c: cupy.sort(c)),
+           "argsort": (ap.argsort, lambda t: torch.argsort(t, stable=True),
+                       lambda c: cupy.argsort(c)),
+           "cumsum": (ap.cumsum, lambda t: torch.cumsum(t, 0), lambda c: cupy.cumsum(c))}
+    run_ap, run_torch, run_cupy = ops[name]
+    a = ap.asarray(x, device="cuda")
+    out = {"accelpy": timer_ap(lambda: ap.eval(run_ap(a)))}
+        t = torch.from_numpy(x).cuda()
+        out["torch"] = timer_torch(lambda: run_torch(t))
+        del t
+    if cupy is not None:
+        c = cupy.asarray(x)
+        out["cupy"] = timer_cupy(lambda: run_cupy(c))
+        del c
+    return out
+
+
+LIBRARY_CASES = [("sort", 26), ("argsort", 26), ("cumsum", 28)]
 
 
 # ---- fusion: expressions over several arrays, against eager and compiled peers --------------
@@ -395,6 +418,8 @@ def main():
         ms, flops = case_matmul(mside, dt)
         cases[f"matmul_{mside}^3_{dt}"] = {"flops": flops, "ms": ms,
                                            "tflops": {k: tflops(flops, v) for k, v in ms.items()}}
+    for op, log2n in LIBRARY_CASES:
+        cases[f"{op}_2^{log2n}_f32"] = {"ms": case_library(op, 1 << (20 if args.quick else log2n))}
     cases["first_use_fused"] = first_use_fused_ms()
     cases["dispatch_us"] = dispatch_us()
     cases["transfer_256MiB_gbps"] = transfers()
@@ -458,6 +483,14 @@ def main():
               f"{fmt(m.get('cupy.fuse')):>7} {fmt(m.get('torch')):>7} "
               f"{fmt(m.get('torch.compile')):>8} {target}")
     raw_kernels.report(cases)
+    print(f"\n{'library op (ms)':30} {'accelpy':>8} {'cupy':>7} {'torch':>7} "
+          f"{'vs best':>8} target")
+    for op, log2n in LIBRARY_CASES:
+        m = cases[f"{op}_2^{log2n}_f32"]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = min(peers) / m["accelpy"] if peers else None
+        print(f"{op + f' 2^{log2n} f32':30} {m['accelpy']:8.3f} {fmt(m.get('cupy')):>7} "
+              f"{fmt(m.get('torch')):>7} {fmt(ratio, 'x'):>8} >=0.97x")
     fu = cases["first_use_fused"]
     print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
     print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")

@@ -65,6 +65,7 @@ if not hasattr(_core, "vecdot"):
     from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
 from . import _protocols  # noqa: E402
 from ._dlpack import from_dlpack  # noqa: E402,F401
+from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 
 _protocols.install()
 

@@ -8,6 +8,10 @@
 #include "src/core/group.hpp"
 
 namespace accel {
+class SortScanOps;
+}
+
+namespace accel {
 
 struct Gemm;          // src/core/backend_matmul.hpp
 class FftBackend;     // backend_fft.hpp
@@ -51,6 +55,8 @@ class Backend {
   // Library families (null where this backend has none).
   virtual FftBackend* fft() { return nullptr; }
   virtual LinalgBackend* linalg() { return nullptr; }
+  // Sorting, scans, selection, gathers, binary search (src/core/backend_sort.hpp).
+  virtual SortScanOps& sort_scan() = 0;
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

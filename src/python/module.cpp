@@ -55,4 +55,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_linalg(m);
   accel::python::bind_matmul(m);
   accel::python::bind_kernels(m);
+  accel::python::bind_sorting(m);
 }
