@@ -36,6 +36,12 @@ std::pair<Array, Array> slogdet(const Array& a);
 std::pair<Array, Array> eigh(const Array& a, bool lower = true);
 Array eigvalsh(const Array& a, bool lower = true);
 
+// Eigenvalues and right eigenvectors (unit columns) of general square matrices, computed in
+// complex arithmetic (complex64 for float32/complex64 input, else complex128). NumPy returns
+// real arrays when every eigenvalue of a real input is real: accelpy.linalg does that (a check
+// that reads back one flag).
+std::pair<Array, Array> eig(const Array& a, bool vectors = true);
+
 struct Svd {
   Array u, s, vh;  // a = u @ diag(s) @ vh; s descending, real
 };

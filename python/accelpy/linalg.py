@@ -27,7 +27,9 @@ __all__ = [
     "cond",
     "cross",
     "det",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "inv",
     "lstsq",
@@ -109,6 +111,32 @@ def eigh(a, UPLO="L"):  # noqa: N803 - NumPy's name
 def eigvalsh(a, UPLO="L"):  # noqa: N803
     """The eigenvalues (ascending) of Hermitian matrices."""
     return _core._linalg_eigvalsh(_asarray(a), _uplo(UPLO))
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+def _real_if_all_real(a, arrays):
+    # NumPy: a real input whose eigenvalues are all real gives real results (one flag is read
+    # back to decide the dtype).
+    if a.dtype.kind == "c" or not bool(_core.all(_core.imag(arrays[0]) == 0)):
+        return arrays
+    return [None if x is None else _core.real(x) for x in arrays]
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors (unit columns) of general square matrices."""
+    a = _asarray(a)
+    w, v = _real_if_all_real(a, list(_core._linalg_eig(a, True)))
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """The eigenvalues of general square matrices."""
+    a = _asarray(a)
+    return _real_if_all_real(a, [_core._linalg_eig(a, False)[0]])[0]
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

@@ -25,6 +25,9 @@ enum class LinalgKind : uint8_t {
   Qr,        // geqrf of the m x n matrix a: a's upper triangle <- R, the reflectors below it,
              // w <- tau (min(m, n) values); when `vectors`, u <- the first `qcols` columns of Q
              // (m x qcols, qcols >= min(m, n))
+  Eig,       // geev of the complex n x n matrix a (destroyed): w <- the eigenvalues (complex);
+             // when `vectors`, u <- the right eigenvectors (n x n, unit columns);
+             // info > 0: no convergence
 };
 
 struct LinalgJob {

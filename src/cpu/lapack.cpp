@@ -37,6 +37,9 @@ struct Routines {
                              const I*, void*, const I*, void*, const I*, I*, I*, size_t);
   using GesddComplex = void (*)(const char*, const I*, const I*, void*, const I*, void*, void*,
                                 const I*, void*, const I*, void*, const I*, void*, I*, I*, size_t);
+  using GeevComplex = void (*)(const char*, const char*, const I*, void*, const I*, void*, void*,
+                               const I*, void*, const I*, void*, const I*, void*, I*, size_t,
+                               size_t);
   using Geqrf = void (*)(const I*, const I*, void*, const I*, void*, void*, const I*, I*);
   using Orgqr = void (*)(const I*, const I*, const I*, void*, const I*, const void*, void*,
                          const I*, I*);
@@ -205,6 +208,28 @@ struct Lapack {
     return info;
   }
 
+  static I eig(I n, T* a, T* w, T* vr) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      throw Error("internal: eig runs in complex arithmetic");
+    } else {
+      static const auto f = routine<typename R::GeevComplex>(p, "geev");
+      const char* jobvr = vr ? "V" : "N";
+      T dummy{};
+      const I ldvl = 1, ldvr = vr ? n : 1;
+      if (!vr) vr = &dummy;
+      std::vector<Real> rwork(size_t(std::max<I>(2 * n, 1)));
+      I info = 0, query = -1;
+      T size{};
+      f("N", jobvr, &n, a, &n, w, &dummy, &ldvl, vr, &ldvr, &size, &query, rwork.data(), &info, 1,
+        1);
+      I lwork = std::max<I>(I(real_part(size)), 1);
+      std::vector<T> work(static_cast<size_t>(lwork));
+      f("N", jobvr, &n, a, &n, w, &dummy, &ldvl, vr, &ldvr, work.data(), &lwork, rwork.data(),
+        &info, 1, 1);
+      return info;
+    }
+  }
+
   // One matrix of the job.
   static int64_t one(const LinalgJob& job, int64_t k) {
     const I n = I(job.n);
@@ -235,6 +260,9 @@ struct Lapack {
         return svd(I(m), I(nn), am, static_cast<Real*>(job.w) + k * nn, u, vt, job.vectors,
                    job.full);
       }
+      case LinalgKind::Eig:
+        return eig(n, a, static_cast<T*>(job.w) + k * job.n,
+                   job.vectors ? static_cast<T*>(job.u) + k * job.n * job.n : nullptr);
       case LinalgKind::Qr: {
         const int64_t m = job.m, nn = job.n;
         T* am = static_cast<T*>(job.a) + k * m * nn;

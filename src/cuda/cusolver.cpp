@@ -29,6 +29,9 @@ std::string load_fns(void* h, Cusolver& s) {
         reinterpret_cast<api::PFN_cusolverDnOrgqr_bufferSize>(dlsym(h, size_name.c_str()));
     if (!s.orgqr[i] || !s.orgqr_bufferSize[i]) missing += (missing.empty() ? "" : ", ") + name;
   }
+  s.cusolverDnXgeev_bufferSize =
+      reinterpret_cast<api::PFN_cusolverDnXgeev_bufferSize>(dlsym(h, "cusolverDnXgeev_bufferSize"));
+  s.cusolverDnXgeev = reinterpret_cast<api::PFN_cusolverDnXgeev>(dlsym(h, "cusolverDnXgeev"));
   if (!missing.empty())
     return "cuSOLVER entry points missing (11.0 or newer is needed): " + missing;
   if (s.cusolverGetVersion(&s.version) != api::CUSOLVER_STATUS_SUCCESS) {

@@ -80,6 +80,16 @@ using PFN_cusolverDnXgeqrf = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDn
                                                   int64_t, cudaDataType, void*, int64_t,
                                                   cudaDataType, void*, cudaDataType, void*, size_t,
                                                   void*, size_t, int*);
+using PFN_cusolverDnXgeev_bufferSize = cusolverStatus_t (*)(
+    cusolverDnHandle_t, cusolverDnParams_t, cusolverEigMode_t, cusolverEigMode_t, int64_t,
+    cudaDataType, const void*, int64_t, cudaDataType, const void*, cudaDataType, const void*,
+    int64_t, cudaDataType, const void*, int64_t, cudaDataType, size_t*, size_t*);
+using PFN_cusolverDnXgeev = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverDnParams_t,
+                                                 cusolverEigMode_t, cusolverEigMode_t, int64_t,
+                                                 cudaDataType, void*, int64_t, cudaDataType, void*,
+                                                 cudaDataType, void*, int64_t, cudaDataType, void*,
+                                                 int64_t, cudaDataType, void*, size_t, void*,
+                                                 size_t, int*);
 // orgqr/ungqr have no 64-bit form: the legacy per-type API (32-bit sizes).
 using PFN_cusolverDnOrgqr_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int,
                                                             const void*, int, const void*, int*);
@@ -113,6 +123,9 @@ struct Cusolver {
   // S, D, C, Z: {S,D}orgqr and {C,Z}ungqr.
   api::PFN_cusolverDnOrgqr_bufferSize orgqr_bufferSize[4] = {};
   api::PFN_cusolverDnOrgqr orgqr[4] = {};
+  // cuSOLVER 11.7 (CUDA 12.6) and newer; null before.
+  api::PFN_cusolverDnXgeev_bufferSize cusolverDnXgeev_bufferSize = nullptr;
+  api::PFN_cusolverDnXgeev cusolverDnXgeev = nullptr;
 };
 
 // Loaded once, on first call; a library newer than the driver is skipped (cuSOLVER's major

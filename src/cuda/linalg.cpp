@@ -122,6 +122,18 @@ class CudaLinalg final : public LinalgBackend {
                                           job.m, t, job.vt, job.n, t, &dev_bytes, &host_bytes),
             "cusolverDnXgesvd_bufferSize", device_);
         break;
+      case LinalgKind::Eig:
+        if (!s.cusolverDnXgeev || !s.cusolverDnXgeev_bufferSize) {
+          throw NotImplementedError(
+              "eig on CUDA devices needs cuSOLVER 11.7 (CUDA 12.6) or newer, for "
+              "cusolverDnXgeev; this one is " +
+              cusolver_status().version);
+        }
+        check_cusolver(s.cusolverDnXgeev_bufferSize(
+                           handle_, params_, api::CUSOLVER_EIG_MODE_NOVECTOR, jobz(job), n, t, a, n,
+                           t, job.w, t, nullptr, 1, t, job.u, n, t, &dev_bytes, &host_bytes),
+                       "cusolverDnXgeev_bufferSize", device_);
+        break;
       case LinalgKind::Qr:
         check_cusolver(s.cusolverDnXgeqrf_bufferSize(handle_, params_, job.m, job.n, t, a, job.m, t,
                                                      job.w, t, &dev_bytes, &host_bytes),
@@ -188,6 +200,16 @@ class CudaLinalg final : public LinalgBackend {
                                             ak, m, real_type(job.dtype), sk, t, uk, m, t, vk, n, t,
                                             work.ptr, dev_bytes, host_work.data(), host_bytes, ik),
                          "cusolverDnXgesvd", device_);
+          break;
+        }
+        case LinalgKind::Eig: {
+          char* wk = static_cast<char*>(job.w) + size_t(k * n) * esize;
+          char* vk = job.vectors ? static_cast<char*>(job.u) + size_t(k * n * n) * esize : nullptr;
+          check_cusolver(
+              s.cusolverDnXgeev(handle_, params_, api::CUSOLVER_EIG_MODE_NOVECTOR, jobz(job), n, t,
+                                ak, n, t, wk, t, nullptr, 1, t, vk, n, t, work.ptr, dev_bytes,
+                                host_work.data(), host_bytes, ik),
+              "cusolverDnXgeev", device_);
           break;
         }
         case LinalgKind::Qr: {

@@ -54,6 +54,13 @@ void bind_linalg(nb::module_& m) {
       [](nb::handle a, bool lower) { return linalg::eigvalsh(to_array(a), lower); }, "a"_a,
       "lower"_a);
   m.def(
+      "_linalg_eig",
+      [](nb::handle a, bool vectors) {
+        auto [w, v] = linalg::eig(to_array(a), vectors);
+        return nb::make_tuple(w, v.defined() ? nb::cast(v) : nb::none());
+      },
+      "a"_a, "vectors"_a);
+  m.def(
       "_linalg_svd",
       [](nb::handle a, bool full_matrices) {
         const linalg::Svd r = linalg::svd(to_array(a), full_matrices);

@@ -298,3 +298,12 @@ def test_plan_cache(device, rng):
     assert "plan cache" in repr(cache)
     with pytest.raises(ValueError):
         cache.max_size = -1
+
+
+def test_unaligned_views(device, rng):
+    # Views starting at an odd element are copied to aligned memory for the library.
+    x = values(rng, (3, 33), np.float32)
+    for func in ("fft", "rfft"):
+        check(getattr(ap.fft, func)(ap.asarray(x)[:, 1:]), reference(func, x[:, 1:]), True)
+    c = values(rng, (65,), np.complex64)
+    check(ap.fft.ifft(ap.asarray(c)[1:]), np.fft.ifft(c[1:]), True)

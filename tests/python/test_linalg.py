@@ -337,3 +337,48 @@ def test_matrix_power_multi_dot(device, rng):
     close(got, np.linalg.multi_dot(mats), np.float64, scale=10)
     with pytest.raises(ValueError):
         ap.linalg.multi_dot([ap.asarray(mats[1])])
+
+
+# ---- general eigenproblems ------------------------------------------------------------------
+
+
+def same_spectrum(got, expected, dtype, scale):
+    """Every eigenvalue of each matrix has a computed one within the tolerance, and back
+    (eigenvalues come in no particular order)."""
+    got = ap.asnumpy(got)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if not got.size:
+        return
+    dist = np.abs(got[..., :, None] - expected[..., None, :])
+    tol = 200 * got.shape[-1] * eps(dtype) * scale
+    assert np.all(dist.min(axis=-1) <= tol) and np.all(dist.min(axis=-2) <= tol), dist
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (6, 6), (3, 5, 5), (0, 4, 4), (20, 20)])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eig(device, rng, dtype, shape):
+    a = well_conditioned(rng, shape, dtype) + random_values(rng, shape, dtype, low=-1, high=1)
+    a = a.astype(dtype)
+    x = ap.asarray(a)
+    w, v = ap.linalg.eig(x)
+    w_np = np.linalg.eigvals(a)
+    w_h, v_h = ap.asnumpy(w), ap.asnumpy(v)
+    scale = max(float(np.max(np.abs(w_np), initial=1)), 1)
+    same_spectrum(w, w_np, dtype, scale)
+    same_spectrum(ap.linalg.eigvals(x), w_np, dtype, scale)
+    # a v = v diag(w), unit columns.
+    close(ap.asarray(a @ v_h), v_h * w_h[..., None, :], dtype, cond=100, scale=scale)
+    if v_h.size:
+        np.testing.assert_allclose(np.linalg.norm(v_h, axis=-2), 1, rtol=1e-4)
+
+
+def test_eig_real_results_when_eigenvalues_are_real(device, rng):
+    t = np.triu(random_values(rng, (5, 5), np.float64, low=1, high=2))  # real eigenvalues
+    w, v = ap.linalg.eig(ap.asarray(t))
+    assert ap.asnumpy(w).dtype == np.float64 and ap.asnumpy(v).dtype == np.float64
+    np.testing.assert_allclose(np.sort(ap.asnumpy(w)), np.sort(np.diag(t)), rtol=1e-12)
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])  # eigenvalues +-i
+    w = ap.asnumpy(ap.linalg.eigvals(ap.asarray(rot)))
+    assert w.dtype == np.complex128
+    np.testing.assert_allclose(np.sort(w.imag), [-1, 1], atol=1e-12)
+    np.testing.assert_allclose(w.real, 0, atol=1e-12)

@@ -4,6 +4,7 @@
 #include "accel/fft.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "accel/errors.hpp"
@@ -60,6 +61,11 @@ Array transform_layout(const Array& a, const std::vector<int>& axes, bool fresh)
   Array moved = moveaxis(a, src, dst);
   if (fresh || !moved.is_contiguous()) moved = copy(moved);
   moved.eval();
+  // cuFFT wants its data aligned to the complex type (a view at an odd offset is not).
+  if (moved.size() && reinterpret_cast<uintptr_t>(moved.data()) % 16 != 0) {
+    moved = copy(moved);
+    moved.eval();
+  }
   return moved;
 }
 

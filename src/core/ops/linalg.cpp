@@ -381,4 +381,29 @@ std::pair<Array, Array> qr(const Array& a, const std::string& mode) {
   return {as_matrices(q), r};
 }
 
+std::pair<Array, Array> eig(const Array& a, bool vectors) {
+  check_square(a);
+  const DType real = compute_dtype(a.dtype(), "eig");
+  const DType dt =
+      real == DType::Float32 || real == DType::Complex64 ? DType::Complex64 : DType::Complex128;
+  Array f = column_major_copy(a, dt);
+  const int64_t n = a.shape().back();
+  Shape w_shape(a.shape().begin(), a.shape().end() - 1);
+  Array w = Array::empty(w_shape, dt, a.device());
+  Array v = vectors ? Array::empty(a.shape(), dt, a.device()) : Array();
+  LinalgJob job;
+  job.kind = LinalgKind::Eig;
+  job.dtype = dt;
+  job.batch = batch_of(a.shape(), 2);
+  job.n = n;
+  job.vectors = vectors;
+  if (f.size()) {
+    job.a = f.data();
+    job.w = w.data();
+    if (vectors) job.u = v.data();
+    check_info(run(job, a.device()), "Eigenvalues did not converge");
+  }
+  return {w, vectors ? as_matrices(v) : Array()};
+}
+
 }  // namespace accel::linalg

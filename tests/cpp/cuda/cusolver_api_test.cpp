@@ -76,6 +76,8 @@ ACCEL_SAME_SIG(PFN_cusolverDnOrgqr_bufferSize, ::cusolverDnSorgqr_bufferSize);
 ACCEL_SAME_SIG(PFN_cusolverDnOrgqr_bufferSize, ::cusolverDnZungqr_bufferSize);
 ACCEL_SAME_SIG(PFN_cusolverDnOrgqr, ::cusolverDnDorgqr);
 ACCEL_SAME_SIG(PFN_cusolverDnOrgqr, ::cusolverDnCungqr);
+ACCEL_SAME_SIG(PFN_cusolverDnXgeev_bufferSize, ::cusolverDnXgeev_bufferSize);
+ACCEL_SAME_SIG(PFN_cusolverDnXgeev, ::cusolverDnXgeev);
 TEST(CusolverApi, MatchesToolkitHeaders) { SUCCEED() << "checked at compile time"; }
 
 }  // namespace
