@@ -1,6 +1,7 @@
 #include "src/cpu/gemm.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -72,9 +73,15 @@ void builtin_gemm_typed(const Gemm& g) {
   const T* A = static_cast<const T*>(g.a.data);
   const T* B = static_cast<const T*>(g.b.data);
   T* C = static_cast<T*>(g.c);
-  parallel_for(tasks, 1, [&](int64_t lo, int64_t hi, int) {
-    std::vector<Acc> acc(size_t(kTileM * kTileN));
-    std::vector<Acc> panel(size_t(kPanelK * kTileN));
+  // Buffers sized for the problem (small products must not pay for a full tile), left
+  // uninitialized (each is written before it is read), and tasks grouped so that a thread gets
+  // at least ~64K multiply-adds: waking the pool costs more than tiny products.
+  const int64_t tile_m = std::min(kTileM, g.m), tile_n = std::min(kTileN, g.n);
+  const int64_t panel_k = std::min(kPanelK, g.k);
+  const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (tile_m * tile_n * g.k));
+  parallel_for(tasks, grain, [&](int64_t lo, int64_t hi, int) {
+    std::unique_ptr<Acc[]> acc(new Acc[size_t(tile_m * tile_n)]);
+    std::unique_ptr<Acc[]> panel(new Acc[size_t(panel_k * tile_n)]);
     for (int64_t task = lo; task < hi; ++task) {
       const int64_t b = task / (tiles_m * tiles_n);
       const int64_t tm = (task / tiles_n) % tiles_m, tn = task % tiles_n;
@@ -82,24 +89,24 @@ void builtin_gemm_typed(const Gemm& g) {
       const int64_t mr = std::min(kTileM, g.m - i0), nc = std::min(kTileN, g.n - j0);
       const T* a = A + b * g.a.batch_stride;
       const T* bm = B + b * g.b.batch_stride;
-      std::fill(acc.begin(), acc.begin() + mr * nc, Acc(0));
+      std::fill(acc.get(), acc.get() + mr * nc, Acc(0));
       for (int64_t p0 = 0; p0 < g.k; p0 += kPanelK) {
         const int64_t pk = std::min(kPanelK, g.k - p0);
         for (int64_t p = 0; p < pk; ++p) {
           const T* row = bm + (p0 + p) * g.b.row_stride + j0 * g.b.col_stride;
-          Acc* dst = panel.data() + p * nc;
+          Acc* dst = panel.get() + p * nc;
           for (int64_t j = 0; j < nc; ++j) dst[j] = to_acc<T, Acc>(row[j * g.b.col_stride]);
         }
         for (int64_t i = 0; i < mr; ++i) {
           const T* arow = a + (i0 + i) * g.a.row_stride + p0 * g.a.col_stride;
-          Acc* crow = acc.data() + i * nc;
+          Acc* crow = acc.get() + i * nc;
           int64_t p = 0;
           for (; p + 4 <= pk; p += 4) {
             const Acc a0 = to_acc<T, Acc>(arow[p * g.a.col_stride]);
             const Acc a1 = to_acc<T, Acc>(arow[(p + 1) * g.a.col_stride]);
             const Acc a2 = to_acc<T, Acc>(arow[(p + 2) * g.a.col_stride]);
             const Acc a3 = to_acc<T, Acc>(arow[(p + 3) * g.a.col_stride]);
-            const Acc* b0 = panel.data() + p * nc;
+            const Acc* b0 = panel.get() + p * nc;
             for (int64_t j = 0; j < nc; ++j) {
               crow[j] = crow[j] + a0 * b0[j] + a1 * b0[nc + j] + a2 * b0[2 * nc + j] +
                         a3 * b0[3 * nc + j];
@@ -107,7 +114,7 @@ void builtin_gemm_typed(const Gemm& g) {
           }
           for (; p < pk; ++p) {
             const Acc av = to_acc<T, Acc>(arow[p * g.a.col_stride]);
-            const Acc* bp = panel.data() + p * nc;
+            const Acc* bp = panel.get() + p * nc;
             for (int64_t j = 0; j < nc; ++j) crow[j] = crow[j] + av * bp[j];
           }
         }
@@ -170,7 +177,8 @@ void blas_gemm_typed(const Gemm& g) {
   // Many small products: one BLAS call per thread at a time (OpenBLAS runs small problems on the
   // calling thread); large ones use the BLAS's own threads.
   if (g.batch > 1 && g.m * g.n * g.k <= 128 * 128 * 128) {
-    parallel_for(g.batch, 1, [&](int64_t lo, int64_t hi, int) {
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (g.m * g.n * g.k));
+    parallel_for(g.batch, grain, [&](int64_t lo, int64_t hi, int) {
       for (int64_t i = lo; i < hi; ++i) one(i);
     });
   } else {
