@@ -407,7 +407,9 @@ TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
           EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
           const std::string code = generate(plan, "k").code;
           EXPECT_NE(code.find("p.w0["), std::string::npos);
-          if (transposed) EXPECT_NE(code.find("p.out1["), std::string::npos);
+          if (transposed) {
+            EXPECT_NE(code.find("p.out1["), std::string::npos);
+          }
           b.add(std::move(g));
         }
       }
