@@ -365,6 +365,8 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
   time_one(unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false),
            "add float32");
   time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
+  time_one(reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 20, 256}),
+           "sum float32 (vector path, two stages)");
 }
 
 // t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of
