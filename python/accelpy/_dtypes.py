@@ -30,7 +30,6 @@ complex128 = np.complex128
 # In the core's DType order (NumPy's loop order); None where bfloat16 goes until it is loaded.
 _EAGER = (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
           float16, None, float32, float64, complex64, complex128)
-BFLOAT16_INDEX = 10
 _SUPPORTED = {np.dtype(t) for t in _EAGER if t is not None}
 
 

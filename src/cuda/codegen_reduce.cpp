@@ -56,8 +56,10 @@ DType value_dtype(const Group& g) {
 
 // vaccumulate(p, koff, r, r1, vstep): the vector path of the inner strategy (plan.vec > 1: one
 // contiguous reduced dimension, light prologue). The thread reads VEC elements at r, r + vstep,
-// ... below r1 (a multiple of VEC past its start), four vectors per step into four accumulators
-// folded every 16 steps, like accumulate(). aligned(): every input's row start is 16-byte aligned.
+// ... below r1, four vectors per step into four accumulators folded every 16 steps, like
+// accumulate(); the caller ends the vector range at a multiple of 4 * vstep past the row's start,
+// so every step is whole (a one-vector remainder loop cost ~15% more NVRTC time), and the rest
+// goes through accumulate(). aligned(): every input's row start is 16-byte aligned.
 std::string vector_accumulate(const KernelPlan& p) {
   const Group& g = *p.group;
   const int ni = int(p.inputs.size());
@@ -116,10 +118,7 @@ std::string vector_accumulate(const KernelPlan& p) {
       "    int k = 0;\n    for (; k < 16 && r + 3 * vstep < r1; ++k, r += 4 * vstep) {\n";
   for (int u = 0; u < 4; ++u) out += loads(u);  // all loads first: 4 x 16 bytes in flight
   for (int u = 0; u < 4; ++u) out += fold(u);
-  out += "    }\n    if (k < 16) {\n      for (; r < r1; r += vstep) {\n";
-  out += loads(0);
-  out += fold(0);
-  out += "      }\n    }\n";
+  out += "    }\n";
   out +=
       "    total = Red::combine(total, Red::combine(Red::combine(a0, a1), Red::combine(a2, "
       "a3)));\n  }\n  return total;\n}\n";
@@ -245,7 +244,7 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
   // input's row is aligned there (then the few elements past the last vector), else scalars.
   const std::string inner_range =
       p.vec > 1 ? "if (aligned(p, koff, r0)) {\n"
-                  "      const IDX rv = r0 + (r1 - r0) / VEC * VEC;\n"
+                  "      const IDX rv = r0 + (r1 - r0) / (4 * VEC * tpo) * (4 * VEC * tpo);\n"
                   "      acc = vaccumulate(p, koff, r0 + (IDX)lane * VEC, rv, (IDX)tpo * VEC);\n"
                   "      acc = Red::combine(acc, accumulate(p, koff, rv + lane, r1, (IDX)tpo));\n"
                   "    } else {\n"

@@ -20,7 +20,9 @@ struct CompiledImage {
 };
 
 // NVRTC options for a compute capability (90 for sm_90); sets `cubin` to whether they make a
-// cubin (the device's own architecture) or PTX (a device newer than this NVRTC).
+// cubin (the device's own architecture) or PTX (a device newer than this NVRTC). With NVRTC
+// 12.8+ they include --minimal (no texture/surface types or device-runtime calls: code that
+// needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
 std::vector<std::string> compile_options(int cc, bool& cubin);
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
 CompiledImage compile_program(const std::string& code, int cc, const std::string& name);

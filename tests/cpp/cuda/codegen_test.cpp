@@ -365,6 +365,8 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
   time_one(unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false),
            "add float32");
   time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
+  time_one(reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 20, 256}),
+           "sum float32 (vector path, two stages)");
 }
 
 // t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of
@@ -407,7 +409,9 @@ TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
           EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
           const std::string code = generate(plan, "k").code;
           EXPECT_NE(code.find("p.w0["), std::string::npos);
-          if (transposed) EXPECT_NE(code.find("p.out1["), std::string::npos);
+          if (transposed) {
+            EXPECT_NE(code.find("p.out1["), std::string::npos);
+          }
           b.add(std::move(g));
         }
       }
