@@ -49,6 +49,7 @@ def cases(rng, n):
                one_b=rng.standard_normal(1, dtype=np.float32))
     a, b, c, d, e, x, y, one_a, one_b = env.values()
     A, B, C, D, E, X, Y, One_a, One_b = (ap.asarray(v) for v in env.values())
+    G, np_gen = ap.random.default_rng(0), np.random.default_rng(0)
     out = [
         ("add 16M f32", 3 * 4 * n,
          lambda: ap.eval(A + B), lambda: a + b, "a + b"),
@@ -61,12 +62,22 @@ def cases(rng, n):
         ("sum 16M f32", 4 * n, lambda: ap.eval(A.sum()), lambda: a.sum(), "sum(a)"),
         ("((a - b)**2).sum()", 2 * 4 * n,
          lambda: ap.eval(((A - B) ** 2).sum()), lambda: ((a - b) ** 2).sum(), "sum((a - b)**2)"),
+        ("random 16M f32 (Philox vs PCG64)", 4 * n,
+         lambda: ap.eval(G.random(n, dtype=np.float32)),
+         lambda: np_gen.random(n, dtype=np.float32), None),
+        ("standard_normal 16M f32", 4 * n,
+         lambda: ap.eval(G.standard_normal(n, dtype=np.float32)),
+         lambda: np_gen.standard_normal(n, dtype=np.float32), None),
+        ("standard_normal 16M f64", 8 * n,
+         lambda: ap.eval(G.standard_normal(n)), lambda: np_gen.standard_normal(n), None),
+        ("integers [0, 1000) 16M i64", 8 * n,
+         lambda: ap.eval(G.integers(0, 1000, n)), lambda: np_gen.integers(0, 1000, n), None),
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
     ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
-             (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne else None)
+             (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)
             for name, nbytes, f_ap, f_np, expr in out]
 
 
@@ -91,7 +102,7 @@ def main():
         kw = dict(repeat=repeat, inner=20000 if small else 1)
         t_ap = median_time(f_ap, **kw)
         t_np = median_time(f_np, **kw)
-        t_ne = median_time(f_ne, **kw) if ne is not None else None
+        t_ne = median_time(f_ne, **kw) if f_ne is not None else None
         rows.append(dict(case=name, bytes=nbytes, accelpy_s=t_ap, numpy_s=t_np, numexpr_s=t_ne))
         print(f"  measured {name}", file=sys.stderr)
     result = dict(

@@ -9,6 +9,8 @@
 
 namespace accel {
 
+class ScatterBackend;  // backend_scatter.hpp
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -39,6 +41,9 @@ class Backend {
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
+
+  // Scatter-add (backend_scatter.hpp); null where the backend has none.
+  virtual ScatterBackend* scatter() { return nullptr; }
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

@@ -9,6 +9,7 @@
 #include "src/cpu/allocator.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
+#include "src/cpu/scatter.hpp"
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
@@ -68,6 +69,7 @@ class CpuBackend final : public Backend {
     if (nbytes) std::memcpy(dst, src, nbytes);  // one CPU device: never really a peer
   }
   void synchronize() override {}
+  ScatterBackend* scatter() override { return &cpu_scatter(); }
 };
 
 }  // namespace

@@ -47,6 +47,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
     }
   }
   const std::string body = emit_body(p, nsteps);
+  const std::string vec_body = emit_body(p, nsteps, p.vec);
   out += "  IDX start = 0;\n";
   if (p.vec > 1) {
     out += "  if (p.aligned) {\n";
@@ -70,7 +71,8 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
     out += "#pragma unroll\n      for (int u = 0; u < " + U + "; ++u) {\n";
     out += "#pragma unroll\n        for (int e = 0; e < " + V + "; ++e) {\n";
     if (p.needs_index) {
-      out += "    const long long idx = (long long)(base + (IDX)u * blockDim.x * " + V + " + e);\n";
+      out += "    const long long idx0 = (long long)(base + (IDX)u * blockDim.x * " + V + ");\n";
+      out += "    const long long idx = idx0 + e;\n";
     }
     for (size_t j = 0; j < p.inputs.size(); ++j) {
       if (p.inputs[j].cls != Cls::Contig) continue;
@@ -78,7 +80,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
       out += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = X" + js +
              "[u].v[e];\n";
     }
-    out += body;
+    out += vec_body;
     for (size_t o = 0; o < p.outputs.size(); ++o) {
       out +=
           "    Y" + std::to_string(o) + "[u].v[e] = v" + std::to_string(g.outputs[o].step) + ";\n";

@@ -51,4 +51,6 @@ NB_MODULE(_core, m) {
   accel::python::bind_cuda(m);
   accel::python::bind_fusion(m);
   accel::python::bind_interop(m);
+  accel::python::bind_random(m);
+  accel::python::bind_manipulation(m);
 }
