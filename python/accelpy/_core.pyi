@@ -5,6 +5,11 @@ accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.
 
 class OutOfMemoryError(MemoryError):
     """Raised when device or host memory is exhausted."""
+from accelpy._manipulation import (
+    _diagonal as diagonal,
+    _repeat as repeat,
+    _trace as trace
+)
 
 
 from collections.abc import Iterator, Sequence
@@ -1104,4 +1109,9 @@ def max_pending_bytes() -> int:
 def set_max_pending_bytes(nbytes: int) -> None:
     """
     Sets the bytes of computed arrays that pending work alone may keep alive; past it, the pending work holding them is evaluated.
+    """
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: object | None = None, *, device: object | None = None) -> ndarray:
+    """
+    Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.
     """

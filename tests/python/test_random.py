@@ -355,7 +355,7 @@ def test_draw_fuses_into_one_kernel(device):
         ap.fusion.reset_stats()
         z = ap.random.default_rng(3).standard_normal((100, 100)).sum()
         ap.eval(z)
-        assert ap.fusion.stats()["groups_run"] == (1 if str(device).startswith("cpu") else 2)
+        assert ap.fusion.stats()["groups_run"] == 1  # the draw is the reduction's prologue
     finally:
         core._set_fusion(was)
     expected = ap.asnumpy(ap.random.default_rng(3).random(10000, dtype=np.float32))
