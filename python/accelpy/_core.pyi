@@ -5,11 +5,6 @@ accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.
 
 class OutOfMemoryError(MemoryError):
     """Raised when device or host memory is exhausted."""
-from accelpy._manipulation import (
-    _diagonal as diagonal,
-    _repeat as repeat,
-    _trace as trace
-)
 
 
 from collections.abc import Iterator, Sequence
@@ -438,6 +433,22 @@ class ndarray:
         """
         The array on `device` (the array itself when it is there already); with `stream`
             (an accelpy.cuda.Stream), the copy is queued on that stream (Array API to_device).
+        """
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
+        """
+        The diagonal `offset` of axes axis1 and axis2, as the last axis of a read-only view.
+        """
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
+        """The sum along a diagonal (numpy.trace)."""
+
+    def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
+        """
+        Each element repeated `repeats` times along `axis` (flattened when None), numpy.repeat.
+
+            `repeats` is an integer or one integer per element along the axis (then the result is a
+            concatenation of broadcast pieces, one per distinct run).
         """
 
 def add(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
