@@ -94,8 +94,82 @@ struct float_traits<double> {
   ACCEL_HD static constexpr double ulp_of_one() { return 1.1102230246251565e-16; }  // 2^-53
 };
 
-// n! for n <= 22 is exact in double, so 1 / n! is correctly rounded; folded at compile time.
-ACCEL_HD constexpr double factorial(int n) { return n <= 1 ? 1.0 : double(n) * factorial(n - 1); }
+// The series coefficients as literals (1 / n! and 1 / (2k + 1), correctly rounded doubles): a
+// table rather than arithmetic, so no compiler evaluates them per element.
+ACCEL_HD constexpr double inv_factorial(int n) {
+  switch (n) {
+    case 2:
+      return 0.5;
+    case 3:
+      return 0.16666666666666666;
+    case 4:
+      return 0.041666666666666664;
+    case 5:
+      return 0.008333333333333333;
+    case 6:
+      return 0.001388888888888889;
+    case 7:
+      return 0.0001984126984126984;
+    case 8:
+      return 2.48015873015873e-05;
+    case 9:
+      return 2.7557319223985893e-06;
+    case 10:
+      return 2.755731922398589e-07;
+    case 11:
+      return 2.505210838544172e-08;
+    case 12:
+      return 2.08767569878681e-09;
+    case 13:
+      return 1.6059043836821613e-10;
+    case 14:
+      return 1.1470745597729725e-11;
+    case 15:
+      return 7.647163731819816e-13;
+    case 16:
+      return 4.779477332387385e-14;
+    case 17:
+      return 2.8114572543455206e-15;
+    case 18:
+      return 1.5619206968586225e-16;
+    case 19:
+      return 8.22063524662433e-18;
+    case 20:
+      return 4.110317623312165e-19;
+    case 21:
+      return 1.9572941063391263e-20;
+    default:
+      return 1.0;
+  }
+}
+ACCEL_HD constexpr double inv_odd(int k) {
+  switch (k) {
+    case 1:
+      return 0.3333333333333333;
+    case 2:
+      return 0.2;
+    case 3:
+      return 0.14285714285714285;
+    case 4:
+      return 0.1111111111111111;
+    case 5:
+      return 0.09090909090909091;
+    case 6:
+      return 0.07692307692307693;
+    case 7:
+      return 0.06666666666666667;
+    case 8:
+      return 0.058823529411764705;
+    case 9:
+      return 0.05263157894736842;
+    case 10:
+      return 0.047619047619047616;
+    case 11:
+      return 0.043478260869565216;
+    default:
+      return 1.0;
+  }
+}
 
 // log(x) for finite normal x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)),
 // log m = 2 atanh(s) = 2s (1 + s^2/3 + s^4/5 + ...) with s = (m - 1) / (m + 1); ln 2 split in a
@@ -118,7 +192,7 @@ ACCEL_HD T log_positive(T x) {
 #if ACCEL_DEVICE_CODE
 #pragma unroll
 #endif
-  for (int k = F::log_terms; k >= 1; --k) poly = (poly + T(1.0 / double(2 * k + 1))) * z;
+  for (int k = F::log_terms; k >= 1; --k) poly = (poly + T(inv_odd(k))) * z;
   const T two_s = T(2) * s;
   const T log_m = two_s + two_s * poly;
   // ln 2 = ln2_hi + ln2_lo; ln2_hi has trailing zero bits, so e * ln2_hi is exact.
@@ -145,8 +219,8 @@ ACCEL_HD void sincos_turns(uint64_t k, T& sin_out, T& cos_out) {
 #endif
   for (int j = F::sincos_terms - 1; j >= 1; --j) {
     const double sign = (j & 1) ? -1.0 : 1.0;
-    sp = (sp + T(sign / factorial(2 * j + 1))) * a2;  // sin: (-1)^j a^(2j+1) / (2j+1)!
-    cp = (cp + T(sign / factorial(2 * j))) * a2;      // cos: (-1)^j a^(2j) / (2j)!
+    sp = (sp + T(sign * inv_factorial(2 * j + 1))) * a2;  // sin: (-1)^j a^(2j+1) / (2j+1)!
+    cp = (cp + T(sign * inv_factorial(2 * j))) * a2;      // cos: (-1)^j a^(2j) / (2j)!
   }
   const T s = a + a * sp;
   const T c = T(1) + cp;
