@@ -49,6 +49,7 @@ def cases(rng, n):
                one_b=rng.standard_normal(1, dtype=np.float32))
     a, b, c, d, e, x, y, one_a, one_b = env.values()
     A, B, C, D, E, X, Y, One_a, One_b = (ap.asarray(v) for v in env.values())
+    G, np_gen = ap.random.default_rng(0), np.random.default_rng(0)
     out = [
         ("add 16M f32", 3 * 4 * n,
          lambda: ap.eval(A + B), lambda: a + b, "a + b"),
@@ -61,6 +62,16 @@ def cases(rng, n):
         ("sum 16M f32", 4 * n, lambda: ap.eval(A.sum()), lambda: a.sum(), "sum(a)"),
         ("((a - b)**2).sum()", 2 * 4 * n,
          lambda: ap.eval(((A - B) ** 2).sum()), lambda: ((a - b) ** 2).sum(), "sum((a - b)**2)"),
+        ("random 16M f32 (Philox vs PCG64)", 4 * n,
+         lambda: ap.eval(G.random(n, dtype=np.float32)),
+         lambda: np_gen.random(n, dtype=np.float32), None),
+        ("standard_normal 16M f32", 4 * n,
+         lambda: ap.eval(G.standard_normal(n, dtype=np.float32)),
+         lambda: np_gen.standard_normal(n, dtype=np.float32), None),
+        ("standard_normal 16M f64", 8 * n,
+         lambda: ap.eval(G.standard_normal(n)), lambda: np_gen.standard_normal(n), None),
+        ("integers [0, 1000) 16M i64", 8 * n,
+         lambda: ap.eval(G.integers(0, 1000, n)), lambda: np_gen.integers(0, 1000, n), None),
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
     ]

@@ -158,6 +158,19 @@ def case_library(name, n):
 
 
 LIBRARY_CASES = [("sort", 26), ("argsort", 26), ("cumsum", 28)]
+# ---- random numbers (accelpy.random, Philox4x32-10) ----------------------------------------
+
+
+def case_random(n, kind):
+    """n float32 draws: accelpy's Philox against torch's (Philox) and CuPy's (cuRAND XORWOW)."""
+    g = ap.random.default_rng(0)
+    draw = g.standard_normal if kind == "normal" else g.random
+    out = {"accelpy": timer_ap(lambda: ap.eval(draw(n, dtype=np.float32, device="cuda")))}
+        fn = torch.randn if kind == "normal" else torch.rand
+        out["torch"] = timer_torch(lambda: fn(n, device="cuda", dtype=torch.float32))
+        fn = cupy.random.standard_normal if kind == "normal" else cupy.random.random
+        out["cupy"] = timer_cupy(lambda: fn(n, dtype=cupy.float32))
+    return out, 4 * n
 
 
 # ---- fusion: expressions over several arrays, against eager and compiled peers --------------
@@ -409,6 +422,11 @@ def main():
         cases[name] = {"bytes": nbytes, "ms": ms,
                        "gbps": {k: gbps(nbytes, v) for k, v in ms.items()},
                        "floor_ms": nbytes / (d2d * 1e9) * 1e3}
+    for name, kind in [("randn_2^28_f32", "normal"), ("rand_2^28_f32", "uniform")]:
+        ms, nbytes = case_random(n, kind)
+        cases[name] = {"bytes": nbytes, "ms": ms,
+                       "gbps": {k: gbps(nbytes, v) for k, v in ms.items()},
+                       "floor_ms": nbytes / (d2d * 1e9) * 1e3}
     nf = 1 << (20 if args.quick else 26)
     for name, fn, nin, nout in FUSION_CASES:
         ms, nbytes = case_fused(fn, nin, nout, nf)
@@ -452,6 +470,12 @@ def main():
         ratio = (g["accelpy"] / g["torch"]) if g.get("torch") else None
         print(f"{name + ' GB/s':24} {fmt(g['accelpy']):>10} {fmt(g.get('cupy')):>10} "
               f"{fmt(g.get('torch')):>10} {fmt(ratio, 'x'):>9} {target}")
+    for name in ("randn_2^28_f32", "rand_2^28_f32"):
+        m = cases[name]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = min(peers) / m["accelpy"] if peers else None
+        print(f"{name + ' ms':24} {fmt(m['accelpy']):>10} {fmt(m.get('cupy')):>10} "
+              f"{fmt(m.get('torch')):>10} {fmt(ratio, 'x'):>9} >=0.97x faster peer")
     print(f"{'d2d copy GB/s (floor)':24} {fmt(gbps(floor_bytes, floor_ms['accelpy'])):>10} "
           f"{'-':>10} {fmt(gbps(floor_bytes, floor_ms.get('torch'))):>10}")
     d = cases["dispatch_us"]

@@ -164,6 +164,10 @@ ARRAY = {
                          "**kwargs: Any) -> Any:"),
     r"__array_function__": ("def __array_function__(self, func: Any, types: Any, args: Any, "
                             "kwargs: Any) -> Any:"),
+    r"diagonal": "def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:",
+    r"trace": ("def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, "
+               "dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:"),
+    r"repeat": "def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:",
     r"__reduce__": "def __reduce__(self) -> tuple[Any, ...]:",
     r"__sizeof__": "def __sizeof__(self) -> int:",
     r"__dask_tokenize__": "def __dask_tokenize__(self) -> tuple[str, str]:",

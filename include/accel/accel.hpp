@@ -12,6 +12,7 @@
 #include "accel/errors.hpp"
 #include "accel/eval_stats.hpp"
 #include "accel/ops.hpp"
+#include "accel/random.hpp"
 #include "accel/scalar.hpp"
 #include "accel/shape.hpp"
 #include "accel/storage.hpp"

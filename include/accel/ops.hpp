@@ -53,6 +53,9 @@ Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint = true,
                std::optional<DType> dtype = std::nullopt, Device device = default_device());
 Array eye(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
           DType dtype = kDefaultFloat, Device device = default_device());
+// Ones at and below diagonal k of an n x m matrix, zeros above (numpy.tri).
+Array tri(int64_t n, std::optional<int64_t> m = std::nullopt, int64_t k = 0,
+          DType dtype = kDefaultFloat, Device device = default_device());
 // Copies `shape` elements of `dtype` in C order from host memory.
 Array from_host(const void* data, DType dtype, const Shape& shape,
                 Device device = default_device());
@@ -123,6 +126,14 @@ Array broadcast_to(const Array& a, const Shape& shape);
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis = 0);
 Array stack(const std::vector<Array>& arrays, int64_t axis = 0);
+// Counts of each value of a 1-D array of non-negative integers (sums of `weights`, float64,
+// when given), at least `minlength` of them (numpy.bincount). Reads the largest value on the
+// host (a synchronization on GPUs, as in NumPy/CuPy).
+Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt,
+               int64_t minlength = 0);
+// The diagonal `offset` of the axes axis1 and axis2, as the last axis of a read-only view
+// (numpy.diagonal).
+Array diagonal(const Array& a, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
 
 // ---- indexing -------------------------------------------------------------------------------
 struct Slice {

@@ -63,11 +63,18 @@ from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # no
 
 if not hasattr(_core, "vecdot"):
     from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
-from . import _protocols  # noqa: E402
+from . import (  # noqa: E402
+    _manipulation,
+    _protocols,
+    random,  # noqa: F401 - accelpy.random (Generator, default_rng, ...)
+)
 from ._dlpack import from_dlpack  # noqa: E402,F401
 from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
+from ._histogram import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
+from ._manipulation import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...
 
 _protocols.install()
+_manipulation.install()
 
 # NumPy's bundled OpenBLAS (numpy.libs/) is the CPU BLAS of choice; its site-packages may differ
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).

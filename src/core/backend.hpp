@@ -8,14 +8,12 @@
 #include "src/core/group.hpp"
 
 namespace accel {
-class SortScanOps;
-}
 
-namespace accel {
-
-struct Gemm;          // src/core/backend_matmul.hpp
-class FftBackend;     // backend_fft.hpp
-class LinalgBackend;  // backend_linalg.hpp
+struct Gemm;           // src/core/backend_matmul.hpp
+class FftBackend;      // backend_fft.hpp
+class LinalgBackend;   // backend_linalg.hpp
+class SortScanOps;     // backend_sort.hpp
+class ScatterBackend;  // backend_scatter.hpp
 
 class Backend {
  public:
@@ -57,6 +55,8 @@ class Backend {
   virtual LinalgBackend* linalg() { return nullptr; }
   // Sorting, scans, selection, gathers, binary search (src/core/backend_sort.hpp).
   virtual SortScanOps& sort_scan() = 0;
+  // Scatter-add (backend_scatter.hpp); null where the backend has none.
+  virtual ScatterBackend* scatter() { return nullptr; }
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

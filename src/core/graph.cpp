@@ -17,6 +17,12 @@ OpClass op_class(OpKind op) {
     case OpKind::Arange:
     case OpKind::Linspace:
     case OpKind::Eye:
+    case OpKind::Tri:
+    case OpKind::RandomUniform:
+    case OpKind::RandomNormal:
+    case OpKind::RandomExponential:
+    case OpKind::RandomIntegers:
+    case OpKind::RandomPermutation:
       return OpClass::Generator;
     case OpKind::Sum:
     case OpKind::Prod:
@@ -55,6 +61,18 @@ const char* op_name(OpKind op) {
       return "linspace";
     case OpKind::Eye:
       return "eye";
+    case OpKind::Tri:
+      return "tri";
+    case OpKind::RandomUniform:
+      return "random_uniform";
+    case OpKind::RandomNormal:
+      return "random_normal";
+    case OpKind::RandomExponential:
+      return "random_exponential";
+    case OpKind::RandomIntegers:
+      return "random_integers";
+    case OpKind::RandomPermutation:
+      return "random_permutation";
     case OpKind::Sum:
       return "sum";
     case OpKind::Prod:

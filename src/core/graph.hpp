@@ -26,6 +26,14 @@ enum class OpKind : uint16_t {
   Arange,    // start + i * step (scalar operands 0, 1)
   Linspace,  // start + i * step, the last element exactly `stop` (operands 0, 1, 2)
   Eye,       // 1 where column - row == params.k
+  Tri,       // 1 where column - row <= params.k (numpy.tri; the tril/triu masks)
+  // Random draws (kernels/random.h); scalar operands key, block offset (uint64), and for
+  // RandomIntegers low and span (uint64, the values as T's bits widened).
+  RandomUniform,      // [0, 1)
+  RandomNormal,       // standard normal
+  RandomExponential,  // standard exponential
+  RandomIntegers,     // low + [0, span]
+  RandomPermutation,  // element i of a permutation of [0, n) (key, block, n)
   // Reductions over params.axes of operand 0.
   Sum,
   Prod,

@@ -12,6 +12,7 @@
 #include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
+#include "src/cpu/scatter.hpp"
 #include "src/cpu/sort_scan.hpp"
 #include "src/cpu/thread_pool.hpp"
 
@@ -76,6 +77,7 @@ class CpuBackend final : public Backend {
   FftBackend* fft() override { return &cpu_fft(); }
   LinalgBackend* linalg() override { return &cpu_linalg(); }
   SortScanOps& sort_scan() override { return cpu_sort_scan(); }
+  ScatterBackend* scatter() override { return &cpu_scatter(); }
 };
 
 }  // namespace

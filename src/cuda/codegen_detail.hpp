@@ -16,7 +16,9 @@ void emit_params(const KernelPlan& plan, std::string& out);
 
 // Code computing steps [0, num_steps) as `const T vK = ...;`, reading inputs from `xJ`, the
 // logical flat index from `idx`, scalars and generator parameters from `p`.
-std::string emit_body(const KernelPlan& plan, int num_steps);
+// `run_width` > 0: the body runs inside the vectorized loop, where the element is `idx0 + e` with
+// idx0 a multiple of run_width (random draws then share their Philox block across e).
+std::string emit_body(const KernelPlan& plan, int num_steps, int run_width = 0);
 
 // The expression of a step argument (an input's xJ, a step's vK, or a scalar parameter), given
 // the index of the first scalar parameter of its step.

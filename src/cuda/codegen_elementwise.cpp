@@ -61,6 +61,7 @@ bool is_light(const Node& n) {
     case OpKind::Fill:
     case OpKind::Arange:
     case OpKind::Eye:
+    case OpKind::Tri:
       return true;
     case OpKind::Divide:
     case OpKind::Reciprocal:
@@ -76,6 +77,13 @@ namespace {
 bool outlined_body(const KernelPlan& p) {
   if (p.vec * p.unroll <= 1) return false;
   const Group& g = *p.group;
+  // Random draws stay inline: the vector path shares one Philox call among a vector's lanes
+  // (emit_body's run_width), which an outlined per-element body would lose.
+  for (const Step& st : g.steps) {
+    if (st.node->op >= OpKind::RandomUniform && st.node->op <= OpKind::RandomPermutation) {
+      return false;
+    }
+  }
   if (g.steps.size() > 12) return true;
   for (const Step& st : g.steps) {
     if (!is_light(*st.node)) return true;
@@ -156,6 +164,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
   }
   const bool outlined = outlined_body(p);
   const std::string body = outlined ? body_call(p) : emit_body(p, nsteps);
+  const std::string vec_body = outlined ? body : emit_body(p, nsteps, p.vec);
   out += "  IDX start = 0;\n";
   if (p.vec > 1) {
     out += "  if (p.aligned) {\n";
@@ -179,7 +188,8 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
     out += "#pragma unroll\n      for (int u = 0; u < " + U + "; ++u) {\n";
     out += "#pragma unroll\n        for (int e = 0; e < " + V + "; ++e) {\n";
     if (p.needs_index) {
-      out += "    const long long idx = (long long)(base + (IDX)u * blockDim.x * " + V + " + e);\n";
+      out += "    const long long idx0 = (long long)(base + (IDX)u * blockDim.x * " + V + ");\n";
+      out += "    const long long idx = idx0 + e;\n";
     }
     for (size_t j = 0; j < p.inputs.size(); ++j) {
       if (p.inputs[j].cls != Cls::Contig) continue;
@@ -187,7 +197,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
       out += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = X" + js +
              "[u].v[e];\n";
     }
-    out += body;
+    out += vec_body;
     for (size_t o = 0; o < p.outputs.size(); ++o) {
       out += "    Y" + std::to_string(o) + "[u].v[e] = " + result_of(p, o, outlined) + ";\n";
     }

@@ -131,7 +131,7 @@ void visit_params(const KernelPlan& p, V& v) {
     const Node& n = *g.steps[k].node;
     if (n.op == OpKind::Linspace) {
       v.i64("gb", int(k), n.params.k);  // the exact endpoint's index
-    } else if (n.op == OpKind::Eye) {
+    } else if (n.op == OpKind::Eye || n.op == OpKind::Tri) {
       v.i64("ga", int(k), n.shape[1]);
       v.i64("gb", int(k), n.params.k);
     }
@@ -234,7 +234,7 @@ std::string arg_expr(const Group& g, const StepArg& a, int scalar_index) {
   return {};
 }
 
-std::string emit_body(const KernelPlan& plan, int num_steps) {
+std::string emit_body(const KernelPlan& plan, int num_steps, int run_width) {
   const Group& g = *plan.group;
   std::string out;
   int s = 0;
@@ -269,6 +269,28 @@ std::string emit_body(const KernelPlan& plan, int num_steps) {
       case OpKind::Eye:
         e = "accel::gen::eye<" + T + ">(idx, p.ga" + kk + ", p.gb" + kk + ")";
         break;
+      case OpKind::Tri:
+        e = "accel::gen::tri<" + T + ">(idx, p.ga" + kk + ", p.gb" + kk + ")";
+        break;
+      case OpKind::RandomPermutation:
+        e = "(" + T + ")accel::rng::permutation_at(idx, " + a[0] + ", " + a[1] + ", " + a[2] + ")";
+        break;
+      case OpKind::RandomUniform:
+      case OpKind::RandomNormal:
+      case OpKind::RandomExponential:
+      case OpKind::RandomIntegers: {
+        const char* fn = n.op == OpKind::RandomUniform       ? "uniform"
+                         : n.op == OpKind::RandomNormal      ? "normal"
+                         : n.op == OpKind::RandomExponential ? "exponential"
+                                                             : "integers";
+        const int lanes = itemsize(n.dtype) == 8 ? 2 : 4;  // rng::kLanes
+        const bool aligned = run_width > 0 && run_width % lanes == 0;
+        e = std::string("accel::rng::") + fn + (aligned ? "_at_aligned<" : "_at<") + T +
+            (aligned ? ">(idx0, e" : ">(idx");
+        for (const std::string& arg : a) e += ", " + arg;
+        e += ")";
+        break;
+      }
       default: {
         const char* f = functor_name(n.op);
         if (!f) {

@@ -108,6 +108,7 @@ const std::string& program_prelude() {
 #endif
 #include "scalar_ops.h"
 #include "generators.h"
+#include "random.h"
 #include "reduce_ops.h"
 template <class T, int N>
 struct alignas(sizeof(T) * N) accel_vec {

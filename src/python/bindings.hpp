@@ -25,6 +25,8 @@ void bind_kernels(nb::module_& m);
 // Sorting, searching, sets, cumulative ops (bind_sorting.cpp).
 void bind_sorting(nb::module_& m);
 void bind_sorting_methods(nb::class_<Array>& cls);
+void bind_random(nb::module_& m);
+void bind_manipulation(nb::module_& m);
 
 // The elementwise op named `name` in elementwise_ops.def, if the table has it.
 std::optional<OpKind> elementwise_op(const char* name);

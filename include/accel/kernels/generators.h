@@ -87,4 +87,10 @@ ACCEL_HD T eye(int64_t i, int64_t cols, int64_t k) {
   return cast<T>(i % cols - i / cols == k);
 }
 
+// tri: 1 where column - row <= k, for a matrix with `cols` columns.
+template <class T>
+ACCEL_HD T tri(int64_t i, int64_t cols, int64_t k) {
+  return cast<T>(i % cols - i / cols <= k);
+}
+
 }  // namespace accel::gen

@@ -1,5 +1,6 @@
 // Array creation: full/zeros/ones, arange, linspace, eye, copies and host transfers. The
 // generators are lazy nodes, so `ap.zeros(n) + x` never writes the zeros to memory.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -188,6 +189,15 @@ Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, std::optio
                       {Operand{ScalarArg::of(start, ct)}, Operand{ScalarArg::of(stop, ct)},
                        Operand{ScalarArg::of(Scalar::weak_int(div), DType::Int64)}},
                       p);
+}
+
+Array tri(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {
+  // Negative sizes give empty matrices, as NumPy (its outer product of empty aranges).
+  const Shape shape{std::max<int64_t>(n, 0), std::max<int64_t>(m ? *m : n, 0)};
+  check_shape(shape);
+  NodeParams p;
+  p.k = k;
+  return make_pending(OpKind::Tri, dtype, shape, device, {}, p);
 }
 
 Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {

@@ -168,7 +168,8 @@ TEST(CudaCodegen, GeneratorsEveryDtype) {
         // start, stop (in the compute type), div
         {OpKind::Linspace, {sc(wide), sc(wide), sc(DType::Int64)}},
         {OpKind::Linspace, {sc(DType::Float32), sc(DType::Float32), sc(DType::Int64)}},
-        {OpKind::Eye, {}}};
+        {OpKind::Eye, {}},
+        {OpKind::Tri, {}}};
     for (G& gen : gens) {
       for (bool strided_out : {false, true}) {
         auto g = std::make_unique<Group>();
@@ -181,6 +182,51 @@ TEST(CudaCodegen, GeneratorsEveryDtype) {
         g->outputs.push_back({0, strided_out ? fake(dt, g->shape, {1, 17}) : fake(dt, g->shape)});
         b.add(std::move(g));
       }
+    }
+  }
+  b.compile();
+}
+
+TEST(CudaCodegen, RandomGenerators) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  auto u64 = [](uint64_t v) {
+    ScalarArg s;
+    s.dtype = DType::UInt64;
+    *reinterpret_cast<uint64_t*>(s.bytes) = v;
+    return Operand{s};
+  };
+  struct G {
+    OpKind op;
+    DType dtype;
+    int scalars;
+  };
+  std::vector<G> gens;
+  for (DType f : {DType::Float32, DType::Float64}) {
+    for (OpKind op : {OpKind::RandomUniform, OpKind::RandomNormal, OpKind::RandomExponential}) {
+      gens.push_back({op, f, 2});
+    }
+  }
+  for (int t = 0; t < kNumDTypes; ++t) {
+    if (is_integer(DType(t)) || DType(t) == DType::Bool) {
+      gens.push_back({OpKind::RandomIntegers, DType(t), 4});
+    }
+  }
+  gens.push_back({OpKind::RandomPermutation, DType::Int64, 3});
+  for (const G& gen : gens) {
+    for (bool strided_out : {false, true}) {
+      auto g = std::make_unique<Group>();
+      g->device = Device::cuda(0);
+      g->shape = {17, 9};
+      std::vector<Operand> ins;
+      for (int i = 0; i < gen.scalars; ++i) ins.push_back(u64(uint64_t(i) * 977 + 5));
+      Node* n = b.node(gen.op, gen.dtype, g->shape, ins);
+      Step st{n, {}};
+      for (const Operand& o : n->inputs) st.args.push_back({StepArg::Scalar, 0, &o.scalar});
+      g->steps.push_back(st);
+      g->outputs.push_back(
+          {0, strided_out ? fake(gen.dtype, g->shape, {1, 17}) : fake(gen.dtype, g->shape)});
+      b.add(std::move(g));
     }
   }
   b.compile();

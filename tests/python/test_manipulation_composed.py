@@ -1,0 +1,247 @@
+"""flip, roll, tile, repeat, the split family, pad, meshgrid, tril/triu, diag, diagonal, trace,
+diff: against NumPy over dtypes, layouts (views, broadcasts, negative strides), axes (negative
+included), and the errors NumPy raises."""
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+from helpers import BF16, VIEW_LAYOUTS, assert_matches, assert_same_outcome, make_array
+
+DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32,
+                                np.float64, np.complex128)] + [BF16]
+ND_LAYOUTS = [lay for lay in VIEW_LAYOUTS if lay != "0d"]
+
+
+def check(np_fn, ap_fn, **kw):
+    out = assert_same_outcome(np_fn, ap_fn)
+    if out is None:
+        return
+    expected, got = out
+    if isinstance(expected, (list, tuple)):
+        assert isinstance(got, (list, tuple)) and len(got) == len(expected)
+        for e, g in zip(expected, got, strict=True):
+            assert_matches(g, e, **kw)
+    else:
+        assert_matches(got, expected, **kw)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_flip(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for axis in [None, 0, -1, (0, -1)]:
+        check(lambda axis=axis: np.flip(a_np, axis), lambda axis=axis: ap.flip(a, axis))
+    if a_np.ndim >= 2:
+        check(lambda: np.fliplr(a_np), lambda: ap.fliplr(a))
+    check(lambda: np.flipud(a_np), lambda: ap.flipud(a))
+
+
+def test_flip_is_a_view(device):
+    a = ap.arange(12).reshape(3, 4)
+    f = ap.flip(a, 1)
+    a[0, 0] = 100
+    assert int(f[0, 3]) == 100
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_roll(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for shift, axis in [(3, None), (-2, None), (1, 0), (7, -1), ((1, 2), (0, -1)), (2, (0, 0)),
+                        (0, 0), (-13, 0)]:
+        check(lambda s=shift, x=axis: np.roll(a_np, s, x), lambda s=shift, x=axis: ap.roll(a, s, x))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_tile_and_repeat(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for reps in [2, (2, 1), (1, 3, 2), 0, (2, 0)]:
+        check(lambda r=reps: np.tile(a_np, r), lambda r=reps: ap.tile(a, r))
+    for repeats, axis in [(2, None), (3, 0), (1, -1), (0, 0), ([2], -1)]:
+        check(lambda r=repeats, x=axis: np.repeat(a_np, r, x),
+              lambda r=repeats, x=axis: ap.repeat(a, r, x))
+    if a_np.ndim >= 1 and a_np.shape[0] > 0:
+        counts = rng.integers(0, 3, a_np.shape[0])
+        check(lambda: np.repeat(a_np, counts, 0), lambda: ap.repeat(a, counts, 0))
+        check(lambda: a_np.repeat(2, axis=0), lambda: a.repeat(2, axis=0))
+
+
+def test_repeat_and_tile_errors(device):
+    a = ap.arange(6).reshape(2, 3)
+    a_np = np.arange(6).reshape(2, 3)
+    for args in [(-1, 0), ([1, 2, 3], 0), (2, 2), (2.5, 0)]:
+        check(lambda args=args: np.repeat(a_np, *args), lambda args=args: ap.repeat(a, *args))
+    check(lambda: np.tile(a_np, -1), lambda: ap.tile(a, -1))
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.int32), np.dtype(np.float32), BF16])
+@pytest.mark.parametrize("layout", ["1d", "2d", "3d", "noncontig", "negstride", "transposed",
+                                    "strided3d", "empty"])
+def test_split_family(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for fn, args in [("array_split", (3,)), ("array_split", (3, -1)), ("split", ([1, 3],)),
+                     ("split", (1,)), ("array_split", ([2, 1, 5], 0)), ("split", (2,)),
+                     ("hsplit", (1,)), ("vsplit", (1,)), ("dsplit", (2,)), ("split", (0,))]:
+        check(lambda fn=fn, args=args: getattr(np, fn)(a_np, *args),
+              lambda fn=fn, args=args: getattr(ap, fn)(a, *args))
+
+
+def test_split_gives_views(device):
+    a = ap.arange(10)
+    parts = ap.split(a, 5)
+    a[2] = 99
+    assert int(parts[1][0]) == 99
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", ND_LAYOUTS)
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+def test_pad(rng, device, dtype, layout, mode):
+    a_np, a = make_array(rng, layout, dtype)
+    widths = [1, (2, 0), ((0, 3),) * a_np.ndim, 0]
+    if mode in ("reflect", "symmetric", "wrap"):
+        widths += [9, (7, 1)]  # wider than the axis: reflected (wrapped) repeatedly
+    for w in widths:
+        check(lambda w=w: np.pad(a_np, w, mode), lambda w=w: ap.pad(a, w, mode))
+    if mode == "constant" and dtype.kind != "b":
+        vals = ((1, 2),) + ((3, 4),) * (a_np.ndim - 1)
+        check(lambda: np.pad(a_np, 2, constant_values=vals),
+              lambda: ap.pad(a, 2, constant_values=vals))
+
+
+def test_pad_errors(device):
+    a_np = np.arange(6.0).reshape(2, 3)
+    a = ap.asarray(a_np)
+    for args, kw in [((-1,), {}), (((1, 2, 3),), {}), ((1.5,), {}), ((1, "bogus"), {}),
+                     ((1, "edge"), {"constant_values": 3})]:
+        check(lambda args=args, kw=kw: np.pad(a_np, *args, **kw),
+              lambda args=args, kw=kw: ap.pad(a, *args, **kw))
+    with pytest.raises(NotImplementedError):
+        ap.pad(a, 1, "median")
+    e_np = np.zeros((0, 3))
+    check(lambda: np.pad(e_np, 1, "edge"), lambda: ap.pad(ap.asarray(e_np), 1, "edge"))
+
+
+def test_pad_fuses(device):
+    was = ap._core._fusion_enabled()
+    ap._core._set_fusion(True)
+    try:
+        a_np = np.arange(20.0).reshape(4, 5)
+        a = ap.asarray(a_np)
+        out = ap.pad(a, 1) * 2
+        assert_matches(out, np.pad(a_np, 1) * 2)
+    finally:
+        ap._core._set_fusion(was)
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_meshgrid(rng, device, indexing, sparse):
+    xs_np = [rng.standard_normal(n).astype(np.float32) for n in (3, 4, 2)]
+    xs = [ap.asarray(x) for x in xs_np]
+    for k in (1, 2, 3):
+        check(lambda k=k: np.meshgrid(*xs_np[:k], indexing=indexing, sparse=sparse),
+              lambda k=k: ap.meshgrid(*xs[:k], indexing=indexing, sparse=sparse))
+    check(lambda: np.meshgrid(*xs_np, indexing="bad"), lambda: ap.meshgrid(*xs, indexing="bad"))
+    assert ap.meshgrid() == ()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", ["2d", "3d", "noncontig", "transposed", "strided3d",
+                                    "bcast_view", "empty", "1d"])
+def test_tril_triu(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for k in (0, 1, -2, 10, -10):
+        check(lambda k=k: np.tril(a_np, k), lambda k=k: ap.tril(a, k))
+        check(lambda k=k: np.triu(a_np, k), lambda k=k: ap.triu(a, k))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.bool_])
+def test_tri(device, dtype):
+    for args in [(3,), (4, 2), (3, 5, 1), (4, 4, -2), (0, 3), (2, 3, 10)]:
+        check(lambda args=args: np.tri(*args, dtype=dtype), lambda args=args: ap.tri(*args,
+                                                                                    dtype=dtype))
+    check(lambda: np.tri(-1), lambda: ap.tri(-1))
+
+
+def test_tril_fuses_into_one_kernel(device):
+    was = ap._core._fusion_enabled()
+    ap._core._set_fusion(True)
+    try:
+        a_np = np.arange(30.0).reshape(5, 6)
+        a = ap.asarray(a_np)
+        ap.fusion.reset_stats()
+        out = ap.tril(a, 1) * 2 + 1
+        ap.eval(out)
+        assert ap.fusion.stats()["groups_run"] == 1
+        assert_matches(out, np.tril(a_np, 1) * 2 + 1)
+    finally:
+        ap._core._set_fusion(was)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_diagonal_and_trace(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    # Sums of up to 9 values in [-10, 10]: accelpy accumulates floats in a wider type, NumPy in
+    # the dtype, so cancellation may differ by the dtype's eps times the terms' magnitude.
+    tol = {"atol": 90 * 4 * float(np.finfo(dtype).eps)} if dtype.kind in "fc" else {}
+    for args in [(), (1,), (-1,), (0, -1, 0), (2, 1, -1), (0, 0, 0), (100,), (-100,), (0, 0, 5)]:
+        check(lambda args=args: np.diagonal(a_np, *args),
+              lambda args=args: ap.diagonal(a, *args))
+        if dtype != BF16 and dtype.kind != "b":
+            check(lambda args=args: np.trace(a_np, *args), lambda args=args: ap.trace(a, *args),
+                  ulps=64, **tol)
+    if a_np.ndim >= 2:
+        check(lambda: a_np.diagonal(1), lambda: a.diagonal(1))
+        check(lambda: a_np.trace(dtype=np.float64), lambda: a.trace(dtype=np.float64), ulps=64)
+
+
+def test_diagonal_is_read_only_view(device):
+    a = ap.arange(16.0).reshape(4, 4)
+    d = ap.diagonal(a)
+    a[1, 1] = -5
+    assert float(d[1]) == -5
+    with pytest.raises(ValueError):
+        d[0] = 3
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_diag(rng, device, dtype):
+    from helpers import random_values
+
+    for n in (0, 1, 5):
+        v_np = random_values(rng, (n,), dtype)
+        v = ap.asarray(v_np)
+        for k in (0, 2, -3):
+            check(lambda k=k, v_np=v_np: np.diag(v_np, k), lambda k=k, v=v: ap.diag(v, k))
+        m_np = random_values(rng, (n, n + 1), dtype)
+        m = ap.asarray(m_np)
+        for k in (0, 1, -1):
+            check(lambda k=k, m_np=m_np: np.diag(m_np, k), lambda k=k, m=m: ap.diag(m, k))
+    check(lambda: np.diag(np.zeros((2, 2, 2))), lambda: ap.diag(ap.zeros((2, 2, 2))))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_diff(rng, device, dtype, layout):
+    a_np, a = make_array(rng, layout, dtype)
+    for n, axis in [(1, -1), (2, 0), (0, -1), (3, -1), (1, 5)]:
+        check(lambda n=n, x=axis: np.diff(a_np, n, x), lambda n=n, x=axis: ap.diff(a, n, x))
+    if a_np.ndim >= 1 and dtype.kind != "b":
+        check(lambda: np.diff(a_np, prepend=0, append=a_np[..., :1]),
+              lambda: ap.diff(a, prepend=0, append=a[..., :1]))
+    check(lambda: np.diff(a_np, -1), lambda: ap.diff(a, -1))
+
+
+@pytest.mark.parametrize("fn,args", [("flip", (3,)), ("roll", (1, 4)), ("diagonal", (0, 0, 3)),
+                                     ("tril", ()), ("diff", (1, -4)), ("split", (3, 1)),
+                                     ("array_split", (0,))])
+def test_axis_and_shape_errors(device, fn, args):
+    a_np = np.arange(6.0).reshape(2, 3)
+    if fn == "tril":
+        a_np = np.arange(3.0)
+    a = ap.asarray(a_np)
+    check(lambda: getattr(np, fn)(a_np, *args), lambda: getattr(ap, fn)(a, *args))
