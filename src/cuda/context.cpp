@@ -5,6 +5,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
+#include "src/cuda/cub_library.hpp"
 
 namespace accel::cuda {
 
@@ -144,6 +145,7 @@ std::vector<LibraryInfo> libraries() {
   add("nvrtc", nvrtc_status());
   add("cublas", cublas_status());
   add("cublasLt", cublaslt_status());
+  add("cub", cub_status());  // libaccel_cub.so: sort, scan, select (built with nvcc)
   return out;
 }
 
