@@ -1,10 +1,12 @@
 // CPU sorts, scans, selection, gathers and binary searches.
 //
-// Sorts are std::stable_sort with NumPy's comparison (kernels/sort_ops.h), rows spread over the
-// thread pool; one long row is sorted in one chunk per thread, then the chunks are merged
-// pairwise (in parallel while there are several pairs). Argsorts sort (key, position) pairs,
-// which keeps the keys next to their positions in cache. Scans run each row sequentially in
-// the accumulation dtype, as NumPy's add.accumulate does, so float results are NumPy's bits.
+// Rows of bool, integers, float32 and float64 of 1024 elements or more are radix sorted
+// (radix_sort.hpp); the rest (short rows, 16-bit floats, complex) use std::stable_sort with
+// NumPy's comparison (kernels/sort_ops.h). Rows spread over the thread pool; one long row is
+// split over the threads (radix: chunked histograms; merge sort: chunks merged pairwise). Argsorts
+// sort (key, position) pairs, which keeps the keys next to their positions in cache. Scans run each
+// row sequentially in the accumulation dtype, as NumPy's add.accumulate does, so float results are
+// NumPy's bits.
 #include "src/cpu/sort_scan.hpp"
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "accel/kernels/sort_ops.h"
+#include "src/cpu/radix_sort.hpp"
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
@@ -61,6 +64,14 @@ void sort_rows_typed(const Array& keys, int64_t rows, int64_t len, bool descendi
   };
   const auto sort_row = [&](int64_t r, bool split) {
     const T* row = in + r * len;
+    if constexpr (kRadixSortable<T>) {
+      // Long rows: radix sort (linear time; threaded when it is the only row).
+      if (len >= kRadixMin) {
+        radix_sort_row(row, out ? out + r * len : nullptr, idx ? idx + r * len : nullptr, len,
+                       descending, split);
+        return;
+      }
+    }
     if (!idx) {
       T* dst = out + r * len;
       if (dst != row) std::copy(row, row + len, dst);

@@ -5,6 +5,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
+#include "src/cuda/cub_library.hpp"
 #include "src/cuda/cufft.hpp"
 #include "src/cuda/cusolver.hpp"
 
@@ -148,6 +149,7 @@ std::vector<LibraryInfo> libraries() {
   add("cublasLt", cublaslt_status());
   add("cufft", cufft_status());
   add("cusolver", cusolver_status());
+  add("cub", cub_status());  // libaccel_cub.so: sort, scan, select (built with nvcc)
   return out;
 }
 

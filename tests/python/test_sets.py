@@ -132,3 +132,22 @@ def test_large_unique(device, rng):
     for g, e in zip(got, np.unique(a, return_index=True, return_inverse=True,
                                    return_counts=True), strict=True):
         assert_equal(g, e)
+
+
+def test_numpy_functions_dispatch(device, rng):
+    """NumPy's functions called on accelpy arrays run accelpy's (__array_function__)."""
+    a_np = rng.integers(0, 6, size=40)
+    b_np = rng.integers(3, 9, size=30)
+    a, b = to_device(a_np), to_device(b_np)
+    assert isinstance(np.sort(a), ap.ndarray)
+    assert_equal(np.sort(a), np.sort(a_np))
+    assert_equal(np.argsort(a, kind="stable"), np.argsort(a_np, kind="stable"))
+    assert_equal(np.unique(a), np.unique(a_np))
+    assert_equal(np.isin(a, b), np.isin(a_np, b_np))
+    assert_equal(np.intersect1d(a, b), np.intersect1d(a_np, b_np))
+    assert_equal(np.union1d(a, b), np.union1d(a_np, b_np))
+    assert_equal(np.setdiff1d(a, b), np.setdiff1d(a_np, b_np))
+    s = np.sort(a_np)
+    assert_equal(np.searchsorted(to_device(s), b, side="right"),
+                 np.searchsorted(s, b_np, side="right"))
+    assert_equal(np.cumsum(a), np.cumsum(a_np))

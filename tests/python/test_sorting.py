@@ -106,21 +106,33 @@ def test_nan_order(device, rng, dtype):
                                   np_argsort_descending(a_np, -1))
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.uint8], ids=str)
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64,
+                                   np.uint64, np.float32, np.float64], ids=str)
 @pytest.mark.parametrize("shape", [(300_001,), (1000, 3), (7, 20_000)])
 def test_large(device, rng, dtype, shape):
-    """Long rows (the threaded CPU merge, CUB's one-row sort) and many short rows."""
+    """Long rows (the CPU's radix sort, threaded for one row; CUB's one-row sort) and many
+    short rows, with ties, zeros of both signs and NaNs of both signs for floats."""
     dt = np.dtype(dtype)
     if dt.kind == "f":
-        a_np = rng.standard_normal(shape).astype(dt)
-        a_np.reshape(-1)[rng.choice(a_np.size, 50)] = -np.nan
+        a_np = np.round(rng.standard_normal(shape) * 3).astype(dt)
+        flat = a_np.reshape(-1)
+        flat[rng.choice(a_np.size, 50, replace=False)] = -0.0
+        flat[rng.choice(a_np.size, 50, replace=False)] = -np.nan
+        flat[rng.choice(a_np.size, 50, replace=False)] = np.nan
+    elif dt == np.bool_:
+        a_np = rng.random(shape) < 0.5
     else:
-        a_np = rng.integers(0, 100, size=shape).astype(dt)
+        info = np.iinfo(dt)
+        a_np = rng.integers(max(info.min, -100), min(info.max, 100), size=shape).astype(dt)
+        a_np.reshape(-1)[:3] = [info.min, info.max, 0]
     a_ap = to_device(a_np)
     assert_same_bits(ap.sort(a_ap), np.sort(a_np, kind="stable"))
     np.testing.assert_array_equal(to_numpy(ap.argsort(a_ap)), np.argsort(a_np, kind="stable"))
     np.testing.assert_array_equal(to_numpy(ap.argsort(a_ap, axis=0)),
                                   np.argsort(a_np, axis=0, kind="stable"))
+    np.testing.assert_array_equal(to_numpy(ap.argsort(a_ap, descending=True)),
+                                  np_argsort_descending(a_np, -1))
+    assert_same_bits(ap.sort(a_ap, descending=True), np.flip(np.sort(a_np, kind="stable"), -1))
 
 
 def test_zero_d(device):

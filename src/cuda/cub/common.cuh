@@ -40,9 +40,9 @@ inline int finish(TempCarver& carver, size_t* temp_bytes, cudaError_t status = c
   return int(cudaGetLastError());
 }
 
-#define ACCEL_CUB_TRY(expr)                   \
-  do {                                        \
-    const cudaError_t accel_status_ = (expr); \
+#define ACCEL_CUB_TRY(expr)                                      \
+  do {                                                           \
+    const cudaError_t accel_status_ = (expr);                    \
     if (accel_status_ != cudaSuccess) return int(accel_status_); \
   } while (0)
 
@@ -75,12 +75,23 @@ struct alignas(Bytes) Blob {
 template <class F>
 bool dispatch_size(size_t elem_size, F&& f) {
   switch (elem_size) {
-    case 1: f(type_tag<uint8_t>{}); return true;
-    case 2: f(type_tag<uint16_t>{}); return true;
-    case 4: f(type_tag<uint32_t>{}); return true;
-    case 8: f(type_tag<uint64_t>{}); return true;
-    case 16: f(type_tag<Blob<16>>{}); return true;
-    default: return false;
+    case 1:
+      f(type_tag<uint8_t>{});
+      return true;
+    case 2:
+      f(type_tag<uint16_t>{});
+      return true;
+    case 4:
+      f(type_tag<uint32_t>{});
+      return true;
+    case 8:
+      f(type_tag<uint64_t>{});
+      return true;
+    case 16:
+      f(type_tag<Blob<16>>{});
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -14,10 +14,10 @@ int inclusive_scan(const T* in, T* out, int64_t rows, int64_t len, TempCarver& c
                    size_t* temp_bytes, cudaStream_t stream) {
   const int64_t n = rows * len;
   const auto scan = [&](void* temp, size_t& bytes) {
-    return rows == 1 ? cub::DeviceScan::InclusiveScan(temp, bytes, in, out, Op{}, n, stream)
-                     : cub::DeviceScan::InclusiveScanByKey(temp, bytes, row_numbers(len), in, out,
-                                                           Op{}, n, ::cuda::std::equal_to<>{},
-                                                           stream);
+    return rows == 1
+               ? cub::DeviceScan::InclusiveScan(temp, bytes, in, out, Op{}, n, stream)
+               : cub::DeviceScan::InclusiveScanByKey(temp, bytes, row_numbers(len), in, out, Op{},
+                                                     n, ::cuda::std::equal_to<>{}, stream);
   };
   size_t cub_bytes = 0;
   ACCEL_CUB_TRY(scan(nullptr, cub_bytes));
@@ -33,8 +33,7 @@ int scan_op(int op, const void* in, void* out, int64_t rows, int64_t len, TempCa
   const T* src = static_cast<const T*>(in);
   T* dst = static_cast<T*>(out);
   if (op == 0) {
-    return inclusive_scan<T, ::cuda::std::plus<T>>(src, dst, rows, len, carver, temp_bytes,
-                                                   stream);
+    return inclusive_scan<T, ::cuda::std::plus<T>>(src, dst, rows, len, carver, temp_bytes, stream);
   }
   return inclusive_scan<T, ::cuda::std::multiplies<T>>(src, dst, rows, len, carver, temp_bytes,
                                                        stream);
@@ -54,8 +53,8 @@ extern "C" int accel_cub_scan(int dtype, int op, const void* in, void* out, int6
   TempCarver carver(temp);
   if (rows * len == 0) return finish(carver, temp_bytes);
   switch (DType(dtype)) {
-#define ACCEL_SCAN_CASE(D)                                                                     \
-  case DType::D:                                                                               \
+#define ACCEL_SCAN_CASE(D) \
+  case DType::D:           \
     return scan_op<dtype_t<DType::D>>(op, in, out, rows, len, carver, temp_bytes, stream);
     ACCEL_SCAN_CASE(UInt64)
     ACCEL_SCAN_CASE(Float16)

@@ -44,8 +44,10 @@ __global__ void searchsorted_kernel(const T* sorted, int64_t len, const int64_t*
       const T x = sorted[sorter ? sorter[mid] : mid];
       // left: skip elements before v; right: skip elements not after v.
       const bool skip = right ? !sort_less(v, x) : sort_less(x, v);
-      if (skip) lo = mid + 1;
-      else hi = mid;
+      if (skip)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     out[i] = lo;
   }
@@ -69,14 +71,14 @@ extern "C" int accel_cub_select_flagged(size_t elem_size, const void* in, const 
   }
   int result = int(cudaErrorInvalidValue);
   dispatch_size(elem_size, [&]<class T>(type_tag<T>) {
-    result = select_flagged(static_cast<const T*>(in), flags, static_cast<T*>(out), num_selected,
-                            n, carver, temp_bytes, stream);
+    result = select_flagged(static_cast<const T*>(in), flags, static_cast<T*>(out), num_selected, n,
+                            carver, temp_bytes, stream);
   });
   return result;
 }
 
-extern "C" int accel_cub_gather(size_t elem_size, const void* src, const int64_t* index,
-                                void* out, int64_t n, accel_cub_stream stream) {
+extern "C" int accel_cub_gather(size_t elem_size, const void* src, const int64_t* index, void* out,
+                                int64_t n, accel_cub_stream stream) {
   if (n <= 0) return n < 0 ? int(cudaErrorInvalidValue) : 0;
   const bool ok = dispatch_size(elem_size, [&]<class T>(type_tag<T>) {
     gather_kernel<<<grid_for(n, kBlock), kBlock, 0, stream>>>(static_cast<const T*>(src), index,

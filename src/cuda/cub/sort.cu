@@ -51,8 +51,7 @@ __global__ void gather_sorted_keys(const K* in, const int64_t* positions, K* out
 // row (the end of a descending one): rotate them to the other end, where NumPy puts NaNs.
 // One block per row; `scratch` holds n elements.
 template <class K>
-__global__ void move_signed_nans(K* data, int64_t rows, int64_t len, K* scratch,
-                                 bool descending) {
+__global__ void move_signed_nans(K* data, int64_t rows, int64_t len, K* scratch, bool descending) {
   __shared__ int64_t count;
   for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
     K* seg = data + row * len;
@@ -65,8 +64,10 @@ __global__ void move_signed_nans(K* data, int64_t rows, int64_t len, K* scratch,
         const int64_t mid = (lo + hi) / 2;
         const K x = descending ? seg[len - 1 - mid] : seg[mid];
         const bool signed_nan = x != x && signbit(x);
-        if (signed_nan) lo = mid + 1;
-        else hi = mid;
+        if (signed_nan)
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       count = lo;
     }
@@ -116,11 +117,11 @@ int radix_sort(bool descending, const K* in, K* keys_out, int64_t* indices_out, 
       ACCEL_CUB_TRY(cudaMemcpyAsync(indices_out, indices_current, n * sizeof(int64_t),
                                     cudaMemcpyDeviceToDevice, stream));
     }
-    if (keys_out) gather_sorted_keys<<<grid, kBlock, 0, stream>>>(in, indices_out, keys_out, n, len);
+    if (keys_out)
+      gather_sorted_keys<<<grid, kBlock, 0, stream>>>(in, indices_out, keys_out, n, len);
   } else if constexpr (std::is_floating_point_v<K>) {
     const unsigned row_grid = unsigned(rows < 4096 ? rows : 4096);
-    move_signed_nans<<<row_grid, kBlock, 0, stream>>>(keys_out, rows, len, nan_scratch,
-                                                      descending);
+    move_signed_nans<<<row_grid, kBlock, 0, stream>>>(keys_out, rows, len, nan_scratch, descending);
   }
   return finish(carver, temp_bytes);
 }
@@ -163,7 +164,8 @@ int merge_sort(bool descending, const T* in, T* keys_out, int64_t* indices_out, 
   int64_t* order = carver.take<int64_t>(n);
   const ComparePositions<T> compare{in, len, descending};
   size_t cub_bytes = 0;
-  ACCEL_CUB_TRY(cub::DeviceMergeSort::StableSortKeys(nullptr, cub_bytes, order, n, compare, stream));
+  ACCEL_CUB_TRY(
+      cub::DeviceMergeSort::StableSortKeys(nullptr, cub_bytes, order, n, compare, stream));
   void* cub_temp = carver.take_bytes(cub_bytes);
   if (carver.querying()) return finish(carver, temp_bytes);
   const unsigned grid = grid_for(n, kBlock);

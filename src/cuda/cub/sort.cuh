@@ -13,10 +13,10 @@ template <class K>
 struct SortJob {
   bool descending;
   const K* keys_in;
-  K* keys_out;            // keys-only sorts: the sorted keys
-  K* keys_alt;            // pair sorts: the second key buffer
-  int64_t* indices;       // pair sorts: the values (positions), sorted in place (DoubleBuffer)
-  int64_t* indices_alt;   // pair sorts: the second value buffer
+  K* keys_out;           // keys-only: the sorted keys; pairs: the first (canonical) key buffer
+  K* keys_alt;           // pair sorts: the second key buffer
+  int64_t* indices;      // pair sorts: the values (positions), sorted in place (DoubleBuffer)
+  int64_t* indices_alt;  // pair sorts: the second value buffer
   int64_t rows, len;
   cudaStream_t stream;
 };
@@ -25,8 +25,8 @@ struct SortJob {
 // DoubleBuffers (keys_out, keys_alt) and (indices, indices_alt), whose current buffers are
 // returned through `keys_current` / `indices_current`. temp == nullptr: query.
 template <class K>
-cudaError_t radix_sort_one_row(const SortJob<K>& job, void* temp, size_t& bytes,
-                               K** keys_current, int64_t** indices_current);
+cudaError_t radix_sort_one_row(const SortJob<K>& job, void* temp, size_t& bytes, K** keys_current,
+                               int64_t** indices_current);
 template <class K>
 cudaError_t radix_sort_rows(const SortJob<K>& job, void* temp, size_t& bytes, K** keys_current,
                             int64_t** indices_current);

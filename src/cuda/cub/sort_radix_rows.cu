@@ -23,10 +23,10 @@ cudaError_t radix_sort_rows(const SortJob<K>& job, void* temp, size_t& bytes, K*
   cub::DoubleBuffer<K> keys(job.keys_out, job.keys_alt);
   cub::DoubleBuffer<int64_t> values(job.indices, job.indices_alt);
   const cudaError_t r =
-      job.descending ? Sort::StableSortPairsDescending(temp, bytes, keys, values, n, job.rows,
-                                                        begins, ends, job.stream)
-                     : Sort::StableSortPairs(temp, bytes, keys, values, n, job.rows, begins, ends,
-                                             job.stream);
+      job.descending
+          ? Sort::StableSortPairsDescending(temp, bytes, keys, values, n, job.rows, begins, ends,
+                                            job.stream)
+          : Sort::StableSortPairs(temp, bytes, keys, values, n, job.rows, begins, ends, job.stream);
   *keys_current = keys.Current();
   *indices_current = values.Current();
   return r;
