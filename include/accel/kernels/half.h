@@ -111,6 +111,15 @@ struct float16 {
 
 struct bfloat16 {
   uint16_t bits;
+  ACCEL_HD static float round_to_odd_float(double d) {
+    const float f = static_cast<float>(d);
+    uint32_t b = bit_cast<uint32_t>(f);
+    if ((b & 0x7f800000u) == 0x7f800000u) return f;  // inf or NaN
+    const double back = static_cast<double>(f);
+    if (back == d) return f;
+    if ((back > d) == (d > 0)) b -= 1;  // rounded away from zero: step back toward it
+    return bit_cast<float>(b | 1u);
+  }
   bfloat16() = default;
   ACCEL_HD static bfloat16 from_bits(uint16_t b) {
     bfloat16 h;
@@ -118,8 +127,9 @@ struct bfloat16 {
     return h;
   }
   ACCEL_HD bfloat16(float f) : bits(detail::float_bits_to_bfloat16_bits(bit_cast<uint32_t>(f))) {}
-  // ml_dtypes rounds double to float first, then to bfloat16; do the same.
-  ACCEL_HD bfloat16(double d) : bfloat16(static_cast<float>(d)) {}
+  // Rounds once, as ml_dtypes does: through float32 rounded to odd, which keeps the bits that
+  // decide bfloat16's rounding (rounding to nearest float32 first could round twice).
+  ACCEL_HD bfloat16(double d) : bfloat16(round_to_odd_float(d)) {}
   template <class I, class = decltype(static_cast<float>(I()))>
   ACCEL_HD explicit bfloat16(I i) : bfloat16(static_cast<double>(i)) {}
   ACCEL_HD operator float() const { return bit_cast<float>(static_cast<uint32_t>(bits) << 16); }

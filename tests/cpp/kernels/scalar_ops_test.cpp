@@ -95,6 +95,13 @@ TEST(ScalarOps, HalfConversions) {
   EXPECT_EQ(bfloat16(1.00390625f).bits, 0x3f80u);  // halfway, to even
   EXPECT_EQ(bfloat16(1.01171875f).bits, 0x3f82u);
   EXPECT_TRUE(math::isnan(bfloat16(std::nanf(""))));
+  // From double, rounded once: just above the tie of 1 and 1 + 2^-7 (a float32 would hold
+  // the tie itself and round it to even), and the same below zero and for tiny values.
+  EXPECT_EQ(bfloat16(1.0 + 0x1p-8 + 0x1p-30).bits, 0x3f81u);
+  EXPECT_EQ(bfloat16(-(1.0 + 0x1p-8 + 0x1p-30)).bits, 0xbf81u);
+  EXPECT_EQ(bfloat16(1.0 + 0x1p-8).bits, 0x3f80u);  // an exact tie still goes to even
+  EXPECT_EQ(bfloat16(1e-50).bits, 0x0000u);
+  EXPECT_EQ(bfloat16(1e300).bits, 0x7f80u);
   // Once per op: float16 arithmetic rounds the float result, never twice.
   EXPECT_EQ(ops::Add{}(float16(2048.0f), float16(1.0f)).bits, float16(2048.0f).bits);
 }
