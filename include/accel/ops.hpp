@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -129,9 +130,12 @@ struct Slice {
 };
 struct Ellipsis {};
 struct NewAxis {};
-using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis>;
+// An integer array (advanced indexing, a copy) or a boolean array (a mask) is also an index.
+using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis, Array>;
 
-// Basic indexing (integers, slices, ..., None): always a view.
+// Basic indexing (integers, slices, ..., None): a view. With integer or boolean arrays among the
+// indices, NumPy's advanced indexing: a new array (its advanced dimensions go where the first
+// advanced index was when those indices are adjacent, else first).
 Array index(const Array& a, const std::vector<Index>& indices);
 // a[indices] = value, with value broadcast to the indexed shape.
 void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value);
@@ -139,5 +143,21 @@ void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScal
 // passed as an rvalue (`assign(x, add(x, 1))`, x += 1) is computed straight into dst; one that
 // is still referenced elsewhere is also written to its own memory.
 void assign(const Array& dst, ArrayOrScalar value);
+
+// ---- indexing functions (advanced_indexing.cpp, selection.cpp) -------------------------------
+// mode: "raise", "wrap" or "clip", as numpy.take.
+Array take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt,
+           const std::string& mode = "raise");
+Array take_along_axis(const Array& a, const Array& indices, std::optional<int64_t> axis);
+void put(const Array& a, const Array& indices, const Array& values,
+         const std::string& mode = "raise");
+void put_along_axis(const Array& a, const Array& indices, const Array& values,
+                    std::optional<int64_t> axis);
+std::vector<Array> nonzero(const Array& a);
+Array flatnonzero(const Array& a);
+Array argwhere(const Array& a);
+Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis = std::nullopt);
+Array extract(const Array& condition, const Array& a);
+Array count_nonzero(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
 
 }  // namespace accel

@@ -8,6 +8,10 @@
 #include "src/core/group.hpp"
 
 namespace accel {
+class IndexingBackend;
+}
+
+namespace accel {
 
 class Backend {
  public:
@@ -39,6 +43,9 @@ class Backend {
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
+
+  // Gathers, scatters and selection (src/core/backend_indexing.hpp).
+  virtual IndexingBackend& indexing() = 0;
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

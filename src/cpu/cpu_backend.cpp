@@ -7,6 +7,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cpu/allocator.hpp"
+#include "src/cpu/indexing.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -68,6 +69,7 @@ class CpuBackend final : public Backend {
     if (nbytes) std::memcpy(dst, src, nbytes);  // one CPU device: never really a peer
   }
   void synchronize() override {}
+  IndexingBackend& indexing() override { return cpu_indexing(); }
 };
 
 }  // namespace

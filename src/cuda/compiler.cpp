@@ -348,18 +348,13 @@ thread_local const char* t_last_lookup = "";
 
 const char* last_kernel_lookup() { return t_last_lookup; }
 
-const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
-  DeviceKernels& dk = kernels_of(c.index);
-  std::lock_guard<std::mutex> lock(dk.mutex);
-  if (auto it = dk.map.find(plan.key); it != dk.map.end()) {
-    t_last_lookup = "memory hit";
-    std::lock_guard<std::mutex> sl(stats().mutex);
-    ++stats().s.memory_hits;
-    return *it->second;
-  }
+namespace {
+
+// Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
+const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
+                                const std::string& name, const KernelSource& src) {
   auto k = std::make_unique<LoadedKernel>();
-  k->name = kernel_name(plan);
-  const KernelSource src = generate(plan, k->name);
+  k->name = name;
   const int cc = c.props.major * 10 + c.props.minor;
   dump_source(k->name, program_prelude() + src.code);
   const std::string key_text = disk_key(src.code, cc);
@@ -382,8 +377,36 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
           c.index);
   }
   const LoadedKernel& ref = *k;
-  dk.map.emplace(plan.key, std::move(k));
+  dk.map.emplace(key, std::move(k));
   return ref;
+}
+
+const LoadedKernel* find_kernel(DeviceKernels& dk, const std::string& key) {
+  auto it = dk.map.find(key);
+  if (it == dk.map.end()) return nullptr;
+  t_last_lookup = "memory hit";
+  std::lock_guard<std::mutex> sl(stats().mutex);
+  ++stats().s.memory_hits;
+  return it->second.get();
+}
+
+}  // namespace
+
+const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
+  DeviceKernels& dk = kernels_of(c.index);
+  std::lock_guard<std::mutex> lock(dk.mutex);
+  if (const LoadedKernel* k = find_kernel(dk, plan.key)) return *k;
+  const std::string name = kernel_name(plan);
+  return load_kernel(c, dk, plan.key, name, generate(plan, name));
+}
+
+const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,
+                                      const std::function<KernelSource()>& make) {
+  DeviceKernels& dk = kernels_of(c.index);
+  std::lock_guard<std::mutex> lock(dk.mutex);
+  const std::string key = "source:" + name;
+  if (const LoadedKernel* k = find_kernel(dk, key)) return *k;
+  return load_kernel(c, dk, key, name, make());
 }
 
 KernelCacheStats kernel_cache_stats() {

@@ -10,6 +10,7 @@
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
+#include "src/cuda/indexing.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -125,6 +126,7 @@ class CudaBackend final : public Backend {
     copy_peer(context(from.index), src, context(index_), dst, nbytes);
   }
   void synchronize() override { cuda::synchronize(index_); }
+  IndexingBackend& indexing() override { return cuda_indexing(index_); }
   void describe_last_run(std::string& kernel, std::string& cache) override {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";

@@ -18,6 +18,7 @@ void bind_ops(nb::module_& m);
 void bind_cuda(nb::module_& m);
 void bind_fusion(nb::module_& m);
 void bind_interop(nb::module_& m);
+void bind_indexing(nb::module_& m);
 
 // The elementwise op named `name` in elementwise_ops.def, if the table has it.
 std::optional<OpKind> elementwise_op(const char* name);

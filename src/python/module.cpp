@@ -51,4 +51,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_cuda(m);
   accel::python::bind_fusion(m);
   accel::python::bind_interop(m);
+  accel::python::bind_indexing(m);
 }
