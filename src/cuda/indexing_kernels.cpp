@@ -17,7 +17,8 @@ const char* element_type(int size) {
 }
 
 const char* kBytes16 =
-    "struct __align__(8) accel_bytes16 { unsigned long long lo, hi; };\n";
+    "#ifndef ACCEL_BYTES16\n#define ACCEL_BYTES16\n"
+    "struct __align__(8) accel_bytes16 { unsigned long long lo, hi; };\n#endif\n";
 
 }  // namespace
 
@@ -45,8 +46,8 @@ KernelSource index_kernel_source(const IndexKernelKey& k) {
   o << "  typedef " << element_type(k.elem_size) << " E;\n";
   o << "  const long long n = p.v[0];\n";
   o << "  E* base = (E*)p.v[1];\n  E* dense = (E*)p.v[2];\n";
-  o << "  unsigned long long* err = (unsigned long long*)p.v[3];\n";
-  o << "  (void)err;\n";
+  if (k.mode == IndexMode::Raise)
+    o << "  unsigned long long* err = (unsigned long long*)p.v[3];\n";
   o << "  const long long step = (long long)gridDim.x * blockDim.x * " << kIndexUnroll << ";\n";
   o << "  for (long long i0 = (long long)blockIdx.x * blockDim.x * " << kIndexUnroll
     << " + threadIdx.x; i0 < n; i0 += step) {\n";
@@ -100,7 +101,9 @@ KernelSource index_kernel_source(const IndexKernelKey& k) {
   } else {
     o << "    E val[" << kIndexUnroll << "];\n";
     o << "#pragma unroll\n    for (int u = 0; u < " << kIndexUnroll << "; ++u)\n";
-    o << "      if (ok[u]) val[u] = __ldg(base + ob[u]);\n";
+    // Read-only path for the random reads (no overload of __ldg for the 16-byte struct).
+    o << "      if (ok[u]) val[u] = " << (k.elem_size == 16 ? "base[ob[u]]" : "__ldg(base + ob[u])")
+      << ";\n";
     o << "#pragma unroll\n    for (int u = 0; u < " << kIndexUnroll << "; ++u)\n";
     o << "      if (ok[u]) dense[od[u]] = val[u];\n";
   }
