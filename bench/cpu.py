@@ -49,6 +49,8 @@ def cases(rng, n):
                one_b=rng.standard_normal(1, dtype=np.float32))
     a, b, c, d, e, x, y, one_a, one_b = env.values()
     A, B, C, D, E, X, Y, One_a, One_b = (ap.asarray(v) for v in env.values())
+    idx = rng.integers(0, n, size=n // 4)
+    Idx = ap.asarray(idx)
     out = [
         ("add 16M f32", 3 * 4 * n,
          lambda: ap.eval(A + B), lambda: a + b, "a + b"),
@@ -61,12 +63,16 @@ def cases(rng, n):
         ("sum 16M f32", 4 * n, lambda: ap.eval(A.sum()), lambda: a.sum(), "sum(a)"),
         ("((a - b)**2).sum()", 2 * 4 * n,
          lambda: ap.eval(((A - B) ** 2).sum()), lambda: ((a - b) ** 2).sum(), "sum((a - b)**2)"),
+        ("x[x > 0] 16M f32", 4 * n + 2 * n,
+         lambda: ap.eval(X[X > 0]), lambda: x[x > 0], None),
+        ("x[idx] 4M int64 of 16M f32", 16 * (n // 4),
+         lambda: ap.eval(X[Idx]), lambda: x[idx], None),
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
     ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
-             (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne else None)
+             (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)
             for name, nbytes, f_ap, f_np, expr in out]
 
 
@@ -91,7 +97,7 @@ def main():
         kw = dict(repeat=repeat, inner=20000 if small else 1)
         t_ap = median_time(f_ap, **kw)
         t_np = median_time(f_np, **kw)
-        t_ne = median_time(f_ne, **kw) if ne is not None else None
+        t_ne = median_time(f_ne, **kw) if f_ne is not None else None
         rows.append(dict(case=name, bytes=nbytes, accelpy_s=t_ap, numpy_s=t_np, numexpr_s=t_ne))
         print(f"  measured {name}", file=sys.stderr)
     result = dict(

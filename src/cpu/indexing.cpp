@@ -49,14 +49,15 @@ struct BadIndex {
   }
 };
 
-// Maps an index into [0, len) by the mode; false when it is out of range (mode Raise).
-inline bool normalize(int64_t& x, int64_t len, IndexMode mode) {
-  if (mode == IndexMode::Raise) {
+// Maps an index into [0, len) by the mode; false when it is out of range.
+template <IndexMode mode>
+inline bool normalize(int64_t& x, int64_t len) {
+  if constexpr (mode == IndexMode::Raise) {
     if (x < 0) x += len;
     return uint64_t(x) < uint64_t(len);
   }
   if (len == 0) return false;
-  if (mode == IndexMode::Wrap) {
+  if constexpr (mode == IndexMode::Wrap) {
     x %= len;
     if (x < 0) x += len;
   } else {
@@ -65,7 +66,7 @@ inline bool normalize(int64_t& x, int64_t len, IndexMode mode) {
   return true;
 }
 
-template <class T, bool kScatter>
+template <class T, bool kScatter, IndexMode kMode>
 void run_map(const IndexMap& map, bool parallel) {
   const IndexLoop loop = make_index_loop(map);
   const int nd = int(loop.shape.size());
@@ -100,18 +101,36 @@ void run_map(const IndexMap& map, bool parallel) {
     const int64_t sb = loop.strides[0][nd - 1], sd = loop.strides[1][nd - 1];
     for (int64_t i = lo; i < hi;) {
       const int64_t count = std::min(inner - c[nd - 1], hi - i);
-      for (int64_t t = 0; t < count; ++t) {
-        int64_t ob = off[0] + t * sb;
-        for (int j = 0; j < k; ++j) {
-          int64_t x = idx[j][off[2 + j] + t * loop.strides[2 + j][nd - 1]];
+      if (k == 1) {
+        // One index array (x[idx], take): the loop the compiler can keep in registers.
+        const int64_t* ip = idx[0] + off[2];
+        const int64_t si = loop.strides[2][nd - 1], sel = sel_stride[0], n0 = len[0];
+        T* bp = base + off[0];
+        T* dp = dense + off[1];
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t x = ip[t * si];
           const int64_t raw = x;
-          if (!normalize(x, len[j], map.mode)) return bad.report(raw, j);
-          ob += x * sel_stride[j];
+          if (!normalize<kMode>(x, n0)) return bad.report(raw, 0);
+          if constexpr (kScatter) {
+            bp[t * sb + x * sel] = dp[t * sd];
+          } else {
+            dp[t * sd] = bp[t * sb + x * sel];
+          }
         }
-        if constexpr (kScatter) {
-          base[ob] = dense[off[1] + t * sd];
-        } else {
-          dense[off[1] + t * sd] = base[ob];
+      } else {
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t ob = off[0] + t * sb;
+          for (int j = 0; j < k; ++j) {
+            int64_t x = idx[j][off[2 + j] + t * loop.strides[2 + j][nd - 1]];
+            const int64_t raw = x;
+            if (!normalize<kMode>(x, len[j])) return bad.report(raw, j);
+            ob += x * sel_stride[j];
+          }
+          if constexpr (kScatter) {
+            base[ob] = dense[off[1] + t * sd];
+          } else {
+            dense[off[1] + t * sd] = base[ob];
+          }
         }
       }
       if (bad.set.load(std::memory_order_relaxed)) return;
@@ -136,14 +155,22 @@ void run_map(const IndexMap& map, bool parallel) {
   }
 }
 
+template <bool kScatter>
+void dispatch(const IndexMap& map) {
+  by_size(itemsize(map.base.dtype()), [&](auto t) {
+    using T = decltype(t);
+    switch (map.mode) {
+      case IndexMode::Raise: return run_map<T, kScatter, IndexMode::Raise>(map, !kScatter);
+      case IndexMode::Wrap: return run_map<T, kScatter, IndexMode::Wrap>(map, !kScatter);
+      case IndexMode::Clip: return run_map<T, kScatter, IndexMode::Clip>(map, !kScatter);
+    }
+  });
+}
+
 class CpuIndexing final : public IndexingBackend {
  public:
-  void gather(const IndexMap& map) override {
-    by_size(itemsize(map.base.dtype()), [&](auto t) { run_map<decltype(t), false>(map, true); });
-  }
-  void scatter(const IndexMap& map) override {
-    by_size(itemsize(map.base.dtype()), [&](auto t) { run_map<decltype(t), true>(map, false); });
-  }
+  void gather(const IndexMap& map) override { dispatch<false>(map); }
+  void scatter(const IndexMap& map) override { dispatch<true>(map); }
   Array select(const Array& mask, const Array& values) override {
     const int64_t n = mask.size();
     const bool* m = element0<const bool>(mask);
@@ -169,13 +196,21 @@ class CpuIndexing final : public IndexingBackend {
       parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
         for (int64_t ch = lo; ch < hi; ++ch) {
           const int64_t e = std::min(n, (ch + 1) * kChunk);
+          // Branch-free: every element is stored at the next free slot, which only advances
+          // past selected ones; stopping at the last selected element keeps the stores
+          // inside this chunk's part of the output.
+          int64_t last = e - 1;
+          while (last >= ch * kChunk && !m[last]) --last;
           int64_t at = start[ch];
-          for (int64_t i = ch * kChunk; i < e; ++i) {
-            if (!m[i]) continue;
-            if constexpr (std::is_same_v<T, uint64_t>) {
-              o[at++] = v ? v[i] : uint64_t(i);
-            } else {
-              o[at++] = v[i];
+          if (v) {
+            for (int64_t i = ch * kChunk; i <= last; ++i) {
+              o[at] = v[i];
+              at += m[i] != 0;
+            }
+          } else if constexpr (std::is_same_v<T, uint64_t>) {
+            for (int64_t i = ch * kChunk; i <= last; ++i) {
+              o[at] = uint64_t(i);
+              at += m[i] != 0;
             }
           }
         }
