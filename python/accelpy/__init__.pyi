@@ -45,6 +45,7 @@ from ._core import atan2 as arctan2
 from ._core import atanh as arctanh
 from ._core import argmax as argmax
 from ._core import argmin as argmin
+from ._core import argwhere as argwhere
 from ._core import round as around
 from ._core import asin as asin
 from ._core import asinh as asinh
@@ -66,6 +67,7 @@ from ._core import can_cast as can_cast
 from ._core import cbrt as cbrt
 from ._core import ceil as ceil
 from ._core import clip as clip
+from ._core import compress as compress
 from ._core import concatenate as concat
 from ._core import concatenate as concatenate
 from ._core import conj as conj
@@ -74,6 +76,7 @@ from ._core import copy as copy
 from ._core import copysign as copysign
 from ._core import cos as cos
 from ._core import cosh as cosh
+from ._core import count_nonzero as count_nonzero
 from ._core import deg2rad as deg2rad
 from ._core import rad2deg as degrees
 from ._core import divide as divide
@@ -84,8 +87,10 @@ from ._core import exp as exp
 from ._core import exp2 as exp2
 from ._core import expand_dims as expand_dims
 from ._core import expm1 as expm1
+from ._core import extract as extract
 from ._core import eye as eye
 from ._core import fabs as fabs
+from ._core import flatnonzero as flatnonzero
 from ._core import floor as floor
 from ._core import floor_divide as floor_divide
 from ._core import fmax as fmax
@@ -126,6 +131,7 @@ from ._core import moveaxis as moveaxis
 from ._core import multiply as multiply
 from ._core import negative as negative
 from ._core import nextafter as nextafter
+from ._core import nonzero as nonzero
 from ._core import not_equal as not_equal
 from ._core import ones as ones
 from ._core import transpose as permute_dims
@@ -134,6 +140,8 @@ from ._core import pow as pow
 from ._core import pow as power
 from ._core import prod as prod
 from ._core import promote_types as promote_types
+from ._core import put as put
+from ._core import put_along_axis as put_along_axis
 from ._core import rad2deg as rad2deg
 from ._core import deg2rad as radians
 from ._core import ravel as ravel
@@ -160,6 +168,8 @@ from ._core import std as std
 from ._core import subtract as subtract
 from ._core import sum as sum
 from ._core import swapaxes as swapaxes
+from ._core import take as take
+from ._core import take_along_axis as take_along_axis
 from ._core import tan as tan
 from ._core import tanh as tanh
 from ._core import transpose as transpose

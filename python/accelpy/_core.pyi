@@ -382,6 +382,18 @@ class ndarray:
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """__cuda_array_interface__(self) -> dict"""
 
+    def nonzero(self) -> tuple[Any, ...]:
+        """Indices of the nonzero elements (numpy.ndarray.nonzero)."""
+
+    def take(self, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+        """Elements at `indices` along `axis` (numpy.ndarray.take)."""
+
+    def put(self, ind: object, v: object, mode: str = 'raise') -> None:
+        """Sets a.flat[ind] = v (numpy.ndarray.put)."""
+
+    def compress(self, condition: object, axis: object | None = None) -> ndarray:
+        """The slices where `condition` is true (numpy.ndarray.compress)."""
+
     def __repr__(self) -> str:
         pass
 
@@ -1105,3 +1117,47 @@ def set_max_pending_bytes(nbytes: int) -> None:
     """
     Sets the bytes of computed arrays that pending work alone may keep alive; past it, the pending work holding them is evaluated.
     """
+
+def take(a: object, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+    """
+    Elements of `a` at `indices` along `axis` (the flattened array when None), as numpy.take; mode 'raise' (IndexError), 'wrap' or 'clip' for indices out of range.
+    """
+
+def take_along_axis(arr: object, indices: object, axis: object | None) -> ndarray:
+    """
+    Picks values along `axis` at indices broadcast against `arr` (numpy.take_along_axis).
+    """
+
+def put(a: ndarray, ind: object, v: object, mode: str = 'raise') -> None:
+    """Sets a.flat[ind] = v in place, repeating v as needed (numpy.put)."""
+
+def put_along_axis(arr: ndarray, indices: object, values: object, axis: object | None) -> None:
+    """
+    Writes values along `axis` at indices broadcast against `arr` (numpy.put_along_axis).
+    """
+
+def nonzero(a: object) -> tuple[Any, ...]:
+    """
+    The indices of the nonzero elements, one array per dimension (numpy.nonzero).
+    """
+
+def flatnonzero(a: object) -> ndarray:
+    """
+    Indices of the nonzero elements of the flattened array (numpy.flatnonzero).
+    """
+
+def argwhere(a: object) -> ndarray:
+    """Indices of the nonzero elements, one row per element (numpy.argwhere)."""
+
+def compress(condition: object, a: object, axis: object | None = None) -> ndarray:
+    """
+    The slices of `a` along `axis` where `condition` is true (numpy.compress).
+    """
+
+def extract(condition: object, arr: object) -> ndarray:
+    """
+    The elements of the flattened `arr` where the flattened `condition` is true (numpy.extract).
+    """
+
+def count_nonzero(a: object, axis: object | None = None, keepdims: bool = False) -> Any:
+    """The number of nonzero elements (numpy.count_nonzero)."""

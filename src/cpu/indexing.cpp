@@ -22,11 +22,16 @@ struct Bytes16 {
 template <class F>
 void by_size(size_t size, F&& f) {
   switch (size) {
-    case 1: return f(uint8_t{});
-    case 2: return f(uint16_t{});
-    case 4: return f(uint32_t{});
-    case 8: return f(uint64_t{});
-    default: return f(Bytes16{});
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    case 8:
+      return f(uint64_t{});
+    default:
+      return f(Bytes16{});
   }
 }
 
@@ -160,9 +165,12 @@ void dispatch(const IndexMap& map) {
   by_size(itemsize(map.base.dtype()), [&](auto t) {
     using T = decltype(t);
     switch (map.mode) {
-      case IndexMode::Raise: return run_map<T, kScatter, IndexMode::Raise>(map, !kScatter);
-      case IndexMode::Wrap: return run_map<T, kScatter, IndexMode::Wrap>(map, !kScatter);
-      case IndexMode::Clip: return run_map<T, kScatter, IndexMode::Clip>(map, !kScatter);
+      case IndexMode::Raise:
+        return run_map<T, kScatter, IndexMode::Raise>(map, !kScatter);
+      case IndexMode::Wrap:
+        return run_map<T, kScatter, IndexMode::Wrap>(map, !kScatter);
+      case IndexMode::Clip:
+        return run_map<T, kScatter, IndexMode::Clip>(map, !kScatter);
     }
   });
 }

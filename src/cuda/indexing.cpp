@@ -50,10 +50,10 @@ void run_map(int device, const IndexMap& map, bool scatter) {
   const IndexLoop loop = make_index_loop(map);
   const int nd = int(loop.shape.size()), na = int(map.indices.size());
   if (nd > kMaxIndexDims || na > kMaxIndexArrays) {
-    throw NotImplementedError("indexing on CUDA supports up to " +
-                              std::to_string(kMaxIndexArrays) + " index arrays over up to " +
-                              std::to_string(kMaxIndexDims) + " non-mergeable dimensions (got " +
-                              std::to_string(na) + " over " + std::to_string(nd) + ")");
+    throw NotImplementedError("indexing on CUDA supports up to " + std::to_string(kMaxIndexArrays) +
+                              " index arrays over up to " + std::to_string(kMaxIndexDims) +
+                              " non-mergeable dimensions (got " + std::to_string(na) + " over " +
+                              std::to_string(nd) + ")");
   }
   IndexKernelKey key;
   key.scatter = scatter;
@@ -69,7 +69,8 @@ void run_map(int device, const IndexMap& map, bool scatter) {
   w[1] = reinterpret_cast<long long>(address(map.base));
   w[2] = reinterpret_cast<long long>(address(map.dense));
   int at = 4;
-  for (const IndexOperand& op : map.indices) w[at++] = reinterpret_cast<long long>(address(op.index));
+  for (const IndexOperand& op : map.indices)
+    w[at++] = reinterpret_cast<long long>(address(op.index));
   for (int d = 0; d < nd; ++d) w[at++] = loop.shape[d];
   for (const Strides& st : loop.strides)
     for (int d = 0; d < nd; ++d) w[at++] = st[d];

@@ -8,11 +8,16 @@ namespace {
 
 const char* element_type(int size) {
   switch (size) {
-    case 1: return "unsigned char";
-    case 2: return "unsigned short";
-    case 4: return "unsigned int";
-    case 8: return "unsigned long long";
-    default: return "accel_bytes16";
+    case 1:
+      return "unsigned char";
+    case 2:
+      return "unsigned short";
+    case 4:
+      return "unsigned int";
+    case 8:
+      return "unsigned long long";
+    default:
+      return "accel_bytes16";
   }
 }
 
@@ -35,8 +40,7 @@ std::string index_kernel_name(const IndexKernelKey& k) {
 
 KernelSource index_kernel_source(const IndexKernelKey& k) {
   const int nd = k.ndim, na = k.arrays, nops = 2 + na;
-  const int kShape = 4 + na, kStrides = kShape + nd, kSel = kStrides + nops * nd,
-            kLen = kSel + na;
+  const int kShape = 4 + na, kStrides = kShape + nd, kSel = kStrides + nops * nd, kLen = kSel + na;
   const std::string name = index_kernel_name(k);
   std::ostringstream o;
   if (k.elem_size == 16) o << kBytes16;
@@ -46,8 +50,7 @@ KernelSource index_kernel_source(const IndexKernelKey& k) {
   o << "  typedef " << element_type(k.elem_size) << " E;\n";
   o << "  const long long n = p.v[0];\n";
   o << "  E* base = (E*)p.v[1];\n  E* dense = (E*)p.v[2];\n";
-  if (k.mode == IndexMode::Raise)
-    o << "  unsigned long long* err = (unsigned long long*)p.v[3];\n";
+  if (k.mode == IndexMode::Raise) o << "  unsigned long long* err = (unsigned long long*)p.v[3];\n";
   o << "  const long long step = (long long)gridDim.x * blockDim.x * " << kIndexUnroll << ";\n";
   o << "  for (long long i0 = (long long)blockIdx.x * blockDim.x * " << kIndexUnroll
     << " + threadIdx.x; i0 < n; i0 += step) {\n";
@@ -136,7 +139,8 @@ __device__ __forceinline__ unsigned accel_sel_bits(const unsigned char* m, long 
 #pragma unroll
       for (int b = 0; b < 4; ++b) bits |= (((w[q] >> (8 * b)) & 0xffu) != 0u) << (4 * q + b);
   } else {
-    for (int i = 0; i < )" + P + R"(; ++i)
+    for (int i = 0; i < )" +
+                       P + R"(; ++i)
       if (t0 + i < n && m[t0 + i]) bits |= 1u << i;
   }
   return bits;
@@ -222,10 +226,25 @@ __device__ __forceinline__ unsigned long long accel_block_scan(unsigned long lon
     o << "  unsigned long long at = offs[blockIdx.x] + accel_block_scan<" << T
       << ">(__popc(bits), total);\n";
     o << "  E* o = (E*)out;\n";
-    if (values) o << "  const E* v = (const E*)values;\n";
-    else o << "  (void)values;\n";
-    o << "#pragma unroll\n  for (int i = 0; i < " << P << "; ++i)\n";
-    o << "    if (bits & (1u << i)) o[at++] = " << (values ? "v[t0 + i]" : "t0 + i") << ";\n";
+    if (values)
+      o << "  const E* v = (const E*)values;\n";
+    else
+      o << "  (void)values;\n";
+    if (elem_size <= 8) {
+      // The tile's selection is staged in shared memory at its block-relative positions, then
+      // written out by consecutive threads (coalesced stores).
+      o << "  __shared__ E stage[" << kSelectTile << "];\n";
+      o << "  unsigned long long k = at - offs[blockIdx.x];\n";
+      o << "#pragma unroll\n  for (int i = 0; i < " << P << "; ++i)\n";
+      o << "    if (bits & (1u << i)) stage[k++] = " << (values ? "v[t0 + i]" : "t0 + i") << ";\n";
+      o << "  __syncthreads();\n";
+      o << "  const unsigned long long first = offs[blockIdx.x];\n";
+      o << "  for (unsigned j = threadIdx.x; j < (unsigned)total; j += " << T << ")\n";
+      o << "    o[first + j] = stage[j];\n";
+    } else {
+      o << "#pragma unroll\n  for (int i = 0; i < " << P << "; ++i)\n";
+      o << "    if (bits & (1u << i)) o[at++] = " << (values ? "v[t0 + i]" : "t0 + i") << ";\n";
+    }
     o << "}\n";
     src.entries = {name};
   }

@@ -241,7 +241,8 @@ void bind_array(nb::module_& m) {
              return a.shape()[0];
            })
       .def(
-          "__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key, a.device())); },
+          "__getitem__",
+          [](const Array& a, nb::handle key) { return index(a, to_index(key, a.device())); },
           "key"_a.none())
       .def(
           "__setitem__",

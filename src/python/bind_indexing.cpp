@@ -119,7 +119,8 @@ void bind_indexing(nb::module_& m) {
       "indices"_a, "axis"_a = nb::none(), "mode"_a = "raise",
       "Elements at `indices` along `axis` (numpy.ndarray.take).");
   method(
-      "put", [](const Array& a, nb::handle ind, nb::handle v, const std::string& mode) {
+      "put",
+      [](const Array& a, nb::handle ind, nb::handle v, const std::string& mode) {
         put_fn(a, ind, v, mode);
       },
       "ind"_a, "v"_a, "mode"_a = "raise", "Sets a.flat[ind] = v (numpy.ndarray.put).");

@@ -284,8 +284,8 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
       out.push_back(to_int64(h, "index"));
     } else if (is_numpy_array(p, true)) {
       out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
-    } else if (PyList_Check(p) || PyTuple_Check(p) || PyBool_Check(p) ||
-               nb::isinstance<Array>(h) || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1 ||
+    } else if (PyList_Check(p) || PyTuple_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
+               PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1 ||
                PyObject_HasAttrString(p, "__array__")) {
       Array arr = to_array(h, device);
       if (arr.ndim() == 0 && is_integer(arr.dtype())) {

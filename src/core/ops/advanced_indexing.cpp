@@ -80,9 +80,8 @@ Parsed parse(const Array& a, const std::vector<Index>& indices) {
       mark(e);
       if (!is_bool(arr.dtype())) {
         if (!is_integer(arr.dtype())) {
-          throw IndexError(
-              "arrays used as indices must be of integer (or boolean) type, not " +
-              std::string(dtype_name(arr.dtype())));
+          throw IndexError("arrays used as indices must be of integer (or boolean) type, not " +
+                           std::string(dtype_name(arr.dtype())));
         }
         basic.push_back(Slice{});
         p.arrays.push_back(on_device(arr, a.device()));
@@ -99,11 +98,10 @@ Parsed parse(const Array& a, const std::vector<Index>& indices) {
       } else {
         for (int i = 0; i < arr.ndim(); ++i) {
           if (arr.shape()[i] != a.shape()[adim + i]) {
-            throw IndexError("boolean index did not match indexed array along axis " +
-                             std::to_string(adim + i) + "; size of axis is " +
-                             std::to_string(a.shape()[adim + i]) +
-                             " but size of corresponding boolean axis is " +
-                             std::to_string(arr.shape()[i]));
+            throw IndexError(
+                "boolean index did not match indexed array along axis " + std::to_string(adim + i) +
+                "; size of axis is " + std::to_string(a.shape()[adim + i]) +
+                " but size of corresponding boolean axis is " + std::to_string(arr.shape()[i]));
           }
         }
         std::vector<Array> nz = nonzero(on_device(arr, a.device()));
@@ -284,11 +282,11 @@ Array advanced_index(const Array& a, const std::vector<Index>& indices) {
   return map.dense;
 }
 
-void advanced_index_assign(const Array& a, const std::vector<Index>& indices,
-                           ArrayOrScalar value) {
+void advanced_index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value) {
   if (!a.writeable()) throw ValueError("assignment destination is read-only");
   // x[mask] = scalar over leading dimensions needs no compaction: it is a where().
-  if (indices.size() == 1 || (indices.size() == 2 && std::holds_alternative<Ellipsis>(indices[1]))) {
+  if (indices.size() == 1 ||
+      (indices.size() == 2 && std::holds_alternative<Ellipsis>(indices[1]))) {
     const Array* mask = std::get_if<Array>(&indices[0]);
     const bool one_value = !value.is_array() || value.array().size() == 1;
     if (mask && is_bool(mask->dtype()) && mask->ndim() > 0 && mask->ndim() <= a.ndim() &&
@@ -296,8 +294,8 @@ void advanced_index_assign(const Array& a, const std::vector<Index>& indices,
       const Array v = value.is_array() ? reshape(astype(value.array(), a.dtype()), Shape{})
                                        : full(Shape{}, value.scalar(), a.dtype(), a.device());
       if (v.device() != a.device()) {
-        throw ValueError("cannot assign an array on " + v.device().str() +
-                         " into an array on " + a.device().str() + "; move it with .to(device)");
+        throw ValueError("cannot assign an array on " + v.device().str() + " into an array on " +
+                         a.device().str() + "; move it with .to(device)");
       }
       Shape ms = mask->shape();
       while (int(ms.size()) < a.ndim()) ms.push_back(1);
@@ -355,8 +353,8 @@ IndexMap along_axis_map(const Array& a, const Array& indices, int axis) {
     map.base_strides.push_back(d == axis || a.shape()[d] == 1 ? 0 : a.strides()[d]);
   Array idx = cast_to(on_device(indices, a.device()), DType::Int64);
   idx.eval();
-  map.indices.push_back(IndexOperand{broadcast_view(idx, shape), a.strides()[axis],
-                                     a.shape()[axis], axis});
+  map.indices.push_back(
+      IndexOperand{broadcast_view(idx, shape), a.strides()[axis], a.shape()[axis], axis});
   map.dense = Array::empty(shape, a.dtype(), a.device());  // the shape, for callers
   return map;
 }
@@ -397,8 +395,9 @@ void put(const Array& a, const Array& indices, const Array& values, const std::s
   if (n == 0 || v.size() == 0) return;
   if (v.size() != n) {
     // NumPy repeats the values cyclically over the indices.
-    v = take(v, arange(Scalar::weak_int(0), Scalar::weak_int(n), Scalar::weak_int(1),
-                       DType::Int64, v.device()),
+    v = take(v,
+             arange(Scalar::weak_int(0), Scalar::weak_int(n), Scalar::weak_int(1), DType::Int64,
+                    v.device()),
              0, "wrap");
   }
   IndexMap map;

@@ -11,8 +11,7 @@ namespace accel {
 
 bool has_array_index(const std::vector<Index>& indices);
 Array advanced_index(const Array& a, const std::vector<Index>& indices);
-void advanced_index_assign(const Array& a, const std::vector<Index>& indices,
-                           ArrayOrScalar value);
+void advanced_index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value);
 
 // The elements of `values` (any layout, the mask's shape) where `mask` is true, in C order;
 // with `values` undefined, the flat indices of those elements (int64).

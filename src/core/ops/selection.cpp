@@ -62,9 +62,8 @@ Array argwhere(const Array& a) {
 
 Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis) {
   if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
-  const Array idx = select_true(condition.device() == a.device()
-                                    ? condition
-                                    : to_device(condition, a.device()));
+  const Array idx =
+      select_true(condition.device() == a.device() ? condition : to_device(condition, a.device()));
   return take(a, idx, axis);
 }
 
