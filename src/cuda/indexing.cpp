@@ -6,8 +6,9 @@
 #include "src/cuda/indexing.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@
 namespace accel::cuda {
 
 namespace {
+
+constexpr size_t kErrorBytes = 2 * sizeof(unsigned long long);
 
 const char* address(const Array& a) {
   return static_cast<const char*>(a.storage()->data()) + a.offset() * int64_t(itemsize(a.dtype()));
@@ -43,6 +46,30 @@ struct Scratch {
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
 };
+
+// The out-of-range flag of a stream: {index array + 1, offending value}, zero between calls (a
+// call that finds it set zeroes it again), so a checked gather costs no allocation or upload,
+// only the read-back. Its mutex spans launch to read-back: calls on one stream from several
+// threads must not see each other's flag.
+struct ErrorFlag {
+  std::mutex mutex;
+  void* ptr = nullptr;
+};
+
+ErrorFlag& error_flag(DeviceContext& c) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, api::CUstream>, std::unique_ptr<ErrorFlag>> flags;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<ErrorFlag>& f = flags[{c.index, c.stream()}];
+  if (!f) {
+    auto made = std::make_unique<ErrorFlag>();
+    made->ptr = device_allocate(c, kErrorBytes);
+    const unsigned long long zero[2] = {0, 0};
+    copy_host_to_device(c, zero, made->ptr, kErrorBytes);
+    f = std::move(made);
+  }
+  return *f;
+}
 
 void run_map(int device, const IndexMap& map, bool scatter) {
   DeviceContext& c = context(device);
@@ -77,11 +104,10 @@ void run_map(int device, const IndexMap& map, bool scatter) {
   for (const IndexOperand& op : map.indices) w[at++] = op.stride;
   for (const IndexOperand& op : map.indices) w[at++] = op.len;
 
-  std::optional<Scratch> err;
-  if (map.mode == IndexMode::Raise) {
-    const unsigned long long zero[2] = {0, 0};
-    err.emplace(c, sizeof(zero));
-    copy_host_to_device(c, zero, err->ptr, sizeof(zero));
+  ErrorFlag* err = map.mode == IndexMode::Raise ? &error_flag(c) : nullptr;
+  std::unique_lock<std::mutex> err_lock;
+  if (err) {
+    err_lock = std::unique_lock<std::mutex>(err->mutex);
     w[3] = reinterpret_cast<long long>(err->ptr);
   }
   const int64_t per_block = int64_t(kIndexThreads) * kIndexUnroll;
@@ -89,10 +115,12 @@ void run_map(int device, const IndexMap& map, bool scatter) {
   const unsigned grid = unsigned(std::min((loop.size + per_block - 1) / per_block, max_blocks));
   void* args[] = {w.data()};
   launch(c, k, 0, grid, kIndexThreads, args);
-  if (map.mode == IndexMode::Raise) {
+  if (err) {
     unsigned long long flag[2];
     copy_device_to_host(c, err->ptr, flag, sizeof(flag));
     if (flag[0] != 0) {
+      const unsigned long long zero[2] = {0, 0};
+      copy_host_to_device(c, zero, err->ptr, kErrorBytes);
       const IndexOperand& op = map.indices[flag[0] - 1];
       throw_index_out_of_bounds(static_cast<int64_t>(flag[1]), op.axis, op.len);
     }
