@@ -221,3 +221,24 @@ def test_empty_base(device):
     assert a[a > 0].shape == (0,)
     with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
         a[[0]]
+
+
+@pytest.mark.parametrize("threads", [1, 3, 8])
+def test_threaded_cpu_paths(rng, threads):
+    """Gathers split across threads start mid-row; selections span many chunks."""
+    previous = ap._core._num_threads()
+    ap._core._set_num_threads(threads)
+    try:
+        a_np = random_values(rng, (301, 499), np.float32)
+        a = to_device(a_np, "cpu")
+        rows, cols = idx(rng, 301, (400, 1)), idx(rng, 499, (1, 300))
+        assert_matches(a[rows, cols], a_np[rows, cols])  # 120000 elements, no merging
+        assert_matches(a.T[::-1][cols.T, 5:], a_np.T[::-1][cols.T, 5:])
+        big_np = random_values(rng, (1 << 18) + 7, np.int16)
+        big = to_device(big_np, "cpu")
+        assert_matches(big[big > 0], big_np[big_np > 0])
+        assert_matches(ap.flatnonzero(big < 0), np.flatnonzero(big_np < 0))
+        with pytest.raises(IndexError, match="index 301 is out of bounds for axis 0"):
+            a[np.full(100_000, 301)]
+    finally:
+        ap._core._set_num_threads(previous)

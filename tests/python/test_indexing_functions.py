@@ -180,3 +180,8 @@ def test_count_nonzero(device, rng, axis, keepdims):
         assert got == exp and isinstance(got, int)
     else:
         assert_matches(got, exp)
+
+
+def test_where_with_one_of_x_y(device):
+    with pytest.raises(ValueError, match="both or neither"):
+        ap.where(ap.ones(3) > 0, ap.ones(3))
