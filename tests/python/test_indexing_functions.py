@@ -82,9 +82,13 @@ def test_put(device, rng, mode, layout):
     a_np = np.array(a_np)
     a = to_device(a_np, device) if layout == "2d" else a
     n = a_np.size
+    # Distinct targets after the mode maps them (a GPU writes duplicates in any order).
     i = rng.permutation(n)[:5] - (n if mode == "raise" else 0)
-    if mode != "raise":
+    if mode == "wrap":
         i = i + rng.integers(-2, 3, size=5) * n
+    elif mode == "clip":
+        i = rng.permutation(n - 2)[:5] + 1
+        i[0], i[1] = -5, n + 3  # clip to the first and last elements
     v = random_values(rng, (5,), np.int32)
     np.put(a_np, i, v, mode=mode)
     ap.put(a, to_device(i, device), to_device(v, device), mode=mode)
