@@ -70,6 +70,19 @@ def cases(rng, n):
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
     ]
+    # Sorting and scans (issue 6); numexpr has none of them.
+    s_np = rng.standard_normal(n // 4, dtype=np.float32)
+    S = ap.asarray(s_np)
+    u_np = rng.integers(0, 1 << 16, size=n // 4)
+    U = ap.asarray(u_np)
+    out += [
+        ("sort 4M f32", 2 * 4 * (n // 4), lambda: ap.eval(ap.sort(S)), lambda: np.sort(s_np), None),
+        ("argsort 4M f32 (stable)", 12 * (n // 4), lambda: ap.eval(ap.argsort(S)),
+         lambda: np.argsort(s_np, kind="stable"), None),
+        ("cumsum 16M f32", 2 * 4 * n, lambda: ap.eval(ap.cumsum(A)), lambda: np.cumsum(a), None),
+        ("unique 4M int64 (65536 values)", 2 * 8 * (n // 4), lambda: ap.eval(ap.unique(U)),
+         lambda: np.unique(u_np), None),
+    ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
              (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)

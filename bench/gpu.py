@@ -107,6 +107,32 @@ def case_sum(shape, axis):
     return out, 4 * x.size
 
 
+# ---- sorting and scans (CUB): sort/argsort of 2^26 float32, cumsum of 2^28 float32 ---------
+
+def case_library(name, n):
+    """accelpy against CuPy and PyTorch on one library op over n random float32."""
+    x = np.random.default_rng(2).standard_normal(n, dtype=np.float32)
+    ops = {"sort": (ap.sort, lambda t: torch.sort(t)[0], lambda c: cupy.sort(c)),
+           "argsort": (ap.argsort, lambda t: torch.argsort(t, stable=True),
+                       lambda c: cupy.argsort(c)),
+           "cumsum": (ap.cumsum, lambda t: torch.cumsum(t, 0), lambda c: cupy.cumsum(c))}
+    run_ap, run_torch, run_cupy = ops[name]
+    a = ap.asarray(x, device="cuda")
+    out = {"accelpy": timer_ap(lambda: ap.eval(run_ap(a)))}
+    if torch is not None:
+        t = torch.from_numpy(x).cuda()
+        out["torch"] = timer_torch(lambda: run_torch(t))
+        del t
+    if cupy is not None:
+        c = cupy.asarray(x)
+        out["cupy"] = timer_cupy(lambda: run_cupy(c))
+        del c
+    return out
+
+
+LIBRARY_CASES = [("sort", 26), ("argsort", 26), ("cumsum", 28)]
+
+
 # ---- fusion: expressions over several arrays, against eager and compiled peers --------------
 
 def _expr_abcde(xp, a, b, c, d, e):
@@ -406,6 +432,8 @@ def main():
     for name, fn in indexing_cases(args.quick):
         ms, nbytes = fn()
         cases[name] = {"bytes": nbytes, "ms": ms, "floor_ms": nbytes / (d2d * 1e9) * 1e3}
+    for op, log2n in LIBRARY_CASES:
+        cases[f"{op}_2^{log2n}_f32"] = {"ms": case_library(op, 1 << (20 if args.quick else log2n))}
     cases["first_use_fused"] = first_use_fused_ms()
     cases["dispatch_us"] = dispatch_us()
     cases["transfer_256MiB_gbps"] = transfers()
@@ -454,6 +482,14 @@ def main():
               f"{m['accelpy'] / c['floor_ms']:7.2f}x {fmt(m.get('cupy')):>7} "
               f"{fmt(m.get('cupy.fuse')):>7} {fmt(m.get('torch')):>7} "
               f"{fmt(m.get('torch.compile')):>8} {target}")
+    print(f"\n{'library op (ms)':30} {'accelpy':>8} {'cupy':>7} {'torch':>7} "
+          f"{'vs best':>8} target")
+    for op, log2n in LIBRARY_CASES:
+        m = cases[f"{op}_2^{log2n}_f32"]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = min(peers) / m["accelpy"] if peers else None
+        print(f"{op + f' 2^{log2n} f32':30} {m['accelpy']:8.3f} {fmt(m.get('cupy')):>7} "
+              f"{fmt(m.get('torch')):>7} {fmt(ratio, 'x'):>8} >=0.97x")
     fu = cases["first_use_fused"]
     print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
     print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")

@@ -159,5 +159,45 @@ Array argwhere(const Array& a);
 Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis = std::nullopt);
 Array extract(const Array& condition, const Array& a);
 Array count_nonzero(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
+// ---- sorting, searching, sets (issue 6) -----------------------------------------------------
+// Orders are NumPy's: NaN last, complex lexicographic. Sorts are stable; descending (the Array
+// API's) is the reverse order with equal elements kept in input order. axis nullopt: flattened.
+Array sort(const Array& a, std::optional<int64_t> axis = -1, bool descending = false);
+Array argsort(const Array& a, std::optional<int64_t> axis = -1, bool descending = false);
+// Valid partitions for every kth (each within [-n, n) of the axis; ValueError otherwise).
+Array partition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis = -1);
+Array argpartition(const Array& a, const std::vector<int64_t>& kth,
+                   std::optional<int64_t> axis = -1);
+// Insertion points (int64, v's shape) of v into the one-dimensional ascending `a` (through
+// `sorter`, a permutation that sorts a, when given): left before equal elements, right after.
+Array searchsorted(const Array& a, const ArrayOrScalar& v, bool right = false,
+                   const std::optional<Array>& sorter = std::nullopt);
+
+// numpy.unique over the flattened array; the optional results are defined only on request.
+struct UniqueResult {
+  Array values, indices, inverse, counts;  // inverse has the input's shape (NumPy 2)
+};
+UniqueResult unique(const Array& a, bool return_index = false, bool return_inverse = false,
+                    bool return_counts = false, bool equal_nan = true);
+Array isin(const Array& element, const Array& test_elements, bool invert = false);
+struct IntersectResult {
+  Array values, indices1, indices2;
+};
+IntersectResult intersect1d(const Array& a, const Array& b, bool assume_unique = false,
+                            bool return_indices = false);
+Array union1d(const Array& a, const Array& b);
+Array setdiff1d(const Array& a, const Array& b, bool assume_unique = false);
+
+// ---- cumulative (issue 6) -------------------------------------------------------------------
+// dtype nullopt: NumPy's (bool and narrower integers accumulate in int64 / uint64).
+Array cumsum(const Array& a, std::optional<int64_t> axis = std::nullopt,
+             std::optional<DType> dtype = std::nullopt);
+Array cumprod(const Array& a, std::optional<int64_t> axis = std::nullopt,
+              std::optional<DType> dtype = std::nullopt);
+// The Array API's: axis is required above one dimension; include_initial prepends 0 (or 1).
+Array cumulative_sum(const Array& a, std::optional<int64_t> axis = std::nullopt,
+                     std::optional<DType> dtype = std::nullopt, bool include_initial = false);
+Array cumulative_prod(const Array& a, std::optional<int64_t> axis = std::nullopt,
+                      std::optional<DType> dtype = std::nullopt, bool include_initial = false);
 
 }  // namespace accel

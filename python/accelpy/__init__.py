@@ -49,7 +49,6 @@ import numpy as _np  # noqa: E402
 
 from . import cuda  # noqa: E402,F401 - touches no GPU until used
 from ._aliases import *  # noqa: E402,F401,F403
-from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 from ._array_api import (  # noqa: E402,F401 - the Array API beyond NumPy's names
     __array_api_version__,
     __array_namespace_info__,
@@ -58,11 +57,13 @@ from ._array_api import (  # noqa: E402,F401 - the Array API beyond NumPy's name
     isdtype,
     unstack,
 )
+from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
 
 if not hasattr(_core, "vecdot"):
     from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
 from . import _protocols  # noqa: E402
 from ._dlpack import from_dlpack  # noqa: E402,F401
+from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 
 _protocols.install()
 

@@ -45,6 +45,8 @@ from ._core import atan2 as arctan2
 from ._core import atanh as arctanh
 from ._core import argmax as argmax
 from ._core import argmin as argmin
+from ._core import argpartition as argpartition
+from ._core import argsort as argsort
 from ._core import argwhere as argwhere
 from ._core import round as around
 from ._core import asin as asin
@@ -77,6 +79,10 @@ from ._core import copysign as copysign
 from ._core import cos as cos
 from ._core import cosh as cosh
 from ._core import count_nonzero as count_nonzero
+from ._core import cumprod as cumprod
+from ._core import cumsum as cumsum
+from ._core import cumulative_prod as cumulative_prod
+from ._core import cumulative_sum as cumulative_sum
 from ._core import deg2rad as deg2rad
 from ._core import rad2deg as degrees
 from ._core import divide as divide
@@ -103,8 +109,10 @@ from ._core import greater_equal as greater_equal
 from ._core import heaviside as heaviside
 from ._core import hypot as hypot
 from ._core import imag as imag
+from ._core import intersect1d as intersect1d
 from ._core import bitwise_invert as invert
 from ._core import isfinite as isfinite
+from ._core import isin as isin
 from ._core import isinf as isinf
 from ._core import isnan as isnan
 from ._core import bitwise_left_shift as left_shift
@@ -134,6 +142,7 @@ from ._core import nextafter as nextafter
 from ._core import nonzero as nonzero
 from ._core import not_equal as not_equal
 from ._core import ones as ones
+from ._core import partition as partition
 from ._core import transpose as permute_dims
 from ._core import positive as positive
 from ._core import pow as pow
@@ -154,12 +163,15 @@ from ._core import bitwise_right_shift as right_shift
 from ._core import rint as rint
 from ._core import round as round
 from ._core import round as round_
+from ._core import searchsorted as searchsorted
 from ._core import set_default_device as set_default_device
 from ._core import set_max_pending_bytes as set_max_pending_bytes
+from ._core import setdiff1d as setdiff1d
 from ._core import sign as sign
 from ._core import signbit as signbit
 from ._core import sin as sin
 from ._core import sinh as sinh
+from ._core import sort as sort
 from ._core import sqrt as sqrt
 from ._core import square as square
 from ._core import squeeze as squeeze
@@ -175,6 +187,7 @@ from ._core import tanh as tanh
 from ._core import transpose as transpose
 from ._core import divide as true_divide
 from ._core import trunc as trunc
+from ._core import union1d as union1d
 from ._core import var as var
 from ._core import where as where
 from ._core import zeros as zeros
@@ -202,4 +215,9 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._dtypes import uint8 as uint8
+from ._sets import unique as unique
+from ._sets import unique_all as unique_all
+from ._sets import unique_counts as unique_counts
+from ._sets import unique_inverse as unique_inverse
+from ._sets import unique_values as unique_values
 from .fusion import debug_fusion as debug_fusion

@@ -226,6 +226,31 @@ class ndarray:
     def conjugate(self) -> ndarray:
         """The complex conjugate, elementwise (same as conj)."""
 
+    def sort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> None:
+        """Sorts the array in place along `axis` (ndarray.sort)."""
+
+    def argsort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+        """The indices that sort the array along `axis`, stably."""
+
+    def partition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> None:
+        """
+        Partitions the array in place around each kth (ndarray.partition; a full sort).
+        """
+
+    def argpartition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+        """Indices that partition the array (ndarray.argpartition)."""
+
+    def searchsorted(self, v: object, side: str = 'left', sorter: object | None = None) -> ndarray:
+        """
+        Insertion points of v into this sorted 1-D array (ndarray.searchsorted).
+        """
+
+    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+        """Cumulative sum along `axis` (ndarray.cumsum)."""
+
+    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+        """Cumulative product along `axis` (ndarray.cumprod)."""
+
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
     __array_priority__: ClassVar[int]
@@ -1161,3 +1186,60 @@ def extract(condition: object, arr: object) -> ndarray:
 
 def count_nonzero(a: object, axis: object | None = None, keepdims: bool = False) -> Any:
     """The number of nonzero elements (numpy.count_nonzero)."""
+
+def sort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:
+    """
+    A sorted copy along `axis` (None: flattened), stable, NaN last (numpy.sort); descending=True reverses the order, keeping equal elements in input order (Array API).
+    """
+
+def argsort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:
+    """
+    The indices that sort `a` along `axis`, stably (numpy.argsort; descending as in sort).
+    """
+
+def partition(a: object, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    A copy with the element at each kth where a sort would put it, smaller ones before and larger ones after (numpy.partition; computed by a full sort).
+    """
+
+def argpartition(a: object, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    Indices that partition `a` (numpy.argpartition; computed by a stable argsort).
+    """
+
+def searchsorted(a: object, v: object, side: str = 'left', sorter: object | None = None) -> ndarray:
+    """
+    Indices where `v` would be inserted into the sorted 1-D `a` to keep it sorted (numpy.searchsorted; NaN sorts last).
+    """
+
+def isin(element: object, test_elements: object, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element is in test_elements (numpy.isin; NaN is in nothing).
+    """
+
+def intersect1d(ar1: object, ar2: object, assume_unique: bool = False, return_indices: bool = False) -> Any:
+    """The sorted unique values in both arrays (numpy.intersect1d)."""
+
+def union1d(ar1: object, ar2: object) -> ndarray:
+    """The sorted unique values in either array (numpy.union1d)."""
+
+def setdiff1d(ar1: object, ar2: object, assume_unique: bool = False) -> ndarray:
+    """The sorted unique values of ar1 that are not in ar2 (numpy.setdiff1d)."""
+
+def cumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    """
+    Cumulative sum along `axis` (None: flattened); bool and small integers accumulate in int64/uint64 (numpy.cumsum).
+    """
+
+def cumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    """Cumulative product along `axis` (numpy.cumprod)."""
+
+def cumulative_sum(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+    """
+    Cumulative sum (Array API / numpy.cumulative_sum): axis is required above 1-D; include_initial=True starts each result with 0.
+    """
+
+def cumulative_prod(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+    """
+    Cumulative product (Array API / numpy.cumulative_prod); include_initial starts with 1.
+    """

@@ -9,7 +9,8 @@
 
 namespace accel {
 class IndexingBackend;
-}
+class SortScanOps;
+}  // namespace accel
 
 namespace accel {
 
@@ -46,6 +47,8 @@ class Backend {
 
   // Gathers, scatters and selection (src/core/backend_indexing.hpp).
   virtual IndexingBackend& indexing() = 0;
+  // Sorting, scans, selection, gathers, binary search (src/core/backend_sort.hpp).
+  virtual SortScanOps& sort_scan() = 0;
 };
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.

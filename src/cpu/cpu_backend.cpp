@@ -10,6 +10,7 @@
 #include "src/cpu/indexing.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
+#include "src/cpu/sort_scan.hpp"
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
@@ -70,6 +71,7 @@ class CpuBackend final : public Backend {
   }
   void synchronize() override {}
   IndexingBackend& indexing() override { return cpu_indexing(); }
+  SortScanOps& sort_scan() override { return cpu_sort_scan(); }
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
 #include "src/cuda/indexing.hpp"
+#include "src/cuda/sort_scan.hpp"
 #include "src/cuda/transfer.hpp"
 
 namespace accel::cuda {
@@ -127,6 +128,7 @@ class CudaBackend final : public Backend {
   }
   void synchronize() override { cuda::synchronize(index_); }
   IndexingBackend& indexing() override { return cuda_indexing(index_); }
+  SortScanOps& sort_scan() override { return cuda_sort_scan(index_); }
   void describe_last_run(std::string& kernel, std::string& cache) override {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";

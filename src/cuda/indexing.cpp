@@ -1,8 +1,9 @@
 // Gathers and scatters run one generated kernel that checks every index as it reads it: an
 // out-of-range index sets a flag in device memory (first offender wins, by atomicCAS), read back
-// once the kernel is done, so the check costs no separate pass over the indices. Selection is
-// three small kernels: count per tile, scan the counts, write; the total is read back between
-// them to size the result.
+// once the kernel is done, so the check costs no separate pass over the indices. Selection
+// counts the true elements per tile and scans the counts (two small kernels; the total, read
+// back, sizes the result), then CUB's DeviceSelect (libaccel_cub) writes the selection, or our
+// own write kernel where the build had no nvcc.
 #include "src/cuda/indexing.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "accel/storage.hpp"
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/compiler.hpp"
+#include "src/cuda/cub_library.hpp"
 #include "src/cuda/indexing_kernels.hpp"
 #include "src/cuda/transfer.hpp"
 
@@ -155,10 +157,19 @@ class CudaIndexing final : public IndexingBackend {
     Array out = Array::empty(Shape{int64_t(total)}, dt, mask.device());
     if (total == 0) return out;
     const int es = values.defined() ? int(itemsize(dt)) : 0;
-    const LoadedKernel& writing =
-        get_source_kernel(c, select_kernel_name(es), [es] { return select_kernel_source(es); });
     const void* v = values.defined() ? address(values) : nullptr;
     void* o = out.storage()->data();
+    if (cub_available()) {
+      // CUB's DeviceSelect writes the selection (the library made for it); the count above
+      // only sized the result.
+      Scratch count(c, sizeof(int64_t));
+      select_flagged(device_, v, values.defined() ? size_t(es) : sizeof(int64_t),
+                     static_cast<const bool*>(m), o, static_cast<int64_t*>(count.ptr), n);
+      return out;
+    }
+    // Without libaccel_cub (no nvcc at build time): our write kernel.
+    const LoadedKernel& writing =
+        get_source_kernel(c, select_kernel_name(es), [es] { return select_kernel_source(es); });
     void* args[] = {&m, &v, const_cast<long long*>(&n), &offs.ptr, &o};
     launch(c, writing, 0, unsigned(tiles), kSelectThreads, args);
     return out;

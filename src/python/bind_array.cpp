@@ -416,6 +416,7 @@ void bind_array(nb::module_& m) {
           "_storage_id",
           [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); },
           "Identity of the underlying storage (views share it).");
+  bind_sorting_methods(cls);
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_priority__") = 100;
 

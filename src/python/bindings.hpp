@@ -19,6 +19,9 @@ void bind_cuda(nb::module_& m);
 void bind_fusion(nb::module_& m);
 void bind_interop(nb::module_& m);
 void bind_indexing(nb::module_& m);
+// Sorting, searching, sets, cumulative ops (bind_sorting.cpp).
+void bind_sorting(nb::module_& m);
+void bind_sorting_methods(nb::class_<Array>& cls);
 
 // The elementwise op named `name` in elementwise_ops.def, if the table has it.
 std::optional<OpKind> elementwise_op(const char* name);

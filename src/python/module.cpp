@@ -52,4 +52,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_fusion(m);
   accel::python::bind_interop(m);
   accel::python::bind_indexing(m);
+  accel::python::bind_sorting(m);
 }

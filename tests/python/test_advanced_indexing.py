@@ -242,3 +242,31 @@ def test_threaded_cpu_paths(rng, threads):
             a[np.full(100_000, 301)]
     finally:
         ap._core._set_num_threads(previous)
+
+
+FALLBACK = """
+import numpy as np, accelpy as ap
+rng = np.random.default_rng(5)
+x = rng.standard_normal((3, 70001)).astype(np.float32)[:, ::2]
+a = ap.asarray(x, device="cuda")
+assert (ap.asnumpy(a[a > 0]) == x[x > 0]).all()
+for g, e in zip(ap.nonzero(a < 0), np.nonzero(x < 0)):
+    assert (ap.asnumpy(g) == e).all()
+c = (x + 1j * x).astype(np.complex128)
+assert (ap.asnumpy(ap.asarray(c, device="cuda")[a > 0]) == c[x > 0]).all()
+print("ok")
+"""
+
+
+def test_cuda_selection_without_cub():
+    """Builds without nvcc select with our own write kernel: forced here by hiding the CUB
+    library (ACCELPY_CUB names a file that does not exist)."""
+    import os
+    import subprocess
+    import sys
+
+    if not (ap.cuda.is_available()):
+        pytest.skip("no CUDA GPU")
+    env = dict(os.environ, ACCELPY_CUB="/nonexistent/libaccel_cub.so")
+    r = subprocess.run([sys.executable, "-c", FALLBACK], env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr

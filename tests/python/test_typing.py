@@ -14,7 +14,7 @@ import accelpy as ap
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = os.path.join(ROOT, "tests", "python", "typing_samples")
 STUBS = ["__init__.pyi", "_core.pyi", "_creation.pyi", "_dlpack.pyi", "_array_api.pyi",
-         "_dtypes.pyi", "cuda.pyi", "py.typed"]
+         "_dtypes.pyi", "_sets.pyi", "cuda.pyi", "py.typed"]
 
 
 def test_package_ships_stubs():

@@ -1,0 +1,83 @@
+// Cumulative sums and products (cumsum, cumprod, cumulative_sum, cumulative_prod): inclusive
+// scans along one axis, run eagerly through the backend's SortScanOps.
+#include "accel/errors.hpp"
+#include "src/core/ops/common.hpp"
+#include "src/core/ops/library_ops.hpp"
+
+namespace accel {
+
+namespace {
+
+// NumPy's accumulation dtype: bool and integers narrower than 64 bits accumulate in int64
+// (uint64 for unsigned ones), everything else in its own dtype.
+DType default_scan_dtype(DType dt) {
+  if (dt == DType::Bool) return DType::Int64;
+  if (kind(dt) == DTypeKind::SignedInt) return DType::Int64;
+  if (kind(dt) == DTypeKind::UnsignedInt) return DType::UInt64;
+  return dt;
+}
+
+Array scan(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, ScanOp op,
+           bool include_initial) {
+  const Array src = axis ? a : ravel(a);
+  const int ax = normalize_axis(axis.value_or(0), src.ndim());
+  const DType out_dtype = dtype ? *dtype : default_scan_dtype(a.dtype());
+  // Integer and bool results are computed in 64 bits, where sums and products wrap exactly as
+  // in any narrower integer type (and a bool result is "any nonzero so far"); backends see
+  // every integer scan as uint64, whose arithmetic wraps without undefined behaviour.
+  const bool integral = out_dtype == DType::Bool || is_integer(out_dtype);
+  const DType compute = integral ? DType::UInt64 : out_dtype;
+  // The input converts to the result dtype first, as NumPy's accumulate does (dtype=bool: is
+  // each element nonzero), then widens (fused into the same copy).
+  const Array converted = cast_to(src, out_dtype);
+  Array rows = detail::computed_rows(integral ? cast_to(converted, DType::Int64) : converted, ax);
+  if (integral) rows = rows.view(DType::UInt64, rows.shape(), rows.strides(), rows.offset());
+  const Array out = Array::empty(rows.shape(), compute, rows.device());
+  const int64_t len = rows.shape().back();
+  if (out.size())
+    detail::sort_scan_ops(out.device()).scan_rows(rows, out, out.size() / len, len, op);
+  Array result = ax == src.ndim() - 1 ? out : moveaxis(out, {-1}, {ax});
+  if (integral) {
+    result = result.view(DType::Int64, result.shape(), result.strides(), result.offset());
+  }
+  result = cast_to(result, out_dtype);
+  if (include_initial) {
+    Shape first = result.shape();
+    first[ax] = 1;
+    const Scalar identity = op == ScanOp::Sum ? Scalar::weak_int(0) : Scalar::weak_int(1);
+    result = concatenate({full(first, identity, out_dtype, result.device()), result}, ax);
+  }
+  return result;
+}
+
+// The Array API's cumulative_* need an axis for arrays of more than one dimension.
+std::optional<int64_t> array_api_axis(const Array& a, std::optional<int64_t> axis) {
+  if (axis) return axis;
+  if (a.ndim() > 1) {
+    throw ValueError(
+        "For arrays which have more than one dimension ``axis`` argument is required.");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Array cumsum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype) {
+  return scan(a, axis, dtype, ScanOp::Sum, false);
+}
+
+Array cumprod(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype) {
+  return scan(a, axis, dtype, ScanOp::Prod, false);
+}
+
+Array cumulative_sum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype,
+                     bool include_initial) {
+  return scan(a, array_api_axis(a, axis), dtype, ScanOp::Sum, include_initial);
+}
+
+Array cumulative_prod(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype,
+                      bool include_initial) {
+  return scan(a, array_api_axis(a, axis), dtype, ScanOp::Prod, include_initial);
+}
+
+}  // namespace accel

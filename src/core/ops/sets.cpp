@@ -1,0 +1,131 @@
+// Sets: unique, isin, intersect1d, union1d, setdiff1d, as NumPy writes them (arraysetops.py):
+// sort, flag where neighbours differ, select the flagged elements. The sort, the selection
+// and the gathers run through the backend's SortScanOps; the flags are fused elementwise ops.
+#include "accel/errors.hpp"
+#include "src/core/ops/common.hpp"
+#include "src/core/ops/library_ops.hpp"
+
+namespace accel {
+
+namespace {
+
+// a[start:stop] of a flat contiguous array (a view).
+Array slice(const Array& a, int64_t start, int64_t stop) {
+  return a.view(Shape{stop - start}, Strides{1}, a.offset() + start);
+}
+
+// flags[i]: sorted[i] starts a new run of equal values (all NaNs one run when equal_nan).
+Array run_starts(const Array& sorted, bool equal_nan) {
+  const int64_t n = sorted.size();
+  const Array head = slice(sorted, 1, n), prev = slice(sorted, 0, n - 1);
+  Array differs = not_equal(head, prev);
+  if (equal_nan && is_inexact(sorted.dtype())) {
+    differs = logical_and(differs, logical_not(logical_and(isnan(head), isnan(prev))));
+  }
+  return concatenate({full({1}, Scalar::weak_bool(true), DType::Bool, sorted.device()), differs});
+}
+
+Array flat(const Array& a) { return ravel(a); }
+
+}  // namespace
+
+UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool return_counts,
+                    bool equal_nan) {
+  const Array x = detail::computed(flat(a));
+  const int64_t n = x.size();
+  const Device device = a.device();
+  UniqueResult r;
+  if (n == 0) {
+    r.values = Array::empty({0}, a.dtype(), device);
+    if (return_index) r.indices = Array::empty({0}, DType::Int64, device);
+    if (return_inverse) r.inverse = Array::empty(a.shape(), DType::Int64, device);
+    if (return_counts) r.counts = Array::empty({0}, DType::Int64, device);
+    return r;
+  }
+  auto [sorted, perm] = detail::sort_last_axis(x, false, true, return_index || return_inverse);
+  const Array flags = detail::computed(run_starts(sorted, equal_nan));
+  r.values = detail::select_flagged(sorted, flags);
+  if (return_index) r.indices = detail::select_flagged(perm, flags);
+  if (return_inverse) {
+    // The rank of each sorted element's run, written back to where the element came from:
+    // inverse[perm[i]] = rank[i], read as rank[argsort(perm)] (perm is a permutation).
+    const Array rank = subtract(cumsum(flags, 0, DType::Int64), int64_t(1));
+    const Array where_from = detail::sort_last_axis(perm, false, false, true).second;
+    r.inverse = reshape(detail::gather(rank, where_from), a.shape());
+  }
+  if (return_counts) {
+    const Array starts = detail::select_flagged(Array(), flags);
+    const int64_t k = starts.size();
+    const Array ends =
+        concatenate({slice(starts, 1, k), full({1}, Scalar::weak_int(n), DType::Int64, device)});
+    r.counts = detail::computed(subtract(ends, starts));
+  }
+  return r;
+}
+
+Array isin(const Array& element, const Array& test_elements, bool invert) {
+  if (element.device() != test_elements.device()) {
+    throw ValueError("isin: the arrays are on different devices (" + element.device().str() + ", " +
+                     test_elements.device().str() + ")");
+  }
+  const DType dt = promote_types(element.dtype(), test_elements.dtype());
+  const Array tests = cast_to(flat(test_elements), dt);
+  if (tests.size() == 0 || element.size() == 0) {
+    return full(element.shape(), Scalar::weak_bool(invert), DType::Bool, element.device());
+  }
+  const Array sorted = sort(tests, 0);
+  const Array values = cast_to(element, dt);
+  // Present exactly when the equal range [left, right) is not empty; NaN equals nothing.
+  const Array left = searchsorted(sorted, values, false);
+  const Array right = searchsorted(sorted, values, true);
+  Array found = greater(right, left);
+  if (is_inexact(dt)) found = logical_and(found, logical_not(isnan(values)));
+  return invert ? logical_not(found) : found;
+}
+
+IntersectResult intersect1d(const Array& a, const Array& b, bool assume_unique,
+                            bool return_indices) {
+  Array ua = flat(a), ub = flat(b), ia, ib;
+  if (!assume_unique) {
+    UniqueResult ra = unique(a, return_indices, false, false, true);
+    UniqueResult rb = unique(b, return_indices, false, false, true);
+    ua = ra.values, ub = rb.values, ia = ra.indices, ib = rb.indices;
+  }
+  const Array aux = detail::computed(concatenate({ua, ub}));
+  const int64_t n = aux.size();
+  IntersectResult r;
+  if (n < 2) {
+    r.values = Array::empty({0}, aux.dtype(), aux.device());
+    if (return_indices) {
+      r.indices1 = Array::empty({0}, DType::Int64, aux.device());
+      r.indices2 = Array::empty({0}, DType::Int64, aux.device());
+    }
+    return r;
+  }
+  auto [sorted, perm] = detail::sort_last_axis(aux, false, true, return_indices);
+  const Array mask = detail::computed(equal(slice(sorted, 1, n), slice(sorted, 0, n - 1)));
+  r.values = detail::select_flagged(slice(sorted, 0, n - 1), mask);
+  if (return_indices) {
+    Array i1 = detail::select_flagged(slice(perm, 0, n - 1), mask);
+    Array i2 =
+        detail::computed(subtract(detail::select_flagged(slice(perm, 1, n), mask), ua.size()));
+    if (!assume_unique) {
+      i1 = detail::gather(ia, i1);
+      i2 = detail::gather(ib, i2);
+    }
+    r.indices1 = i1, r.indices2 = i2;
+  }
+  return r;
+}
+
+Array union1d(const Array& a, const Array& b) {
+  return unique(concatenate({flat(a), flat(b)}), false, false, false, true).values;
+}
+
+Array setdiff1d(const Array& a, const Array& b, bool assume_unique) {
+  const Array ua = assume_unique ? flat(a) : unique(a, false, false, false, true).values;
+  if (ua.size() == 0) return detail::computed(ua);
+  return detail::select_flagged(ua, isin(ua, b, true));
+}
+
+}  // namespace accel
