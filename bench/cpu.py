@@ -50,6 +50,8 @@ def cases(rng, n):
     a, b, c, d, e, x, y, one_a, one_b = env.values()
     A, B, C, D, E, X, Y, One_a, One_b = (ap.asarray(v) for v in env.values())
     G, np_gen = ap.random.default_rng(0), np.random.default_rng(0)
+    idx = rng.integers(0, n, size=n // 4)
+    Idx = ap.asarray(idx)
     out = [
         ("add 16M f32", 3 * 4 * n,
          lambda: ap.eval(A + B), lambda: a + b, "a + b"),
@@ -72,6 +74,10 @@ def cases(rng, n):
          lambda: ap.eval(G.standard_normal(n)), lambda: np_gen.standard_normal(n), None),
         ("integers [0, 1000) 16M i64", 8 * n,
          lambda: ap.eval(G.integers(0, 1000, n)), lambda: np_gen.integers(0, 1000, n), None),
+        ("x[x > 0] 16M f32", 4 * n + 2 * n,
+         lambda: ap.eval(X[X > 0]), lambda: x[x > 0], None),
+        ("x[idx] 4M int64 of 16M f32", 16 * (n // 4),
+         lambda: ap.eval(X[Idx]), lambda: x[idx], None),
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
     ]

@@ -400,6 +400,63 @@ def versions():
     return v
 
 
+# ---- indexing: boolean selection and integer gather ------------------------------------------
+
+def case_mask_select(n):
+    """x[x > 0] on n float32 (about half selected): bytes = read x, write the selection."""
+    x = np.random.default_rng(2).standard_normal(n, dtype=np.float32)
+    a = ap.asarray(x, device="cuda")
+    expected = int((x > 0).sum())
+    assert ap.asnumpy(a[a > 0]).shape == (expected,)
+    out = {"accelpy": timer_ap(lambda: ap.eval(a[a > 0]))}
+    if torch is not None:
+        t = torch.from_numpy(x).cuda()
+        out["torch"] = timer_torch(lambda: t[t > 0])
+        del t
+    if cupy is not None:
+        c = cupy.asarray(x)
+        out["cupy"] = timer_cupy(lambda: c[c > 0])
+        del c
+    return out, 4 * n + 4 * expected
+
+
+def case_gather(n, m):
+    """x[idx]: m random int64 indices into n float32: bytes = indices, result, source reads."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(n, dtype=np.float32)
+    i = rng.integers(0, n, size=m, dtype=np.int64)
+    a, ia = ap.asarray(x, device="cuda"), ap.asarray(i, device="cuda")
+    np.testing.assert_array_equal(ap.asnumpy(a[ia][:1000]), x[i[:1000]])
+    out = {"accelpy": timer_ap(lambda: ap.eval(a[ia]))}
+    if torch is not None:
+        t, ti = torch.from_numpy(x).cuda(), torch.from_numpy(i).cuda()
+        out["torch"] = timer_torch(lambda: t[ti])
+        del t, ti
+    if cupy is not None:
+        c, ci = cupy.asarray(x), cupy.asarray(i)
+        out["cupy"] = timer_cupy(lambda: c[ci])
+        del c, ci
+    return out, 8 * m + 4 * m + 4 * m
+
+
+def indexing_cases(quick):
+    n = 1 << (22 if quick else 28)
+    m = 1 << (20 if quick else 26)
+    return [("mask_select_2^28_f32", lambda: case_mask_select(n)),
+            ("gather_2^26_of_2^28_f32", lambda: case_gather(n, m))]
+
+
+def print_indexing(cases):
+    print(f"\n{'indexing (ms)':28} {'accelpy':>8} {'cupy':>8} {'torch':>8} {'vs best':>8} target")
+    for name, _ in indexing_cases(True):
+        m = cases[name]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = (min(peers) / m["accelpy"]) if peers else None
+        fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+        print(f"{name:28} {fmt(m['accelpy']):>8} {fmt(m.get('cupy')):>8} "
+              f"{fmt(m.get('torch')):>8} {fmt(ratio):>8} >=0.97x")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
@@ -436,6 +493,9 @@ def main():
         ms, flops = case_matmul(mside, dt)
         cases[f"matmul_{mside}^3_{dt}"] = {"flops": flops, "ms": ms,
                                            "tflops": {k: tflops(flops, v) for k, v in ms.items()}}
+    for name, fn in indexing_cases(args.quick):
+        ms, nbytes = fn()
+        cases[name] = {"bytes": nbytes, "ms": ms, "floor_ms": nbytes / (d2d * 1e9) * 1e3}
     for op, log2n in LIBRARY_CASES:
         cases[f"{op}_2^{log2n}_f32"] = {"ms": case_library(op, 1 << (20 if args.quick else log2n))}
     cases["first_use_fused"] = first_use_fused_ms()
@@ -519,6 +579,7 @@ def main():
     print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
     print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
     print("\n".join(gpu_spectral.report(spectral)))
+    print_indexing(cases)
 
 
 if __name__ == "__main__":

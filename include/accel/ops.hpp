@@ -141,9 +141,12 @@ struct Slice {
 };
 struct Ellipsis {};
 struct NewAxis {};
-using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis>;
+// An integer array (advanced indexing, a copy) or a boolean array (a mask) is also an index.
+using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis, Array>;
 
-// Basic indexing (integers, slices, ..., None): always a view.
+// Basic indexing (integers, slices, ..., None): a view. With integer or boolean arrays among the
+// indices, NumPy's advanced indexing: a new array (its advanced dimensions go where the first
+// advanced index was when those indices are adjacent, else first).
 Array index(const Array& a, const std::vector<Index>& indices);
 // a[indices] = value, with value broadcast to the indexed shape.
 void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value);
@@ -181,6 +184,21 @@ Array vecdot(const Array& x1, const Array& x2, int64_t axis = -1);
 // numpy.einsum over explicit ("ij,jk->ik") or implicit ("ij,jk") subscripts, with ellipses:
 // diagonals are strided views, lone indices are summed, pairs contract through matmul.
 Array einsum(const std::string& subscripts, const std::vector<Array>& operands);
+// ---- indexing functions (advanced_indexing.cpp, selection.cpp) -------------------------------
+// mode: "raise", "wrap" or "clip", as numpy.take.
+Array take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt,
+           const std::string& mode = "raise");
+Array take_along_axis(const Array& a, const Array& indices, std::optional<int64_t> axis);
+void put(const Array& a, const Array& indices, const Array& values,
+         const std::string& mode = "raise");
+void put_along_axis(const Array& a, const Array& indices, const Array& values,
+                    std::optional<int64_t> axis);
+std::vector<Array> nonzero(const Array& a);
+Array flatnonzero(const Array& a);
+Array argwhere(const Array& a);
+Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis = std::nullopt);
+Array extract(const Array& condition, const Array& a);
+Array count_nonzero(const Array& a, const Axes& axis = std::nullopt, bool keepdims = false);
 // ---- sorting, searching, sets (issue 6) -----------------------------------------------------
 // Orders are NumPy's: NaN last, complex lexicographic. Sorts are stable; descending (the Array
 // API's) is the reverse order with equal elements kept in input order. axis nullopt: flattened.

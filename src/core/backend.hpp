@@ -9,11 +9,12 @@
 
 namespace accel {
 
-struct Gemm;           // src/core/backend_matmul.hpp
-class FftBackend;      // backend_fft.hpp
-class LinalgBackend;   // backend_linalg.hpp
-class SortScanOps;     // backend_sort.hpp
-class ScatterBackend;  // backend_scatter.hpp
+struct Gemm;            // src/core/backend_matmul.hpp
+class FftBackend;       // backend_fft.hpp
+class LinalgBackend;    // backend_linalg.hpp
+class SortScanOps;      // backend_sort.hpp
+class IndexingBackend;  // backend_indexing.hpp
+class ScatterBackend;   // backend_scatter.hpp
 
 class Backend {
  public:
@@ -53,6 +54,8 @@ class Backend {
   // Library families (null where this backend has none).
   virtual FftBackend* fft() { return nullptr; }
   virtual LinalgBackend* linalg() { return nullptr; }
+  // Gathers, scatters and selection (src/core/backend_indexing.hpp).
+  virtual IndexingBackend& indexing() = 0;
   // Sorting, scans, selection, gathers, binary search (src/core/backend_sort.hpp).
   virtual SortScanOps& sort_scan() = 0;
   // Scatter-add (backend_scatter.hpp); null where the backend has none.

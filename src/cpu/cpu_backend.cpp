@@ -9,6 +9,7 @@
 #include "src/cpu/allocator.hpp"
 #include "src/cpu/fft.hpp"
 #include "src/cpu/gemm.hpp"
+#include "src/cpu/indexing.hpp"
 #include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
@@ -76,6 +77,7 @@ class CpuBackend final : public Backend {
   void gemm(const Gemm& g) override { cpu::gemm(g); }
   FftBackend* fft() override { return &cpu_fft(); }
   LinalgBackend* linalg() override { return &cpu_linalg(); }
+  IndexingBackend& indexing() override { return cpu_indexing(); }
   SortScanOps& sort_scan() override { return cpu_sort_scan(); }
   ScatterBackend* scatter() override { return &cpu_scatter(); }
 };

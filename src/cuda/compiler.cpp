@@ -378,17 +378,13 @@ thread_local const char* t_last_lookup = "";
 
 const char* last_kernel_lookup() { return t_last_lookup; }
 
-const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
-  DeviceKernels& dk = kernels_of(c.index);
-  std::lock_guard<std::mutex> lock(dk.mutex);
-  if (auto it = dk.map.find(plan.key); it != dk.map.end()) {
-    t_last_lookup = "memory hit";
-    stats().memory_hits.fetch_add(1, std::memory_order_relaxed);
-    return *it->second;
-  }
+namespace {
+
+// Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
+const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
+                                const std::string& name, const KernelSource& src) {
   auto k = std::make_unique<LoadedKernel>();
-  k->name = kernel_name(plan);
-  const KernelSource src = generate(plan, k->name);
+  k->name = name;
   const int cc = c.props.major * 10 + c.props.minor;
   dump_source(k->name, program_prelude() + src.code);
   const std::string key_text = disk_key(src.code, cc);
@@ -411,34 +407,40 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
           c.index);
   }
   const LoadedKernel& ref = *k;
-  dk.map.emplace(plan.key, std::move(k));
+  dk.map.emplace(key, std::move(k));
   return ref;
+}
+
+const LoadedKernel* find_kernel(DeviceKernels& dk, const std::string& key) {
+  auto it = dk.map.find(key);
+  if (it == dk.map.end()) return nullptr;
+  t_last_lookup = "memory hit";
+  stats().memory_hits.fetch_add(1, std::memory_order_relaxed);
+  return it->second.get();
+}
+
+}  // namespace
+
+const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
+  DeviceKernels& dk = kernels_of(c.index);
+  std::lock_guard<std::mutex> lock(dk.mutex);
+  if (const LoadedKernel* k = find_kernel(dk, plan.key)) return *k;
+  const std::string name = kernel_name(plan);
+  return load_kernel(c, dk, plan.key, name, generate(plan, name));
+}
+
+const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,
+                                      const std::function<KernelSource()>& make) {
+  DeviceKernels& dk = kernels_of(c.index);
+  std::lock_guard<std::mutex> lock(dk.mutex);
+  const std::string key = "source:" + name;
+  if (const LoadedKernel* k = find_kernel(dk, key)) return *k;
+  return load_kernel(c, dk, key, name, make());
 }
 
 const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
                                      const std::string& code) {
-  DeviceKernels& dk = kernels_of(c.index);
-  const std::string key = "named:" + name;
-  std::lock_guard<std::mutex> lock(dk.mutex);
-  if (auto it = dk.map.find(key); it != dk.map.end()) return *it->second;
-  auto k = std::make_unique<LoadedKernel>();
-  k->name = name;
-  const int cc = c.props.major * 10 + c.props.minor;
-  dump_source(name, program_prelude() + code);
-  const std::string key_text = disk_key(code, cc);
-  std::optional<CompiledImage> img = disk_cache().load(key_text);
-  if (!img) {
-    img = compile_program(code, cc, name);
-    disk_cache().store(key_text, *img);
-  }
-  c.make_current();
-  const Driver& d = drv();
-  api::CUmodule mod = nullptr;
-  check(d.cuModuleLoadData(&mod, img->data.c_str()), "cuModuleLoadData", c.index);
-  check(d.cuModuleGetFunction(&k->fn[0], mod, name.c_str()), "cuModuleGetFunction", c.index);
-  const LoadedKernel& ref = *k;
-  dk.map.emplace(key, std::move(k));
-  return ref;
+  return get_source_kernel(c, name, [&] { return KernelSource{code, {name}}; });
 }
 
 KernelCacheStats kernel_cache_stats() {

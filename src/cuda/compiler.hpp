@@ -2,6 +2,7 @@
 // functions, per device) and on disk (full source and options -> cubin).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,6 +68,11 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan);
 // memory, else from disk, else compiled.
 const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
                                      const std::string& code);
+
+// A program not made from a plan (indexing.cpp): `name` keys it (it must name the source's
+// structure); `make` gives the source on a memory miss. The first entry is fn[0], ...
+const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,
+                                      const std::function<KernelSource()>& make);
 
 // Where this thread's last get_kernel() found its kernel: "memory hit", "disk hit" or
 // "compiled" (for the fusion debug log).

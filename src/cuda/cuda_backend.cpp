@@ -12,6 +12,7 @@
 #include "src/cuda/compiler.hpp"
 #include "src/cuda/fft.hpp"
 #include "src/cuda/gemm.hpp"
+#include "src/cuda/indexing.hpp"
 #include "src/cuda/linalg.hpp"
 #include "src/cuda/scatter.hpp"
 #include "src/cuda/sort_scan.hpp"
@@ -131,6 +132,7 @@ class CudaBackend final : public Backend {
   }
   void synchronize() override { cuda::synchronize(index_); }
   void gemm(const Gemm& g) override { cuda::gemm(context(index_), g); }
+  IndexingBackend& indexing() override { return cuda_indexing(index_); }
   SortScanOps& sort_scan() override { return cuda_sort_scan(index_); }
   ScatterBackend* scatter() override { return &cuda_scatter(index_); }
   void describe_last_run(std::string& kernel, std::string& cache) override {

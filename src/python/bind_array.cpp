@@ -241,12 +241,13 @@ void bind_array(nb::module_& m) {
              return a.shape()[0];
            })
       .def(
-          "__getitem__", [](const Array& a, nb::handle key) { return index(a, to_index(key)); },
+          "__getitem__",
+          [](const Array& a, nb::handle key) { return index(a, to_index(key, a.device())); },
           "key"_a.none())
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
-            index_assign(a, to_index(key), assigned_value(a, value));
+            index_assign(a, to_index(key, a.device()), assigned_value(a, value));
           },
           "key"_a.none(), "value"_a.none())
       .def("__bool__",

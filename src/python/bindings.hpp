@@ -22,6 +22,7 @@ void bind_fft(nb::module_& m);
 void bind_linalg(nb::module_& m);
 void bind_matmul(nb::module_& m);
 void bind_kernels(nb::module_& m);
+void bind_indexing(nb::module_& m);
 // Sorting, searching, sets, cumulative ops (bind_sorting.cpp).
 void bind_sorting(nb::module_& m);
 void bind_sorting_methods(nb::class_<Array>& cls);

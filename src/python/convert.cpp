@@ -290,7 +290,7 @@ bool is_numpy_array(PyObject* p, bool scalar_int) {
 }
 }  // namespace
 
-std::vector<Index> to_index(nb::handle obj) {
+std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
   std::vector<Index> out;
   auto one = [&](nb::handle h) {
     PyObject* p = h.ptr();
@@ -303,15 +303,25 @@ std::vector<Index> to_index(nb::handle obj) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(p, &start, &stop, &step) < 0) throw nb::python_error();
       out.push_back(Slice{start, stop, step});
-    } else if (!PyBool_Check(p) && PyIndex_Check(p) && !is_numpy_array(p, false)) {
+    } else if (!PyBool_Check(p) && PyIndex_Check(p) && !is_numpy_array(p, false) &&
+               !nb::isinstance<Array>(h)) {
       out.push_back(to_int64(h, "index"));
     } else if (is_numpy_array(p, true)) {
       out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
-    } else if (PyList_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
-               PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
-      throw NotImplementedError(
-          "integer-array and boolean indexing are not supported yet; use integers, slices, "
-          "Ellipsis and None");
+    } else if (PyList_Check(p) || PyTuple_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
+               PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1 ||
+               PyObject_HasAttrString(p, "__array__")) {
+      Array arr = to_array(h, device);
+      if (arr.ndim() == 0 && is_integer(arr.dtype())) {
+        int64_t v = 0;  // a 0-d integer array indexes as its value (basic indexing), as in NumPy
+        to_host(astype(arr, DType::Int64), &v);
+        out.push_back(v);
+      } else {
+        // An empty list converts to float64; as an index it means no elements.
+        if (arr.size() == 0 && !nb::isinstance<Array>(h) && is_floating(arr.dtype()))
+          arr = astype(arr, DType::Int64);
+        out.push_back(std::move(arr));
+      }
     } else {
       throw IndexError(
           "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "

@@ -45,7 +45,9 @@ std::optional<Device> to_device_opt(nb::handle obj);
 // axis=None | int | tuple of ints
 Axes to_axes(nb::handle obj);
 Shape to_shape(nb::handle obj);
-std::vector<Index> to_index(nb::handle obj);
+// A subscript: integers, slices, Ellipsis, None, and integer or boolean array-likes (converted
+// on `device`, the indexed array's).
+std::vector<Index> to_index(nb::handle obj, std::optional<Device> device = std::nullopt);
 
 nb::tuple shape_tuple(const Shape& shape);
 // A Python scalar holding element 0 of a size-1 array.

@@ -55,6 +55,7 @@ NB_MODULE(_core, m) {
   accel::python::bind_linalg(m);
   accel::python::bind_matmul(m);
   accel::python::bind_kernels(m);
+  accel::python::bind_indexing(m);
   accel::python::bind_sorting(m);
   accel::python::bind_random(m);
   accel::python::bind_manipulation(m);

@@ -4,6 +4,7 @@
 
 #include "accel/errors.hpp"
 #include "src/core/eval.hpp"
+#include "src/core/ops/advanced_indexing.hpp"
 #include "src/core/ops/common.hpp"
 
 namespace accel {
@@ -35,6 +36,7 @@ int64_t adjust_slice(const Slice& s, int64_t len, int64_t& start, int64_t& step)
 }  // namespace
 
 Array index(const Array& a, const std::vector<Index>& indices) {
+  if (has_array_index(indices)) return advanced_index(a, indices);
   int consumed = 0, ellipses = 0;
   for (const Index& ix : indices) {
     if (std::holds_alternative<Ellipsis>(ix)) {
@@ -121,6 +123,7 @@ void assign(const Array& dst, ArrayOrScalar value) {
 }
 
 void index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value) {
+  if (has_array_index(indices)) return advanced_index_assign(a, indices, std::move(value));
   // An integer for every dimension selects one element, which NumPy sets as a scalar: a value
   // with dimensions is refused even when it holds one element (a[0, 1] = [5]).
   const bool element = int(indices.size()) == a.ndim() &&

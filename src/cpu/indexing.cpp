@@ -1,0 +1,239 @@
+// Gathers and scatters move elements as raw bytes (one loop per element size, not per dtype);
+// gathers and selections are split across the thread pool, scatters run in order on one thread
+// so that the last of duplicate indices wins, as in NumPy.
+#include "src/cpu/indexing.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "accel/storage.hpp"
+#include "src/cpu/thread_pool.hpp"
+
+namespace accel::cpu {
+
+namespace {
+
+struct Bytes16 {
+  alignas(8) unsigned char b[16];
+};
+
+template <class F>
+void by_size(size_t size, F&& f) {
+  switch (size) {
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    case 8:
+      return f(uint64_t{});
+    default:
+      return f(Bytes16{});
+  }
+}
+
+template <class T>
+T* element0(const Array& a) {
+  return static_cast<T*>(a.storage()->data()) + a.offset();
+}
+
+// The first out-of-range index any thread met.
+struct BadIndex {
+  std::atomic<bool> set{false};
+  int64_t value = 0;
+  int operand = 0;
+  void report(int64_t v, int j) {
+    bool expected = false;
+    if (set.compare_exchange_strong(expected, true)) {
+      value = v;
+      operand = j;
+    }
+  }
+};
+
+// Maps an index into [0, len) by the mode; false when it is out of range.
+template <IndexMode mode>
+inline bool normalize(int64_t& x, int64_t len) {
+  if constexpr (mode == IndexMode::Raise) {
+    if (x < 0) x += len;
+    return uint64_t(x) < uint64_t(len);
+  }
+  if (len == 0) return false;
+  if constexpr (mode == IndexMode::Wrap) {
+    x %= len;
+    if (x < 0) x += len;
+  } else {
+    x = x < 0 ? 0 : (x >= len ? len - 1 : x);
+  }
+  return true;
+}
+
+template <class T, bool kScatter, IndexMode kMode>
+void run_map(const IndexMap& map, bool parallel) {
+  const IndexLoop loop = make_index_loop(map);
+  const int nd = int(loop.shape.size());
+  const int k = int(map.indices.size());
+  const int nops = 2 + k;
+  T* base = element0<T>(map.base);
+  T* dense = element0<T>(map.dense);
+  std::vector<const int64_t*> idx(k);
+  std::vector<int64_t> sel_stride(k), len(k);
+  for (int j = 0; j < k; ++j) {
+    idx[j] = element0<const int64_t>(map.indices[j].index);
+    sel_stride[j] = map.indices[j].stride;
+    len[j] = map.indices[j].len;
+  }
+  BadIndex bad;
+  auto body = [&](int64_t lo, int64_t hi, int) {
+    std::vector<int64_t> c(nd), off(nops);
+    auto set_offsets = [&] {
+      for (int op = 0; op < nops; ++op) {
+        int64_t o = 0;
+        for (int d = 0; d < nd; ++d) o += c[d] * loop.strides[op][d];
+        off[op] = o;
+      }
+    };
+    int64_t r = lo;
+    for (int d = nd - 1; d >= 0; --d) {
+      c[d] = r % loop.shape[d];
+      r /= loop.shape[d];
+    }
+    set_offsets();
+    const int64_t inner = loop.shape[nd - 1];
+    const int64_t sb = loop.strides[0][nd - 1], sd = loop.strides[1][nd - 1];
+    for (int64_t i = lo; i < hi;) {
+      const int64_t count = std::min(inner - c[nd - 1], hi - i);
+      if (k == 1) {
+        // One index array (x[idx], take): the loop the compiler can keep in registers.
+        const int64_t* ip = idx[0] + off[2];
+        const int64_t si = loop.strides[2][nd - 1], sel = sel_stride[0], n0 = len[0];
+        T* bp = base + off[0];
+        T* dp = dense + off[1];
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t x = ip[t * si];
+          const int64_t raw = x;
+          if (!normalize<kMode>(x, n0)) return bad.report(raw, 0);
+          if constexpr (kScatter) {
+            bp[t * sb + x * sel] = dp[t * sd];
+          } else {
+            dp[t * sd] = bp[t * sb + x * sel];
+          }
+        }
+      } else {
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t ob = off[0] + t * sb;
+          for (int j = 0; j < k; ++j) {
+            int64_t x = idx[j][off[2 + j] + t * loop.strides[2 + j][nd - 1]];
+            const int64_t raw = x;
+            if (!normalize<kMode>(x, len[j])) return bad.report(raw, j);
+            ob += x * sel_stride[j];
+          }
+          if constexpr (kScatter) {
+            base[ob] = dense[off[1] + t * sd];
+          } else {
+            dense[off[1] + t * sd] = base[ob];
+          }
+        }
+      }
+      if (bad.set.load(std::memory_order_relaxed)) return;
+      i += count;
+      c[nd - 1] += count;
+      for (int d = nd - 1; d > 0 && c[d] == loop.shape[d]; --d) {
+        c[d] = 0;
+        ++c[d - 1];
+      }
+      set_offsets();
+    }
+  };
+  constexpr int64_t kGrain = 1 << 14;
+  if (parallel && loop.size > 4 * kGrain) {
+    parallel_for(loop.size, kGrain, body);
+  } else {
+    body(0, loop.size, 0);
+  }
+  if (bad.set) {
+    const IndexOperand& op = map.indices[bad.operand];
+    throw_index_out_of_bounds(bad.value, op.axis, op.len);
+  }
+}
+
+template <bool kScatter>
+void dispatch(const IndexMap& map) {
+  by_size(itemsize(map.base.dtype()), [&](auto t) {
+    using T = decltype(t);
+    switch (map.mode) {
+      case IndexMode::Raise:
+        return run_map<T, kScatter, IndexMode::Raise>(map, !kScatter);
+      case IndexMode::Wrap:
+        return run_map<T, kScatter, IndexMode::Wrap>(map, !kScatter);
+      case IndexMode::Clip:
+        return run_map<T, kScatter, IndexMode::Clip>(map, !kScatter);
+    }
+  });
+}
+
+class CpuIndexing final : public IndexingBackend {
+ public:
+  void gather(const IndexMap& map) override { dispatch<false>(map); }
+  void scatter(const IndexMap& map) override { dispatch<true>(map); }
+  Array select(const Array& mask, const Array& values) override {
+    const int64_t n = mask.size();
+    const bool* m = element0<const bool>(mask);
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<int64_t> start(chunks + 1, 0);
+    parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
+      for (int64_t ch = lo; ch < hi; ++ch) {
+        const int64_t e = std::min(n, (ch + 1) * kChunk);
+        int64_t cnt = 0;
+        for (int64_t i = ch * kChunk; i < e; ++i) cnt += m[i] != 0;
+        start[ch + 1] = cnt;
+      }
+    });
+    for (int64_t ch = 0; ch < chunks; ++ch) start[ch + 1] += start[ch];
+    const DType dt = values.defined() ? values.dtype() : DType::Int64;
+    Array out = Array::empty(Shape{start[chunks]}, dt, mask.device());
+    if (start[chunks] == 0) return out;
+    auto write = [&](auto t) {
+      using T = decltype(t);
+      T* o = element0<T>(out);
+      const T* v = values.defined() ? element0<const T>(values) : nullptr;
+      parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
+        for (int64_t ch = lo; ch < hi; ++ch) {
+          const int64_t e = std::min(n, (ch + 1) * kChunk);
+          // Branch-free: every element is stored at the next free slot, which only advances
+          // past selected ones; stopping at the last selected element keeps the stores
+          // inside this chunk's part of the output.
+          int64_t last = e - 1;
+          while (last >= ch * kChunk && !m[last]) --last;
+          int64_t at = start[ch];
+          if (v) {
+            for (int64_t i = ch * kChunk; i <= last; ++i) {
+              o[at] = v[i];
+              at += m[i] != 0;
+            }
+          } else if constexpr (std::is_same_v<T, uint64_t>) {
+            for (int64_t i = ch * kChunk; i <= last; ++i) {
+              o[at] = uint64_t(i);
+              at += m[i] != 0;
+            }
+          }
+        }
+      });
+    };
+    by_size(itemsize(dt), write);
+    return out;
+  }
+};
+
+}  // namespace
+
+IndexingBackend& cpu_indexing() {
+  static CpuIndexing backend;
+  return backend;
+}
+
+}  // namespace accel::cpu
