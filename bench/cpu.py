@@ -95,11 +95,13 @@ def cases(rng, n):
         ("matmul 512 x 16^2 f32 batch", 3 * 4 * 512 * 16**2, lambda: ap.eval(Bat @ Bat),
          lambda: bat @ bat, None),
         ("matmul 256^2 int32", 3 * 4 * 256**2, lambda: ap.eval(I32 @ I32), lambda: i32 @ i32, None),
+    ]
     # Sorting and scans (issue 6); numexpr has none of them.
     s_np = rng.standard_normal(n // 4, dtype=np.float32)
     S = ap.asarray(s_np)
     u_np = rng.integers(0, 1 << 16, size=n // 4)
     U = ap.asarray(u_np)
+    out += [
         ("sort 4M f32", 2 * 4 * (n // 4), lambda: ap.eval(ap.sort(S)), lambda: np.sort(s_np), None),
         ("argsort 4M f32 (stable)", 12 * (n // 4), lambda: ap.eval(ap.argsort(S)),
          lambda: np.argsort(s_np, kind="stable"), None),

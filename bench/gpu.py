@@ -135,6 +135,8 @@ def case_matmul(side, dtype):
 
 def tflops(flops, ms):
     return None if ms is None else flops / (ms * 1e-3) / 1e12
+
+
 # ---- sorting and scans (CUB): sort/argsort of 2^26 float32, cumsum of 2^28 float32 ---------
 
 def case_library(name, n):
@@ -147,6 +149,7 @@ def case_library(name, n):
     run_ap, run_torch, run_cupy = ops[name]
     a = ap.asarray(x, device="cuda")
     out = {"accelpy": timer_ap(lambda: ap.eval(run_ap(a)))}
+    if torch is not None:
         t = torch.from_numpy(x).cuda()
         out["torch"] = timer_torch(lambda: run_torch(t))
         del t
@@ -158,6 +161,8 @@ def case_library(name, n):
 
 
 LIBRARY_CASES = [("sort", 26), ("argsort", 26), ("cumsum", 28)]
+
+
 # ---- random numbers (accelpy.random, Philox4x32-10) ----------------------------------------
 
 
@@ -166,8 +171,10 @@ def case_random(n, kind):
     g = ap.random.default_rng(0)
     draw = g.standard_normal if kind == "normal" else g.random
     out = {"accelpy": timer_ap(lambda: ap.eval(draw(n, dtype=np.float32, device="cuda")))}
+    if torch is not None:
         fn = torch.randn if kind == "normal" else torch.rand
         out["torch"] = timer_torch(lambda: fn(n, device="cuda", dtype=torch.float32))
+    if cupy is not None:
         fn = cupy.random.standard_normal if kind == "normal" else cupy.random.random
         out["cupy"] = timer_cupy(lambda: fn(n, dtype=cupy.float32))
     return out, 4 * n
