@@ -226,6 +226,31 @@ class ndarray:
     def conjugate(self) -> ndarray:
         """The complex conjugate, elementwise (same as conj)."""
 
+    def sort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> None:
+        """Sorts the array in place along `axis` (ndarray.sort)."""
+
+    def argsort(self, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None) -> ndarray:
+        """The indices that sort the array along `axis`, stably."""
+
+    def partition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> None:
+        """
+        Partitions the array in place around each kth (ndarray.partition; a full sort).
+        """
+
+    def argpartition(self, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+        """Indices that partition the array (ndarray.argpartition)."""
+
+    def searchsorted(self, v: object, side: str = 'left', sorter: object | None = None) -> ndarray:
+        """
+        Insertion points of v into this sorted 1-D array (ndarray.searchsorted).
+        """
+
+    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+        """Cumulative sum along `axis` (ndarray.cumsum)."""
+
+    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+        """Cumulative product along `axis` (ndarray.cumprod)."""
+
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
     __array_priority__: ClassVar[int]
@@ -394,6 +419,18 @@ class ndarray:
     def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
         """Dot product with b (numpy.ndarray.dot)."""
 
+    def nonzero(self) -> tuple[Any, ...]:
+        """Indices of the nonzero elements (numpy.ndarray.nonzero)."""
+
+    def take(self, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+        """Elements at `indices` along `axis` (numpy.ndarray.take)."""
+
+    def put(self, ind: object, v: object, mode: str = 'raise') -> None:
+        """Sets a.flat[ind] = v (numpy.ndarray.put)."""
+
+    def compress(self, condition: object, axis: object | None = None) -> ndarray:
+        """The slices where `condition` is true (numpy.ndarray.compress)."""
+
     def __repr__(self) -> str:
         pass
 
@@ -445,6 +482,22 @@ class ndarray:
         """
         The array on `device` (the array itself when it is there already); with `stream`
             (an accelpy.cuda.Stream), the copy is queued on that stream (Array API to_device).
+        """
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
+        """
+        The diagonal `offset` of axes axis1 and axis2, as the last axis of a read-only view.
+        """
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
+        """The sum along a diagonal (numpy.trace)."""
+
+    def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
+        """
+        Each element repeated `repeats` times along `axis` (flattened when None), numpy.repeat.
+
+            `repeats` is an integer or one integer per element along the axis (then the result is a
+            concatenation of broadcast pieces, one per distinct run).
         """
 
 def add(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
@@ -1166,4 +1219,110 @@ def einsum(*operands: Any, out: ndarray | None = None, dtype: DTypeLike | None =
     subscripts, ellipses, or the interleaved (op, sublist, ...) form. Repeated indices are
     diagonal views, indices in one operand only are summed, and each pair of operands is
     contracted with one matmul.
+    """
+
+def take(a: object, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
+    """
+    Elements of `a` at `indices` along `axis` (the flattened array when None), as numpy.take; mode 'raise' (IndexError), 'wrap' or 'clip' for indices out of range.
+    """
+
+def take_along_axis(arr: object, indices: object, axis: object | None) -> ndarray:
+    """
+    Picks values along `axis` at indices broadcast against `arr` (numpy.take_along_axis).
+    """
+
+def put(a: ndarray, ind: object, v: object, mode: str = 'raise') -> None:
+    """Sets a.flat[ind] = v in place, repeating v as needed (numpy.put)."""
+
+def put_along_axis(arr: ndarray, indices: object, values: object, axis: object | None) -> None:
+    """
+    Writes values along `axis` at indices broadcast against `arr` (numpy.put_along_axis).
+    """
+
+def nonzero(a: object) -> tuple[Any, ...]:
+    """
+    The indices of the nonzero elements, one array per dimension (numpy.nonzero).
+    """
+
+def flatnonzero(a: object) -> ndarray:
+    """
+    Indices of the nonzero elements of the flattened array (numpy.flatnonzero).
+    """
+
+def argwhere(a: object) -> ndarray:
+    """Indices of the nonzero elements, one row per element (numpy.argwhere)."""
+
+def compress(condition: object, a: object, axis: object | None = None) -> ndarray:
+    """
+    The slices of `a` along `axis` where `condition` is true (numpy.compress).
+    """
+
+def extract(condition: object, arr: object) -> ndarray:
+    """
+    The elements of the flattened `arr` where the flattened `condition` is true (numpy.extract).
+    """
+
+def count_nonzero(a: object, axis: object | None = None, keepdims: bool = False) -> Any:
+    """The number of nonzero elements (numpy.count_nonzero)."""
+
+def sort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:
+    """
+    A sorted copy along `axis` (None: flattened), stable, NaN last (numpy.sort); descending=True reverses the order, keeping equal elements in input order (Array API).
+    """
+
+def argsort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:
+    """
+    The indices that sort `a` along `axis`, stably (numpy.argsort; descending as in sort).
+    """
+
+def partition(a: object, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    A copy with the element at each kth where a sort would put it, smaller ones before and larger ones after (numpy.partition; computed by a full sort).
+    """
+
+def argpartition(a: object, kth: object, axis: object | None = -1, kind: object = 'introselect', order: object | None = None) -> ndarray:
+    """
+    Indices that partition `a` (numpy.argpartition; computed by a stable argsort).
+    """
+
+def searchsorted(a: object, v: object, side: str = 'left', sorter: object | None = None) -> ndarray:
+    """
+    Indices where `v` would be inserted into the sorted 1-D `a` to keep it sorted (numpy.searchsorted; NaN sorts last).
+    """
+
+def isin(element: object, test_elements: object, assume_unique: bool = False, invert: bool = False, *, kind: object | None = None) -> ndarray:
+    """
+    Whether each element is in test_elements (numpy.isin; NaN is in nothing).
+    """
+
+def intersect1d(ar1: object, ar2: object, assume_unique: bool = False, return_indices: bool = False) -> Any:
+    """The sorted unique values in both arrays (numpy.intersect1d)."""
+
+def union1d(ar1: object, ar2: object) -> ndarray:
+    """The sorted unique values in either array (numpy.union1d)."""
+
+def setdiff1d(ar1: object, ar2: object, assume_unique: bool = False) -> ndarray:
+    """The sorted unique values of ar1 that are not in ar2 (numpy.setdiff1d)."""
+
+def cumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    """
+    Cumulative sum along `axis` (None: flattened); bool and small integers accumulate in int64/uint64 (numpy.cumsum).
+    """
+
+def cumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    """Cumulative product along `axis` (numpy.cumprod)."""
+
+def cumulative_sum(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+    """
+    Cumulative sum (Array API / numpy.cumulative_sum): axis is required above 1-D; include_initial=True starts each result with 0.
+    """
+
+def cumulative_prod(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+    """
+    Cumulative product (Array API / numpy.cumulative_prod); include_initial starts with 1.
+    """
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: object | None = None, *, device: object | None = None) -> ndarray:
+    """
+    Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.
     """

@@ -8,13 +8,13 @@ accelpy's kernel headers (``accel::float16``, ``accel::complex64``, ...) through
 path and caches as RawModule.
 """
 
+import functools
 import re
 import struct
 
 import numpy as np
 
 from . import _core
-from ._dtypes import DTYPES
 from ._kernels import RawModule, _current_cuda_index
 
 _DTYPE_NAMES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -85,7 +85,15 @@ def _as_array(x):
     return asarray(x)  # wraps __cuda_array_interface__ memory without a copy
 
 
-_NP_DTYPES = {_dtype_name(d): d for d in DTYPES}
+
+
+@functools.cache
+def _np_dtypes():
+    # accelpy's dtypes by C type name; DTYPES imports ml_dtypes (bfloat16), so this runs on first
+    # use of a generated kernel rather than at `import accelpy`.
+    from ._dtypes import DTYPES
+
+    return {_dtype_name(d): d for d in DTYPES}
 
 
 def _bind(types, name, dtype, what):
@@ -294,7 +302,7 @@ class ElementwiseKernel:
             f"cuda:{_current_cuda_index()}")
         for k, p in enumerate(self.out_params):
             if outs[k] is None:
-                outs[k] = _core.empty(shape, dtype=_NP_DTYPES[_ctype_of(p, types)], device=dev)
+                outs[k] = _core.empty(shape, dtype=_np_dtypes()[_ctype_of(p, types)], device=dev)
             else:
                 o = outs[k]
                 want = _ctype_of(p, types)
@@ -310,7 +318,7 @@ class ElementwiseKernel:
         views, dtypes = [], []
         for p, v in zip(ps, vals, strict=True):
             if not _is_array(v):
-                views.append(_NP_DTYPES[_ctype_of(p, types)].type(v))
+                views.append(_np_dtypes()[_ctype_of(p, types)].type(v))
                 dtypes.append(None)
                 continue
             if p.raw:
@@ -529,7 +537,7 @@ class ReductionKernel:
         for k, p in enumerate(self.out_params):
             want = _ctype_of(p, types)
             if outs[k] is None:
-                outs[k] = _core.empty(out_shape, dtype=_NP_DTYPES[want], device=dev)
+                outs[k] = _core.empty(out_shape, dtype=_np_dtypes()[want], device=dev)
             else:
                 o = outs[k]
                 if _dtype_name(o.dtype) != want:
@@ -544,7 +552,7 @@ class ReductionKernel:
                 views.append(_core.broadcast_to(v, shape))
                 dtypes.append(_dtype_name(v.dtype))
             else:
-                views.append(_NP_DTYPES[_ctype_of(p, types)].type(v))
+                views.append(_np_dtypes()[_ctype_of(p, types)].type(v))
                 dtypes.append(None)
         key = (tuple(sorted(types.items())), tuple(dtypes), rtype, len(kept), len(axes))
         kernel = self._cache.get(
