@@ -1,10 +1,36 @@
 #include "src/cuda/indexing_kernels.hpp"
 
-#include <sstream>
+#include <string>
+#include <type_traits>
 
 namespace accel::cuda {
 
 namespace {
+
+// Kernel text built with std::to_string rather than an ostringstream: on the GPU machine the
+// stream's number formatting segfaulted inside the extension (2026-12-01, cuda-gdb backtrace in
+// ostream::_M_insert<long>; the cause was not established).
+struct Source {
+  std::string text;
+  Source& operator<<(const std::string& t) {
+    text += t;
+    return *this;
+  }
+  Source& operator<<(const char* t) {
+    text += t;
+    return *this;
+  }
+  Source& operator<<(char c) {
+    text += c;
+    return *this;
+  }
+  template <class I>
+  requires std::is_integral_v<I> Source& operator<<(I i) {
+    text += std::to_string(i);
+    return *this;
+  }
+  std::string str() const { return text; }
+};
 
 const char* element_type(int size) {
   switch (size) {
@@ -42,7 +68,7 @@ KernelSource index_kernel_source(const IndexKernelKey& k) {
   const int nd = k.ndim, na = k.arrays, nops = 2 + na;
   const int kShape = 4 + na, kStrides = kShape + nd, kSel = kStrides + nops * nd, kLen = kSel + na;
   const std::string name = index_kernel_name(k);
-  std::ostringstream o;
+  Source o;
   if (k.elem_size == 16) o << kBytes16;
   o << "struct " << name << "_params { long long v[" << index_param_words(nd, na) << "]; };\n";
   o << "extern \"C\" __global__ void __launch_bounds__(" << kIndexThreads << ") " << name
@@ -176,7 +202,7 @@ __device__ __forceinline__ unsigned long long accel_block_scan(unsigned long lon
 }
 )";
   KernelSource src;
-  std::ostringstream o;
+  Source o;
   o << common;
   if (elem_size < 0) {
     o << "extern \"C\" __global__ void __launch_bounds__(" << T

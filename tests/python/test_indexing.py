@@ -67,8 +67,14 @@ def test_read_random_keys(layout, device, rng):
         a_np, a = make_array(rng, layout, dtype, device)
         for _ in range(40):
             key = random_key(rng, a_np.shape)
+            try:
+                expected = a_np[key]
+            except IndexError:  # the generator can place an Ellipsis after axis-bound integers
+                with pytest.raises(IndexError):
+                    a[key]
+                continue
             res = a[key]
-            assert_matches(res, a_np[key])
+            assert_matches(res, expected)
             assert res._storage_id() == a._storage_id(), key
 
 
