@@ -255,7 +255,7 @@ def test_bad_launch_configuration_raises_value_error(grid, block, shared, match)
 @pytest.mark.cuda
 def test_register_bound_kernel_limit_comes_from_the_kernel():
     code = ('extern "C" __global__ void __launch_bounds__(128) small(float* x) '
-            '{ x[threadIdx.x] = 1.0f; }')
+            '{ x[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }')
     k = ap.RawKernel(code, "small")
     a = ap.zeros(256, dtype=np.float32, device="cuda")
     assert k.max_threads_per_block == 128
