@@ -159,6 +159,10 @@ def test_dtype_argument(name, src, dtype, device, rng):
     kw = value_kwargs(name, src)
     if np.dtype(src).kind in "iu" and name in ("mean", "var", "std"):
         kw = {"low": -100, "high": 100}
+    if np.dtype(src).kind in "iu" and name == "prod" and np.dtype(dtype).kind == "f":
+        # Small factors: a float product that overflows to inf and then meets a zero is nan in
+        # NumPy, 0 in accelpy (float32 products accumulate in double, by design).
+        kw = {"low": -2, "high": 3}
     a_np, a = make_array(rng, "noncontig", src, device, **kw)
     for axis in (None, 0, 1):
         outcome = assert_same_outcome(
