@@ -118,25 +118,15 @@ class EigResult(NamedTuple):
     eigenvectors: object
 
 
-def _real_if_all_real(a, arrays):
-    # NumPy: a real input whose eigenvalues are all real gives real results (one flag is read
-    # back to decide the dtype).
-    if a.dtype.kind == "c" or not bool(_core.all(_core.imag(arrays[0]) == 0)):
-        return arrays
-    return [None if x is None else _core.real(x) for x in arrays]
-
-
 def eig(a):
-    """Eigenvalues and right eigenvectors (unit columns) of general square matrices."""
-    a = _asarray(a)
-    w, v = _real_if_all_real(a, list(_core._linalg_eig(a, True)))
-    return EigResult(w, v)
+    """Eigenvalues and right eigenvectors (unit columns) of general square matrices; complex
+    whatever the values, as NumPy 2.5 and the Array API (no value-dependent dtype)."""
+    return EigResult(*_core._linalg_eig(_asarray(a), True))
 
 
 def eigvals(a):
-    """The eigenvalues of general square matrices."""
-    a = _asarray(a)
-    return _real_if_all_real(a, [_core._linalg_eig(a, False)[0]])[0]
+    """The eigenvalues of general square matrices (complex, as :func:`eig`)."""
+    return _core._linalg_eig(_asarray(a), False)[0]
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):

@@ -47,6 +47,11 @@ struct LinalgJob {
   void* u = nullptr;
   void* vt = nullptr;
   int64_t* ipiv = nullptr;  // Lu: batch x n, device memory
+
+  // Elements of one matrix of a (batch matrices, one after another).
+  int64_t matrix_size() const {
+    return kind == LinalgKind::Svd || kind == LinalgKind::Qr ? m * n : n * n;
+  }
 };
 
 class LinalgBackend {

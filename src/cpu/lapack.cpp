@@ -233,7 +233,7 @@ struct Lapack {
   // One matrix of the job.
   static int64_t one(const LinalgJob& job, int64_t k) {
     const I n = I(job.n);
-    T* a = static_cast<T*>(job.a) + k * job.n * std::max(job.n, job.m);
+    T* a = static_cast<T*>(job.a) + k * job.matrix_size();
     std::vector<I> piv(size_t(job.n));
     switch (job.kind) {
       case LinalgKind::Lu: {
@@ -254,7 +254,7 @@ struct Lapack {
         return eigh(n, a, static_cast<Real*>(job.w) + k * job.n, job.vectors, job.lower);
       case LinalgKind::Svd: {
         const int64_t m = job.m, nn = job.n, ucols = job.full ? m : nn;
-        T* am = static_cast<T*>(job.a) + k * m * nn;
+        T* am = static_cast<T*>(job.a) + k * job.matrix_size();
         T* u = job.vectors ? static_cast<T*>(job.u) + k * m * ucols : nullptr;
         T* vt = job.vectors ? static_cast<T*>(job.vt) + k * nn * nn : nullptr;
         return svd(I(m), I(nn), am, static_cast<Real*>(job.w) + k * nn, u, vt, job.vectors,
@@ -265,7 +265,7 @@ struct Lapack {
                    job.vectors ? static_cast<T*>(job.u) + k * job.n * job.n : nullptr);
       case LinalgKind::Qr: {
         const int64_t m = job.m, nn = job.n;
-        T* am = static_cast<T*>(job.a) + k * m * nn;
+        T* am = static_cast<T*>(job.a) + k * job.matrix_size();
         T* tau = static_cast<T*>(job.w) + k * std::min(m, nn);
         T* q = job.vectors ? static_cast<T*>(job.u) + k * m * job.qcols : nullptr;
         return qr(I(m), I(nn), am, tau, q, I(job.qcols));

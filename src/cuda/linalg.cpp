@@ -154,7 +154,7 @@ class CudaLinalg final : public LinalgBackend {
     Scratch pivots(c, job.kind == LinalgKind::Solve ? sizeof(int64_t) * size_t(n) : 0);
 
     for (int64_t k = 0; k < job.batch; ++k) {
-      char* ak = a + size_t(k * n * std::max(n, job.m)) * esize;
+      char* ak = a + size_t(k * job.matrix_size()) * esize;
       int* ik = infos + k;
       switch (job.kind) {
         case LinalgKind::Lu:

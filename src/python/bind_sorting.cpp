@@ -100,11 +100,17 @@ nb::object finish_scan(Array result, nb::handle out) {
   return finish(std::move(result), out, "unsafe");
 }
 
+// NumPy accumulates in out's dtype when out= comes without dtype=.
+std::optional<DType> scan_dtype(nb::handle dtype, nb::handle out) {
+  if (dtype.is_none() && nb::isinstance<Array>(out)) return nb::cast<const Array&>(out).dtype();
+  return to_dtype_opt(dtype);
+}
+
 nb::object cumsum_fn(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
-  return finish_scan(cumsum(to_array(a), opt_axis(axis), to_dtype_opt(dtype)), out);
+  return finish_scan(cumsum(to_array(a), opt_axis(axis), scan_dtype(dtype, out)), out);
 }
 nb::object cumprod_fn(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {
-  return finish_scan(cumprod(to_array(a), opt_axis(axis), to_dtype_opt(dtype)), out);
+  return finish_scan(cumprod(to_array(a), opt_axis(axis), scan_dtype(dtype, out)), out);
 }
 
 }  // namespace
@@ -201,7 +207,8 @@ void bind_sorting(nb::module_& m) {
       "cumulative_sum",
       [](nb::handle x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
         return finish_scan(
-            cumulative_sum(to_array(x), opt_axis(axis), to_dtype_opt(dtype), include_initial), out);
+            cumulative_sum(to_array(x), opt_axis(axis), scan_dtype(dtype, out), include_initial),
+            out);
       },
       "x"_a, nb::kw_only(), "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
       "include_initial"_a = false,
@@ -211,7 +218,7 @@ void bind_sorting(nb::module_& m) {
       "cumulative_prod",
       [](nb::handle x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
         return finish_scan(
-            cumulative_prod(to_array(x), opt_axis(axis), to_dtype_opt(dtype), include_initial),
+            cumulative_prod(to_array(x), opt_axis(axis), scan_dtype(dtype, out), include_initial),
             out);
       },
       "x"_a, nb::kw_only(), "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
@@ -278,14 +285,14 @@ void bind_sorting_methods(nb::class_<Array>& cls) {
       .def(
           "cumsum",
           [](const Array& self, nb::handle axis, nb::handle dtype, nb::handle out) {
-            return finish_scan(cumsum(self, opt_axis(axis), to_dtype_opt(dtype)), out);
+            return finish_scan(cumsum(self, opt_axis(axis), scan_dtype(dtype, out)), out);
           },
           "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
           "Cumulative sum along `axis` (ndarray.cumsum).")
       .def(
           "cumprod",
           [](const Array& self, nb::handle axis, nb::handle dtype, nb::handle out) {
-            return finish_scan(cumprod(self, opt_axis(axis), to_dtype_opt(dtype)), out);
+            return finish_scan(cumprod(self, opt_axis(axis), scan_dtype(dtype, out)), out);
           },
           "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
           "Cumulative product along `axis` (ndarray.cumprod).");

@@ -105,7 +105,15 @@ def test_scan_out_and_dispatch(device, rng):
     out = ap.empty((5, 40), dtype=np.float64)
     r = ap.cumsum(a_ap, axis=1, out=out)
     assert r is out
-    check(out, np.cumsum(a_np, axis=1).astype(np.float64), device, 40)
+    # Without dtype=, NumPy accumulates in out's dtype (float64 here, not float32).
+    expected = np.empty((5, 40))
+    np.cumsum(a_np, axis=1, out=expected)
+    check(out, expected, device, 40)
+    out_i = ap.empty((5, 40), dtype=np.int16)
+    small = (a_np * 40).astype(np.int8)
+    expected_i = np.empty((5, 40), np.int16)
+    ap.cumulative_sum(to_device(small), axis=1, out=out_i)
+    np.testing.assert_array_equal(to_numpy(out_i), np.cumulative_sum(small, axis=1, out=expected_i))
     check(np.add.accumulate(a_ap, axis=1), np.add.accumulate(a_np, axis=1), device, 40)
     check(np.cumprod(a_ap, axis=0), np.cumprod(a_np, axis=0), device, 5)
     with pytest.raises(np.exceptions.AxisError):

@@ -1,5 +1,5 @@
-// The sort entry point's pieces: the radix sorts live in two files (one row, many rows) so that
-// nvcc compiles their many instantiations in parallel.
+// The sort entry point's pieces: the radix sorts (one row, many rows), defined in headers and
+// instantiated in generated translation units so that nvcc compiles them in parallel.
 #pragma once
 
 #include <cub/util_type.cuh>
@@ -31,17 +31,10 @@ template <class K>
 cudaError_t radix_sort_rows(const SortJob<K>& job, void* temp, size_t& bytes, K** keys_current,
                             int64_t** indices_current);
 
-// The key types CUB's radix sort handles for accelpy (bool is sorted as uint8).
-#define ACCEL_CUB_RADIX_KEYS(X) \
-  X(uint8_t)                    \
-  X(int8_t)                     \
-  X(int16_t)                    \
-  X(uint16_t)                   \
-  X(int32_t)                    \
-  X(uint32_t)                   \
-  X(int64_t)                    \
-  X(uint64_t)                   \
-  X(float)                      \
-  X(double)
-
 }  // namespace accel::cub_lib
+
+// One explicit instantiation, in the translation units CMake generates (one per algorithm and
+// key type, so that nvcc compiles them in parallel; the key types are listed in CMakeLists.txt).
+#define ACCEL_CUB_INSTANTIATE(fn, K)                                                            \
+  template cudaError_t accel::cub_lib::fn<K>(const accel::cub_lib::SortJob<K>&, void*, size_t&, \
+                                             K**, int64_t**);

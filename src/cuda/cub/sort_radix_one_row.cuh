@@ -1,4 +1,6 @@
 // Sorting one row: cub::DeviceRadixSort (onesweep), stable in both directions.
+#pragma once
+
 #include <cub/device/device_radix_sort.cuh>
 
 #include "src/cuda/cub/sort.cuh"
@@ -27,10 +29,5 @@ cudaError_t radix_sort_one_row(const SortJob<K>& job, void* temp, size_t& bytes,
   *indices_current = values.Current();
   return r;
 }
-
-#define ACCEL_INSTANTIATE(K) \
-  template cudaError_t radix_sort_one_row<K>(const SortJob<K>&, void*, size_t&, K**, int64_t**);
-ACCEL_CUB_RADIX_KEYS(ACCEL_INSTANTIATE)
-#undef ACCEL_INSTANTIATE
 
 }  // namespace accel::cub_lib
