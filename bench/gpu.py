@@ -491,6 +491,15 @@ def main():
     side = 2048 if args.quick else 16384
     props = ap.cuda.get_device_properties(0)
     cases = {}
+    result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
+              "versions": versions(), "cases": cases}
+    os.makedirs(args.out, exist_ok=True)
+    fname = "".join(c if c.isalnum() else "_" for c in props.name).strip("_") + ".json"
+
+    def save():  # after every case, so a run cut short keeps what it measured
+        with open(os.path.join(args.out, fname), "w") as f:
+            json.dump(result, f, indent=2)
 
     def measure(name, fn):
         # One failing case must not cost the others' numbers: report it and go on.
@@ -502,6 +511,7 @@ def main():
             print(f"case {name}: FAILED", flush=True)
             return
         print(f"case {name} ({time.perf_counter() - t0:.1f}s): {cases[name]}", flush=True)
+        save()
 
     floor_ms, floor_bytes = case_d2d(n)
     d2d = gbps(floor_bytes, floor_ms.get("torch") or floor_ms["accelpy"])
@@ -552,13 +562,7 @@ def main():
 
     measure("raw_launch_us", raw_kernels.launch_overhead_us)
     measure("raw_startup_s", raw_kernels.startup_seconds)
-    result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-              "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
-              "versions": versions(), "cases": cases}
-    os.makedirs(args.out, exist_ok=True)
-    fname = "".join(c if c.isalnum() else "_" for c in props.name).strip("_") + ".json"
-    with open(os.path.join(args.out, fname), "w") as f:
-        json.dump(result, f, indent=2)
+    save()
 
     def print_table():
         # A case that failed above is missing here: the table stops at it (the per-case
