@@ -37,7 +37,9 @@ BINARY = [
     lambda xp, a, b: a * b,
     lambda xp, a, b: xp.maximum(a, b),
     lambda xp, a, b: xp.minimum(a, b) + 1,
-    lambda xp, a, b: xp.where(a > b, a, b * 2),
+    # A margin: a > b flips on near-ties (y against y[::-1], tanh saturating near 2), where an ulp
+    # of difference between libraries' tanh turns into a factor 2.
+    lambda xp, a, b: xp.where(a > b + 0.25, a, b * 2),
 ]
 REDUCE = [
     lambda xp, a, k: a.sum(axis=k, keepdims=True),
