@@ -219,38 +219,48 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
     r = nv->nvrtcCompileProgram(prog, int(copts.size()), copts.data());
   }
   if (r != api::NVRTC_SUCCESS) {
-    size_t n = 0;
-    std::string log;
-    if (nv->nvrtcGetProgramLogSize(prog, &n) == api::NVRTC_SUCCESS && n > 1) {
-      log.resize(n);
-      nv->nvrtcGetProgramLog(prog, log.data());
-      log.resize(n - 1);
-    }
     dump_source(name, source);
     throw Error("NVRTC failed to compile kernel " + name + " (" + nv->nvrtcGetErrorString(r) +
-                "):\n" + log + "\n(set ACCELPY_DUMP_KERNELS=dir to keep the sources)");
+                "):\n" + nvrtc_log(*nv, prog) +
+                "\n(set ACCELPY_DUMP_KERNELS=dir to keep the sources)");
   }
   CompiledImage img;
   img.cubin = cubin;
-  size_t n = 0;
-  if (cubin) {
-    if (nv->nvrtcGetCUBINSize(prog, &n) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBINSize failed");
-    img.data.resize(n);
-    if (nv->nvrtcGetCUBIN(prog, img.data.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBIN failed");
-  } else {
-    if (nv->nvrtcGetPTXSize(prog, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
-    img.data.resize(n);
-    if (nv->nvrtcGetPTX(prog, img.data.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetPTX failed");
-  }
+  img.data = nvrtc_image(*nv, prog, cubin);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::lock_guard<std::mutex> lock(stats().mutex);
   ++stats().s.compiled;
   stats().s.compile_ms += ms;
   return img;
+}
+
+std::string nvrtc_log(const Nvrtc& nv, api::nvrtcProgram prog) {
+  size_t n = 0;
+  std::string log;
+  if (nv.nvrtcGetProgramLogSize(prog, &n) == api::NVRTC_SUCCESS && n > 1) {
+    log.resize(n);
+    nv.nvrtcGetProgramLog(prog, log.data());
+    log.resize(n - 1);
+  }
+  return log;
+}
+
+std::string nvrtc_image(const Nvrtc& nv, api::nvrtcProgram prog, bool cubin) {
+  size_t n = 0;
+  std::string image;
+  if (cubin) {
+    if (nv.nvrtcGetCUBINSize(prog, &n) != api::NVRTC_SUCCESS)
+      throw Error("nvrtcGetCUBINSize failed");
+    image.resize(n);
+    if (nv.nvrtcGetCUBIN(prog, image.data()) != api::NVRTC_SUCCESS)
+      throw Error("nvrtcGetCUBIN failed");
+  } else {
+    if (nv.nvrtcGetPTXSize(prog, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
+    image.resize(n);
+    if (nv.nvrtcGetPTX(prog, image.data()) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTX failed");
+  }
+  return image;
 }
 
 std::string default_cache_dir() {

@@ -27,6 +27,10 @@ struct CompiledImage {
 std::vector<std::string> compile_options(int cc, bool& cubin);
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
 CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
+// NVRTC's log of a compiled program ("" when it has none).
+std::string nvrtc_log(const Nvrtc& nv, api::nvrtcProgram prog);
+// The image a compiled program produced: its cubin, or its PTX when `cubin` is false.
+std::string nvrtc_image(const Nvrtc& nv, api::nvrtcProgram prog, bool cubin);
 
 // The disk cache: one file per program, named by a hash of its key text (NVRTC version,
 // options, headers, source), holding the key text itself (compared exactly on load), the image

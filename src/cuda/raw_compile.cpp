@@ -123,17 +123,6 @@ DiskCache cache_for(const ProgramSpec& spec) {
   return DiskCache(default_cache_dir());
 }
 
-std::string nvrtc_log(const Nvrtc& nv, api::nvrtcProgram prog) {
-  size_t n = 0;
-  std::string log;
-  if (nv.nvrtcGetProgramLogSize(prog, &n) == api::NVRTC_SUCCESS && n > 1) {
-    log.resize(n);
-    nv.nvrtcGetProgramLog(prog, log.data());
-    log.resize(n - 1);
-  }
-  return log;
-}
-
 }  // namespace
 
 std::string offending_lines(const std::string& source, const std::string& log) {
@@ -250,19 +239,7 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
     }
     out.lowered.emplace_back(e, lowered);
   }
-  size_t n = 0;
-  if (cubin) {
-    if (nv->nvrtcGetCUBINSize(prog, &n) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBINSize failed");
-    out.image.resize(n);
-    if (nv->nvrtcGetCUBIN(prog, out.image.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBIN failed");
-  } else {
-    if (nv->nvrtcGetPTXSize(prog, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
-    out.image.resize(n);
-    if (nv->nvrtcGetPTX(prog, out.image.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetPTX failed");
-  }
+  out.image = nvrtc_image(*nv, prog, cubin);
   record_compilation(
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   CompiledImage stored;
