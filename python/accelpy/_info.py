@@ -23,7 +23,10 @@ SETTINGS = {
     "ACCELPY_CUDA_DRIVER": "libcuda to load (file or directory)",
     "ACCELPY_NVRTC": "NVRTC to load (file or directory)",
     "ACCELPY_CUBLAS": "cuBLAS to load (file or directory)",
-    "ACCELPY_BLAS": "CPU BLAS to load (a file; 'off' uses the built-in GEMM)",
+    "ACCELPY_CUFFT": "cuFFT to load (file or directory)",
+    "ACCELPY_CUSOLVER": "cuSOLVER to load (file or directory)",
+    "ACCELPY_CUB": "accelpy's CUB library to load (file or directory)",
+    "ACCELPY_BLAS": "CPU BLAS to load (file or directory; 'off' uses the built-in GEMM)",
 }
 
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "accel/device.hpp"
@@ -64,5 +65,10 @@ class Backend {
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.
 Backend& backend_for(Device device);
+
+// Concatenate (a Single group) as one elementwise copy group per non-empty input, each writing
+// its slab of the output; `run_copy` runs them on the backend, in order.
+void run_concatenate_as_copies(const Group& group,
+                               const std::function<void(const Group&)>& run_copy);
 
 }  // namespace accel

@@ -1,8 +1,10 @@
 // Finding a CBLAS at run time (dlopen), so that the CPU backend uses an optimized BLAS without
 // a link-time dependency: the one the user names, NumPy's bundled OpenBLAS, or the system's.
 //
-// Search order (the first file that opens and exports a usable dgemm wins):
-//   1. ACCELPY_BLAS: a file (the only candidate when set; "off"/"0" disables BLAS).
+// Search order (the first file that opens and exports a usable dgemm wins; the search itself is
+// src/util/dynamic_library.hpp's, shared with the CUDA libraries):
+//   1. ACCELPY_BLAS: a file, or a directory holding one of the system names below (the only
+//      place looked when set; "off"/"0" disables BLAS).
 //   2. NumPy's bundled OpenBLAS: site-packages/numpy.libs/libscipy_openblas*.so (NumPy 2 wheels;
 //      symbols carry the prefix "scipy_" and the suffix "64_", integers are 64-bit) or
 //      site-packages/numpy/.libs/libopenblas*.so (older wheels), in the site directories the
@@ -15,17 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "src/util/dynamic_library.hpp"
+
 namespace accel::cpu {
 
-struct BlasStatus {
-  bool ok = false;
-  std::string path;    // the file opened
+// ok, path, error (why none was usable) and tried as for every library loaded at run time.
+struct BlasStatus : dynlib::LoadStatus {
   std::string name;    // "scipy_openblas64 0.3.29 ...", "OpenBLAS ...", "reference BLAS"
   std::string prefix;  // symbol decoration: prefix + name + suffix ("scipy_" / "64_")
   std::string suffix;
   bool int64 = false;  // integer arguments are 64-bit (ILP64)
-  std::string error;   // why none was usable
-  std::vector<std::string> tried;
 };
 
 // Loads on first call (thread-safe) and reports what was found.
@@ -42,14 +43,9 @@ void* blas_symbol(const char* name);
 void add_blas_search_dirs(const std::vector<std::string>& dirs);
 
 // The building blocks, exposed for tests.
-struct BlasCandidate {
-  std::string path;
-  std::string prefix, suffix;
-  bool int64 = false;
-};
 // Candidate files in search order (see above).
-std::vector<BlasCandidate> blas_candidates();
+std::vector<std::string> blas_candidates();
 // Tries the candidates in order without touching the process-wide state.
-BlasStatus probe_blas(const std::vector<BlasCandidate>& candidates);
+BlasStatus probe_blas(const std::vector<std::string>& candidates);
 
 }  // namespace accel::cpu

@@ -24,29 +24,6 @@ namespace {
 // Below this many elements an elementwise group runs on one thread.
 constexpr int64_t kParallelMin = 1 << 15;
 
-void run_concatenate(const Group& group) {
-  const Node& node = *group.steps[0].node;
-  const Array& out = group.outputs[0].dest;
-  const int axis = node.params.axis;
-  int64_t at = 0;
-  for (const Operand& in : node.inputs) {
-    const Array& src = in.array;
-    // The slab of the output this input fills, written by a one-step copy group.
-    const Array dest =
-        out.view(out.dtype(), src.shape(), out.strides(), out.offset() + at * out.strides()[axis]);
-    at += src.shape()[axis];
-    if (src.size() == 0) continue;
-    Node copy(OpKind::Cast, out.dtype(), out.device(), src.shape(), {Operand{src}});
-    Group g;
-    g.device = group.device;
-    g.shape = src.shape();
-    g.inputs = {src};
-    g.steps = {Step{&copy, {StepArg{StepArg::Input, 0}}}};
-    g.outputs = {GroupOutput{0, dest}};
-    run_elementwise(g);
-  }
-}
-
 class CpuBackend final : public Backend {
  public:
   void* allocate(size_t nbytes) override { return host_allocate(nbytes); }
@@ -58,7 +35,7 @@ class CpuBackend final : public Backend {
       case Group::Kind::Reduction:
         return run_reduction(group);
       case Group::Kind::Single:
-        return run_concatenate(group);
+        return run_concatenate_as_copies(group, run_elementwise);
     }
   }
   void copy_to_host(const void* src, void* dst, size_t nbytes) override {

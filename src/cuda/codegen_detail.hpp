@@ -20,6 +20,8 @@ void emit_params(const KernelPlan& plan, std::string& out);
 // idx0 a multiple of run_width (random draws then share their Philox block across e).
 std::string emit_body(const KernelPlan& plan, int num_steps, int run_width = 0);
 
+// The dtype of a step argument (an input's, a step's result's, or a scalar's).
+DType arg_dtype(const Group& g, const StepArg& a);
 // The expression of a step argument (an input's xJ, a step's vK, or a scalar parameter), given
 // the index of the first scalar parameter of its step.
 std::string arg_expr(const Group& g, const StepArg& a, int scalar_index);

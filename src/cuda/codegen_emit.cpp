@@ -221,6 +221,18 @@ void emit_params(const KernelPlan& plan, std::string& out) {
   out += "};\n";
 }
 
+DType arg_dtype(const Group& g, const StepArg& a) {
+  switch (a.kind) {
+    case StepArg::Input:
+      return g.inputs[a.index].dtype();
+    case StepArg::Step:
+      return g.steps[a.index].node->dtype;
+    case StepArg::Scalar:
+      return a.scalar->dtype;
+  }
+  return DType::Bool;
+}
+
 std::string arg_expr(const Group& g, const StepArg& a, int scalar_index) {
   (void)g;
   switch (a.kind) {

@@ -72,18 +72,6 @@ struct KeyWriter {
   }
 };
 
-DType arg_dtype(const Group& g, const StepArg& a) {
-  switch (a.kind) {
-    case StepArg::Input:
-      return g.inputs[a.index].dtype();
-    case StepArg::Step:
-      return g.steps[a.index].node->dtype;
-    case StepArg::Scalar:
-      return a.scalar->dtype;
-  }
-  return DType::Bool;
-}
-
 void key_steps(const Group& g, KeyWriter& k) {
   k.u16(int(g.steps.size()));
   for (const Step& st : g.steps) {
@@ -96,7 +84,7 @@ void key_steps(const Group& g, KeyWriter& k) {
         k.u8(int(a.scalar->dtype));
       } else {
         k.u16(a.index);
-        k.u8(int(arg_dtype(g, a)));
+        k.u8(int(detail::arg_dtype(g, a)));
       }
     }
   }
@@ -344,7 +332,7 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
 size_t partial_bytes(const KernelPlan& p) {
   if (p.strategy == Strategy::Elementwise || p.splits <= 1) return 0;
   const Node& node = *p.group->steps.back().node;
-  const DType in = arg_dtype(*p.group, p.group->steps.back().args[0]);
+  const DType in = detail::arg_dtype(*p.group, p.group->steps.back().args[0]);
   const size_t acc = dispatch_dtype(in, [&](auto tag) -> size_t {
     using T = typename decltype(tag)::type;
     switch (node.op) {

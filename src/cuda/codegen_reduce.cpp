@@ -41,19 +41,6 @@ std::string reducer(const Node& node, DType in) {
   }
 }
 
-DType value_dtype(const Group& g) {
-  const StepArg& a = g.steps.back().args[0];
-  switch (a.kind) {
-    case StepArg::Input:
-      return g.inputs[a.index].dtype();
-    case StepArg::Step:
-      return g.steps[a.index].node->dtype;
-    case StepArg::Scalar:
-      return a.scalar->dtype;
-  }
-  return DType::Bool;
-}
-
 // vaccumulate(p, koff, r, r1, vstep): the vector path of the inner strategy (plan.vec > 1: one
 // contiguous reduced dimension, light prologue). The thread reads VEC elements at r, r + vstep,
 // ... below r1, four vectors per step into four accumulators folded every 16 steps, like
@@ -135,7 +122,7 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   const int no = int(p.outputs.size());
   const int wbase = ni + (p.needs_index ? 1 : 0);  // koff[wbase + j]: prologue output j
   const int nk = wbase + nw;
-  const DType vt = value_dtype(g);
+  const DType vt = arg_dtype(g, g.steps.back().args[0]);  // the reduced values
   const std::string VT = ctype(vt);
   const std::string ns = name + "_ns";
   std::string out = "namespace " + ns + " {\n";

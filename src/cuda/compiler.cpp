@@ -190,67 +190,80 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
     throw Error("cannot compile CUDA kernels: NVRTC is not available: " + nvrtc_status().error);
   const auto t0 = std::chrono::steady_clock::now();
   const std::string source = program_prelude() + code;
-  std::vector<const char*> hdr_text, hdr_name;
-  for (int i = 0; i < kNumEmbeddedHeaders; ++i) {
-    // By the bare name the headers include each other with (#pragma once goes by name).
-    hdr_text.push_back(kEmbeddedHeaders[i].text);
-    hdr_name.push_back(kEmbeddedHeaders[i].name);
-  }
-  api::nvrtcProgram prog = nullptr;
-  api::nvrtcResult r =
-      nv->nvrtcCreateProgram(&prog, source.c_str(), (name + ".cu").c_str(), int(hdr_text.size()),
-                             hdr_text.data(), hdr_name.data());
-  if (r != api::NVRTC_SUCCESS) {
-    throw Error(std::string("nvrtcCreateProgram failed: ") + nv->nvrtcGetErrorString(r));
-  }
-  std::unique_ptr<api::nvrtcProgram, void (*)(api::nvrtcProgram*)> guard(
-      &prog, [](api::nvrtcProgram* p) {
-        if (const Nvrtc* n = nvrtc()) n->nvrtcDestroyProgram(p);
-      });
+  const NvrtcProgram prog(*nv, source, name + ".cu", true);
   bool cubin = true;
   const std::vector<std::string> opts = compile_options(cc, cubin);
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
+  api::nvrtcResult r;
   {
     // One compilation at a time: the automatic precompiled header is process-wide state, and
     // NVRTC uses one core per compilation anyway.
     static std::mutex* compile_mutex = new std::mutex;
     std::lock_guard<std::mutex> lock(*compile_mutex);
-    r = nv->nvrtcCompileProgram(prog, int(copts.size()), copts.data());
+    r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
   }
   if (r != api::NVRTC_SUCCESS) {
-    size_t n = 0;
-    std::string log;
-    if (nv->nvrtcGetProgramLogSize(prog, &n) == api::NVRTC_SUCCESS && n > 1) {
-      log.resize(n);
-      nv->nvrtcGetProgramLog(prog, log.data());
-      log.resize(n - 1);
-    }
     dump_source(name, source);
     throw Error("NVRTC failed to compile kernel " + name + " (" + nv->nvrtcGetErrorString(r) +
-                "):\n" + log + "\n(set ACCELPY_DUMP_KERNELS=dir to keep the sources)");
+                "):\n" + prog.log() + "\n(set ACCELPY_DUMP_KERNELS=dir to keep the sources)");
   }
   CompiledImage img;
   img.cubin = cubin;
-  size_t n = 0;
-  if (cubin) {
-    if (nv->nvrtcGetCUBINSize(prog, &n) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBINSize failed");
-    img.data.resize(n);
-    if (nv->nvrtcGetCUBIN(prog, img.data.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBIN failed");
-  } else {
-    if (nv->nvrtcGetPTXSize(prog, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
-    img.data.resize(n);
-    if (nv->nvrtcGetPTX(prog, img.data.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetPTX failed");
-  }
+  img.data = prog.image(cubin);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::lock_guard<std::mutex> lock(stats().mutex);
   ++stats().s.compiled;
   stats().s.compile_ms += ms;
   return img;
+}
+
+NvrtcProgram::NvrtcProgram(const Nvrtc& nv, const std::string& source, const std::string& file,
+                           bool with_headers)
+    : nv_(nv) {
+  std::vector<const char*> hdr_text, hdr_name;
+  for (int i = 0; with_headers && i < kNumEmbeddedHeaders; ++i) {
+    // By the bare name the headers include each other with (#pragma once goes by name).
+    hdr_text.push_back(kEmbeddedHeaders[i].text);
+    hdr_name.push_back(kEmbeddedHeaders[i].name);
+  }
+  const api::nvrtcResult r = nv.nvrtcCreateProgram(
+      &prog_, source.c_str(), file.c_str(), int(hdr_text.size()), hdr_text.data(), hdr_name.data());
+  if (r != api::NVRTC_SUCCESS) {
+    throw Error(std::string("nvrtcCreateProgram failed: ") + nv.nvrtcGetErrorString(r));
+  }
+}
+
+NvrtcProgram::~NvrtcProgram() { nv_.nvrtcDestroyProgram(&prog_); }
+
+std::string NvrtcProgram::log() const {
+  size_t n = 0;
+  std::string log;
+  if (nv_.nvrtcGetProgramLogSize(prog_, &n) == api::NVRTC_SUCCESS && n > 1) {
+    log.resize(n);
+    nv_.nvrtcGetProgramLog(prog_, log.data());
+    log.resize(n - 1);
+  }
+  return log;
+}
+
+std::string NvrtcProgram::image(bool cubin) const {
+  size_t n = 0;
+  std::string image;
+  if (cubin) {
+    if (nv_.nvrtcGetCUBINSize(prog_, &n) != api::NVRTC_SUCCESS)
+      throw Error("nvrtcGetCUBINSize failed");
+    image.resize(n);
+    if (nv_.nvrtcGetCUBIN(prog_, image.data()) != api::NVRTC_SUCCESS)
+      throw Error("nvrtcGetCUBIN failed");
+  } else {
+    if (nv_.nvrtcGetPTXSize(prog_, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
+    image.resize(n);
+    if (nv_.nvrtcGetPTX(prog_, image.data()) != api::NVRTC_SUCCESS)
+      throw Error("nvrtcGetPTX failed");
+  }
+  return image;
 }
 
 std::string default_cache_dir() {

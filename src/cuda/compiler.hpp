@@ -28,6 +28,27 @@ std::vector<std::string> compile_options(int cc, bool& cubin);
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
 CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
 
+// An NVRTC program of `source` (`file` names it in NVRTC's messages), given the embedded kernel
+// headers when `with_headers`; destroyed with this object. Throws accel::Error when NVRTC
+// refuses to create it.
+class NvrtcProgram {
+ public:
+  NvrtcProgram(const Nvrtc& nv, const std::string& source, const std::string& file,
+               bool with_headers);
+  ~NvrtcProgram();
+  NvrtcProgram(const NvrtcProgram&) = delete;
+  NvrtcProgram& operator=(const NvrtcProgram&) = delete;
+  api::nvrtcProgram get() const { return prog_; }
+  // NVRTC's log of the compilation ("" when it has none).
+  std::string log() const;
+  // The image the compilation produced: its cubin, or its PTX when `cubin` is false.
+  std::string image(bool cubin) const;
+
+ private:
+  const Nvrtc& nv_;
+  api::nvrtcProgram prog_ = nullptr;
+};
+
 // The disk cache: one file per program, named by a hash of its key text (NVRTC version,
 // options, headers, source), holding the key text itself (compared exactly on load), the image
 // and a checksum. Files are written to a temporary name and renamed, so readers never see a

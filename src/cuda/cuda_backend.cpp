@@ -76,29 +76,6 @@ void run_kernel(DeviceContext& c, const Group& g) {
   if (dev_params) device_free(c, dev_params, params.size());
 }
 
-// Concatenate: one copy kernel per input, each writing its slab of the output.
-void run_concatenate(DeviceContext& c, const Group& group) {
-  const Node& node = *group.steps[0].node;
-  const Array& out = group.outputs[0].dest;
-  const int axis = node.params.axis;
-  int64_t at = 0;
-  for (const Operand& in : node.inputs) {
-    const Array& src = in.array;
-    const Array dest =
-        out.view(out.dtype(), src.shape(), out.strides(), out.offset() + at * out.strides()[axis]);
-    at += src.shape()[axis];
-    if (src.size() == 0) continue;
-    Node copy(OpKind::Cast, out.dtype(), out.device(), src.shape(), {Operand{src}});
-    Group g;
-    g.device = group.device;
-    g.shape = src.shape();
-    g.inputs = {src};
-    g.steps = {Step{&copy, {StepArg{StepArg::Input, 0}}}};
-    g.outputs = {GroupOutput{0, dest}};
-    run_kernel(c, g);
-  }
-}
-
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int index) : index_(index) {}
@@ -111,7 +88,10 @@ class CudaBackend final : public Backend {
       case Group::Kind::Reduction:
         return run_kernel(c, group);
       case Group::Kind::Single:
-        if (group.steps[0].node->op == OpKind::Concatenate) return run_concatenate(c, group);
+        if (group.steps[0].node->op == OpKind::Concatenate) {
+          // One copy kernel per input.
+          return run_concatenate_as_copies(group, [&](const Group& g) { run_kernel(c, g); });
+        }
         throw NotImplementedError(std::string(op_name(group.steps[0].node->op)) +
                                   " is not implemented on CUDA devices yet");
     }

@@ -1,73 +1,45 @@
 #include "src/cuda/cufft.hpp"
 
-#include <dlfcn.h>
-
 #include <string>
 
 namespace accel::cuda {
 
 namespace {
 
-template <class F>
-bool resolve(void* handle, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(handle, name));
-  return fn != nullptr;
-}
-
 struct CufftState {
   Cufft cufft;
   LoadStatus status;
 };
 
-std::string load_fns(void* h, Cufft& f) {
-  const bool ok =
-      resolve(h, "cufftCreate", f.cufftCreate) && resolve(h, "cufftDestroy", f.cufftDestroy) &&
-      resolve(h, "cufftGetVersion", f.cufftGetVersion) &&
-      resolve(h, "cufftSetAutoAllocation", f.cufftSetAutoAllocation) &&
-      resolve(h, "cufftMakePlanMany64", f.cufftMakePlanMany64) &&
-      resolve(h, "cufftSetWorkArea", f.cufftSetWorkArea) &&
-      resolve(h, "cufftSetStream", f.cufftSetStream) &&
-      resolve(h, "cufftExecC2C", f.cufftExecC2C) && resolve(h, "cufftExecZ2Z", f.cufftExecZ2Z) &&
-      resolve(h, "cufftExecR2C", f.cufftExecR2C) && resolve(h, "cufftExecD2Z", f.cufftExecD2Z) &&
-      resolve(h, "cufftExecC2R", f.cufftExecC2R) && resolve(h, "cufftExecZ2D", f.cufftExecZ2D);
-  if (!ok) return "cuFFT entry points missing (cuFFT 10 or newer is needed)";
-  if (f.cufftGetVersion(&f.version) != api::CUFFT_SUCCESS) return "cufftGetVersion failed";
+std::string load_fns(void* h, const std::string& path, Cufft& f) {
+  dynlib::Symbols symbols(h);
+  symbols.need("cufftCreate", f.cufftCreate);
+  symbols.need("cufftDestroy", f.cufftDestroy);
+  symbols.need("cufftGetVersion", f.cufftGetVersion);
+  symbols.need("cufftSetAutoAllocation", f.cufftSetAutoAllocation);
+  symbols.need("cufftMakePlanMany64", f.cufftMakePlanMany64);
+  symbols.need("cufftSetWorkArea", f.cufftSetWorkArea);
+  symbols.need("cufftSetStream", f.cufftSetStream);
+  symbols.need("cufftExecC2C", f.cufftExecC2C);
+  symbols.need("cufftExecZ2Z", f.cufftExecZ2Z);
+  symbols.need("cufftExecR2C", f.cufftExecR2C);
+  symbols.need("cufftExecD2Z", f.cufftExecD2Z);
+  symbols.need("cufftExecC2R", f.cufftExecC2R);
+  symbols.need("cufftExecZ2D", f.cufftExecZ2D);
+  if (std::string err = symbols.error(path, "cuFFT", "10"); !err.empty()) return err;
+  if (f.cufftGetVersion(&f.version) != api::CUFFT_SUCCESS) return path + ": cufftGetVersion failed";
   return {};
 }
 
 CufftState load_state() {
   CufftState s;
-  const Driver* d = driver();
-  const int driver_major = d ? d->version / 1000 : 0;
-  for (const std::string& path : library_candidates(Library::Cufft)) {
-    LoadStatus attempt;
-    void* h = open_first({path}, "cufftCreate", attempt);
-    s.status.tried.push_back(path);
-    if (!h) {
-      s.status.error = attempt.error;
-      continue;
-    }
-    Cufft f;
-    std::string err = load_fns(h, f);
-    const int major = f.version / 1000;
-    if (err.empty() && driver_major > 0 && major + 1 > driver_major) {
-      err = path + " is cuFFT " + std::to_string(major) + " (CUDA " + std::to_string(major + 1) +
-            "), newer than the driver (CUDA " + std::to_string(driver_major) +
-            "): version mismatch";
-    }
-    if (!err.empty()) {
-      s.status.error = err;
-      dlclose(h);
-      continue;
-    }
-    s.cufft = f;
-    s.status.ok = true;
-    s.status.path = path;
-    s.status.version = std::to_string(major) + "." + std::to_string((f.version % 1000) / 100);
-    s.status.error.clear();
-    return s;
-  }
-  if (s.status.error.empty()) s.status.error = "libcufft not found";
+  const auto load = [&](void* h, const std::string& path, int& version) {
+    s.cufft = Cufft{};
+    std::string err = load_fns(h, path, s.cufft);
+    version = s.cufft.version;
+    return err;
+  };
+  open_math_library(Library::Cufft, "cuFFT", s.status, load);
   return s;
 }
 

@@ -1,187 +1,64 @@
 #include "src/cuda/loader.hpp"
 
-#include <dlfcn.h>
-#include <sys/stat.h>
-
-#include <cstdlib>
-#include <mutex>
+#include <type_traits>
 
 namespace accel::cuda {
 
 namespace {
 
-std::mutex g_dirs_mutex;
-std::vector<std::string> g_site_dirs;  // site-packages directories, from Python
-
-bool is_dir(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-bool is_file(const std::string& p) {
-  struct stat st;
-  return stat(p.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
+dynlib::SiteDirs& site_dirs() {
+  static dynlib::SiteDirs* dirs = new dynlib::SiteDirs;
+  return *dirs;
 }
 
-const char* env_override(Library lib) {
+// A toolkit library: `stem`.so.N for each of `majors` (newest first), then `stem`.so; looked for
+// in NVIDIA's CUDA 13 wheel directory and in `wheel_dir` (the library's own wheel) under
+// site-packages, in the toolkit's directories, then by the system's search.
+dynlib::Search toolkit_library(const char* env, const std::string& stem,
+                               std::initializer_list<int> majors, const char* wheel_dir) {
+  dynlib::Search search{env, false, {}, {"nvidia/cu13/lib", wheel_dir}, true};
+  for (int major : majors) search.names.push_back(stem + ".so." + std::to_string(major));
+  search.names.push_back(stem + ".so");
+  return search;
+}
+
+// Where each library is looked for. The driver is never looked for in the toolkit: it holds
+// only a stub libcuda.
+dynlib::Search search_for(Library lib) {
   switch (lib) {
     case Library::Driver:
-      return "ACCELPY_CUDA_DRIVER";
+      return {"ACCELPY_CUDA_DRIVER", false, {"libcuda.so.1"}, {}, false};
     case Library::Nvrtc:
-      return "ACCELPY_NVRTC";
+      return toolkit_library("ACCELPY_NVRTC", "libnvrtc", {13, 12}, "nvidia/cuda_nvrtc/lib");
     case Library::Cublas:
+      return toolkit_library("ACCELPY_CUBLAS", "libcublas", {13, 12}, "nvidia/cublas/lib");
     case Library::CublasLt:
-      return "ACCELPY_CUBLAS";
-    case Library::Cufft:
-      return "ACCELPY_CUFFT";
-    case Library::Cusolver:
-      return "ACCELPY_CUSOLVER";
-  }
-  return "";
-}
-
-std::vector<std::string> sonames(Library lib) {
-  switch (lib) {
-    case Library::Driver:
-      return {"libcuda.so.1"};
-    case Library::Nvrtc:
-      return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    case Library::Cublas:
-      return {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-    case Library::CublasLt:
-      return {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"};
+      return toolkit_library("ACCELPY_CUBLAS", "libcublasLt", {13, 12}, "nvidia/cublas/lib");
     // cuFFT and cuSOLVER number their sonames apart from CUDA: 12 ships with CUDA 13, 11
     // with CUDA 12.
     case Library::Cufft:
-      return {"libcufft.so.12", "libcufft.so.11", "libcufft.so"};
+      return toolkit_library("ACCELPY_CUFFT", "libcufft", {12, 11}, "nvidia/cufft/lib");
     case Library::Cusolver:
-      return {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"};
+      return toolkit_library("ACCELPY_CUSOLVER", "libcusolver", {12, 11}, "nvidia/cusolver/lib");
   }
   return {};
-}
-
-// Subdirectories of site-packages where NVIDIA's wheels put the library.
-std::vector<std::string> wheel_subdirs(Library lib) {
-  switch (lib) {
-    case Library::Driver:
-      return {};
-    case Library::Nvrtc:
-      return {"nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"};
-    case Library::Cublas:
-    case Library::CublasLt:
-      return {"nvidia/cu13/lib", "nvidia/cublas/lib"};
-    case Library::Cufft:
-      return {"nvidia/cu13/lib", "nvidia/cufft/lib"};
-    case Library::Cusolver:
-      return {"nvidia/cu13/lib", "nvidia/cusolver/lib"};
-  }
-  return {};
-}
-
-// The directory of this shared object's site-packages (…/site-packages/accelpy/_core.so ->
-// …/site-packages), found without Python so that C++ programs get the same search.
-std::string own_site_dir() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void*>(&own_site_dir), &info) == 0 || !info.dli_fname) return {};
-  std::string p = info.dli_fname;
-  for (int up = 0; up < 2; ++up) {
-    const size_t slash = p.rfind('/');
-    if (slash == std::string::npos) return {};
-    p.resize(slash);
-  }
-  return p;
 }
 
 std::string version_string(int v) {  // 12040 -> "12.4"
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-template <class F>
-bool resolve(void* handle, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(handle, name));
-  return fn != nullptr;
-}
-
 }  // namespace
 
-void add_search_dirs(const std::vector<std::string>& dirs) {
-  std::lock_guard<std::mutex> lock(g_dirs_mutex);
-  for (const std::string& d : dirs) {
-    bool seen = false;
-    for (const std::string& e : g_site_dirs) seen = seen || e == d;
-    if (!seen) g_site_dirs.push_back(d);
-  }
-}
+void add_search_dirs(const std::vector<std::string>& dirs) { site_dirs().add(dirs); }
 
 std::vector<std::string> library_candidates(Library lib) {
-  std::vector<std::string> out;
-  const std::vector<std::string> names = sonames(lib);
-  auto add_dir = [&](const std::string& dir) {
-    if (dir.empty() || !is_dir(dir)) return;
-    for (const std::string& n : names) {
-      const std::string p = dir + "/" + n;
-      if (is_file(p)) out.push_back(p);
-    }
-  };
-  if (const char* env = std::getenv(env_override(lib)); env && *env) {
-    const std::string v = env;
-    if (is_dir(v)) {
-      add_dir(v);
-      if (out.empty()) out.push_back(v + "/" + names[0]);  // reported as not found
-    } else {
-      out.push_back(v);
-    }
-    return out;
-  }
-  std::vector<std::string> sites;
-  {
-    std::lock_guard<std::mutex> lock(g_dirs_mutex);
-    sites = g_site_dirs;
-  }
-  sites.push_back(own_site_dir());
-  for (const std::string& site : sites) {
-    for (const std::string& sub : wheel_subdirs(lib)) add_dir(site + "/" + sub);
-  }
-  if (lib != Library::Driver) {
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"}) {
-      if (const char* root = std::getenv(var); root && *root) {
-        add_dir(std::string(root) + "/lib64");
-        add_dir(std::string(root) + "/lib");
-      }
-    }
-    add_dir("/usr/local/cuda/lib64");
-    add_dir("/usr/local/cuda/lib");
-  }
-  for (const std::string& n : names) out.push_back(n);  // the dynamic loader's own search
-  // Duplicates (the same file reached twice) are harmless but noisy in `info`.
-  std::vector<std::string> unique;
-  for (const std::string& p : out) {
-    bool seen = false;
-    for (const std::string& u : unique) seen = seen || u == p;
-    if (!seen) unique.push_back(p);
-  }
-  return unique;
+  return dynlib::candidates(search_for(lib), site_dirs().get());
 }
 
 void* open_first(const std::vector<std::string>& candidates, const char* symbol,
                  LoadStatus& status) {
-  for (const std::string& path : candidates) {
-    status.tried.push_back(path);
-    void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-      const char* e = dlerror();
-      status.error = e ? std::string(e) : path + ": cannot be opened";
-      continue;
-    }
-    if (!dlsym(h, symbol)) {
-      status.error = path + ": does not export " + symbol;
-      dlclose(h);
-      continue;
-    }
-    status.path = path;
-    return h;
-  }
-  if (candidates.empty()) status.error = "no candidate file found";
-  return nullptr;
+  return dynlib::open_first(candidates, status, dynlib::exporting(symbol));
 }
 
 namespace {
@@ -189,27 +66,32 @@ namespace {
 // Resolves every driver entry point through cuGetProcAddress, asking for the ABI of
 // api::kDriverApiVersion. Returns an error message, or "" on success.
 std::string load_driver(void* h, Driver& d) {
+  dynlib::Symbols symbols(h);
   api::PFN_cuGetProcAddress_v2 gpa2 = nullptr;
   api::PFN_cuGetProcAddress_v1 gpa1 = nullptr;
-  resolve(h, "cuGetProcAddress_v2", gpa2);
-  if (!gpa2) resolve(h, "cuGetProcAddress", gpa1);
+  if (!symbols.want("cuGetProcAddress_v2", gpa2)) symbols.want("cuGetProcAddress", gpa1);
   if (!gpa2 && !gpa1) return "the driver has no cuGetProcAddress (it predates CUDA 11.3)";
   api::PFN_cuDriverGetVersion get_version = nullptr;
-  if (!resolve(h, "cuDriverGetVersion", get_version)) return "no cuDriverGetVersion";
+  if (!symbols.need("cuDriverGetVersion", get_version)) return "no cuDriverGetVersion";
   if (get_version(&d.version) != api::CUDA_SUCCESS) return "cuDriverGetVersion failed";
   if (d.version < api::kDriverApiVersion) {
     return "the driver supports CUDA " + version_string(d.version) +
            "; accelpy needs a driver for CUDA " + version_string(api::kDriverApiVersion) +
            " or newer";
   }
-  std::string missing;
-  auto get = [&](const char* name, auto& fn) {
+  // The entry point `name` with the ABI of CUDA `version`, or null.
+  auto lookup = [&](const char* name, int version) -> void* {
     void* p = nullptr;
     int status = 0;
-    const api::CUresult r =
-        gpa2 ? gpa2(name, &p, api::kDriverApiVersion, api::CU_GET_PROC_ADDRESS_DEFAULT, &status)
-             : gpa1(name, &p, api::kDriverApiVersion, api::CU_GET_PROC_ADDRESS_DEFAULT);
-    if (r != api::CUDA_SUCCESS || !p) {
+    const api::CUresult r = gpa2
+                                ? gpa2(name, &p, version, api::CU_GET_PROC_ADDRESS_DEFAULT, &status)
+                                : gpa1(name, &p, version, api::CU_GET_PROC_ADDRESS_DEFAULT);
+    return r == api::CUDA_SUCCESS ? p : nullptr;
+  };
+  std::string missing;
+  auto get = [&](const char* name, auto& fn) {
+    void* p = lookup(name, api::kDriverApiVersion);
+    if (!p) {
       missing += missing.empty() ? name : std::string(", ") + name;
       return;
     }
@@ -220,14 +102,8 @@ std::string load_driver(void* h, Driver& d) {
 #undef ACCEL_DRIVER_FN
   if (!missing.empty()) return "driver entry points not found: " + missing;
   if (d.version >= api::kParamInfoApiVersion) {
-    void* p = nullptr;
-    int status = 0;
-    const api::CUresult r = gpa2 ? gpa2("cuFuncGetParamInfo", &p, api::kParamInfoApiVersion,
-                                        api::CU_GET_PROC_ADDRESS_DEFAULT, &status)
-                                 : gpa1("cuFuncGetParamInfo", &p, api::kParamInfoApiVersion,
-                                        api::CU_GET_PROC_ADDRESS_DEFAULT);
-    if (r == api::CUDA_SUCCESS && p)
-      d.cuFuncGetParamInfo = reinterpret_cast<api::PFN_cuFuncGetParamInfo>(p);
+    d.cuFuncGetParamInfo = reinterpret_cast<api::PFN_cuFuncGetParamInfo>(
+        lookup("cuFuncGetParamInfo", api::kParamInfoApiVersion));
   }
   return {};
 }
@@ -287,24 +163,26 @@ struct NvrtcState {
   LoadStatus status;
 };
 
-std::string load_nvrtc_fns(void* h, Nvrtc& n) {
-  bool ok = resolve(h, "nvrtcVersion", n.nvrtcVersion) &&
-            resolve(h, "nvrtcGetErrorString", n.nvrtcGetErrorString) &&
-            resolve(h, "nvrtcCreateProgram", n.nvrtcCreateProgram) &&
-            resolve(h, "nvrtcDestroyProgram", n.nvrtcDestroyProgram) &&
-            resolve(h, "nvrtcCompileProgram", n.nvrtcCompileProgram) &&
-            resolve(h, "nvrtcGetProgramLogSize", n.nvrtcGetProgramLogSize) &&
-            resolve(h, "nvrtcGetProgramLog", n.nvrtcGetProgramLog) &&
-            resolve(h, "nvrtcGetPTXSize", n.nvrtcGetPTXSize) &&
-            resolve(h, "nvrtcGetPTX", n.nvrtcGetPTX) &&
-            resolve(h, "nvrtcGetNumSupportedArchs", n.nvrtcGetNumSupportedArchs) &&
-            resolve(h, "nvrtcGetSupportedArchs", n.nvrtcGetSupportedArchs) &&
-            resolve(h, "nvrtcGetCUBINSize", n.nvrtcGetCUBINSize) &&
-            resolve(h, "nvrtcGetCUBIN", n.nvrtcGetCUBIN) &&
-            resolve(h, "nvrtcAddNameExpression", n.nvrtcAddNameExpression) &&
-            resolve(h, "nvrtcGetLoweredName", n.nvrtcGetLoweredName);
-  if (!ok) return "NVRTC entry points missing (NVRTC 11.2 or newer is needed)";
-  if (n.nvrtcVersion(&n.major, &n.minor) != api::NVRTC_SUCCESS) return "nvrtcVersion failed";
+std::string load_nvrtc_fns(void* h, const std::string& path, Nvrtc& n) {
+  dynlib::Symbols symbols(h);
+  symbols.need("nvrtcVersion", n.nvrtcVersion);
+  symbols.need("nvrtcGetErrorString", n.nvrtcGetErrorString);
+  symbols.need("nvrtcCreateProgram", n.nvrtcCreateProgram);
+  symbols.need("nvrtcDestroyProgram", n.nvrtcDestroyProgram);
+  symbols.need("nvrtcCompileProgram", n.nvrtcCompileProgram);
+  symbols.need("nvrtcGetProgramLogSize", n.nvrtcGetProgramLogSize);
+  symbols.need("nvrtcGetProgramLog", n.nvrtcGetProgramLog);
+  symbols.need("nvrtcGetPTXSize", n.nvrtcGetPTXSize);
+  symbols.need("nvrtcGetPTX", n.nvrtcGetPTX);
+  symbols.need("nvrtcGetNumSupportedArchs", n.nvrtcGetNumSupportedArchs);
+  symbols.need("nvrtcGetSupportedArchs", n.nvrtcGetSupportedArchs);
+  symbols.need("nvrtcGetCUBINSize", n.nvrtcGetCUBINSize);
+  symbols.need("nvrtcGetCUBIN", n.nvrtcGetCUBIN);
+  symbols.need("nvrtcAddNameExpression", n.nvrtcAddNameExpression);
+  symbols.need("nvrtcGetLoweredName", n.nvrtcGetLoweredName);
+  if (std::string err = symbols.error(path, "NVRTC", "11.2"); !err.empty()) return err;
+  if (n.nvrtcVersion(&n.major, &n.minor) != api::NVRTC_SUCCESS)
+    return path + ": nvrtcVersion failed";
   int count = 0;
   if (n.nvrtcGetNumSupportedArchs(&count) == api::NVRTC_SUCCESS && count > 0) {
     n.archs.resize(size_t(count));
@@ -317,39 +195,17 @@ NvrtcState load_nvrtc_state() {
   NvrtcState s;
   // The driver's CUDA version bounds which NVRTC can produce loadable code; without a driver
   // (CI) any NVRTC will do, for compile-only use.
-  const DriverState& d = driver_state();
-  const int driver_major = d.driver.version / 1000;
-  std::string skipped;
-  for (const std::string& path : library_candidates(Library::Nvrtc)) {
-    LoadStatus attempt;
-    void* h = open_first({path}, "nvrtcCreateProgram", attempt);
-    s.status.tried.push_back(path);
-    if (!h) {
-      s.status.error = attempt.error;
-      continue;
-    }
-    Nvrtc n;
-    std::string err = load_nvrtc_fns(h, n);
-    if (err.empty() && driver_major > 0 && n.major > driver_major) {
-      err = path + " is NVRTC " + std::to_string(n.major) + "." + std::to_string(n.minor) +
-            ", newer than the driver (CUDA " + version_string(d.driver.version) +
-            "): version mismatch";
-    }
-    if (!err.empty()) {
-      skipped += (skipped.empty() ? "" : "; ") + err;
-      s.status.error = err;
-      dlclose(h);
-      continue;
-    }
-    s.nvrtc = n;
+  const auto accept = [&](void* h, const std::string& path) {
+    s.nvrtc = Nvrtc{};
+    std::string err = load_nvrtc_fns(h, path, s.nvrtc);
+    if (!err.empty()) return err;
+    const std::string version = std::to_string(s.nvrtc.major) + "." + std::to_string(s.nvrtc.minor);
+    return newer_than_driver(path, "NVRTC " + version, s.nvrtc.major);
+  };
+  if (dynlib::open_first(library_candidates(Library::Nvrtc), s.status, accept)) {
     s.status.ok = true;
-    s.status.path = path;
-    s.status.version = std::to_string(n.major) + "." + std::to_string(n.minor);
-    s.status.error.clear();
-    return s;
+    s.status.version = std::to_string(s.nvrtc.major) + "." + std::to_string(s.nvrtc.minor);
   }
-  if (!skipped.empty()) s.status.error = skipped;
-  if (s.status.error.empty()) s.status.error = "libnvrtc not found";
   return s;
 }
 
@@ -365,33 +221,36 @@ struct CublasState {
 
 CublasState load_cublas_state() {
   CublasState s;
+  Cublas& b = s.cublas;
+  // Entry points beyond the one each library is recognized by are checked where they are used
+  // (gemm.cpp), so that a partial library still reports its version.
   if (void* h = open_first(library_candidates(Library::Cublas), "cublasCreate_v2", s.status)) {
-    resolve(h, "cublasGetProperty", s.cublas.cublasGetProperty);
-    resolve(h, "cublasCreate_v2", s.cublas.cublasCreate_v2);
-    resolve(h, "cublasDestroy_v2", s.cublas.cublasDestroy_v2);
-    resolve(h, "cublasSetStream_v2", s.cublas.cublasSetStream_v2);
-    resolve(h, "cublasSetWorkspace_v2", s.cublas.cublasSetWorkspace_v2);
-    resolve(h, "cublasGemmEx", s.cublas.cublasGemmEx);
-    resolve(h, "cublasGemmStridedBatchedEx", s.cublas.cublasGemmStridedBatchedEx);
+    dynlib::Symbols symbols(h);
+    symbols.want("cublasGetProperty", b.cublasGetProperty);
+    symbols.want("cublasCreate_v2", b.cublasCreate_v2);
+    symbols.want("cublasDestroy_v2", b.cublasDestroy_v2);
+    symbols.want("cublasSetStream_v2", b.cublasSetStream_v2);
+    symbols.want("cublasSetWorkspace_v2", b.cublasSetWorkspace_v2);
+    symbols.want("cublasGemmEx", b.cublasGemmEx);
+    symbols.want("cublasGemmStridedBatchedEx", b.cublasGemmStridedBatchedEx);
     int major = 0, minor = 0;
-    if (s.cublas.cublasGetProperty &&
-        s.cublas.cublasGetProperty(api::MAJOR_VERSION, &major) == api::CUBLAS_STATUS_SUCCESS &&
-        s.cublas.cublasGetProperty(api::MINOR_VERSION, &minor) == api::CUBLAS_STATUS_SUCCESS) {
+    if (b.cublasGetProperty &&
+        b.cublasGetProperty(api::MAJOR_VERSION, &major) == api::CUBLAS_STATUS_SUCCESS &&
+        b.cublasGetProperty(api::MINOR_VERSION, &minor) == api::CUBLAS_STATUS_SUCCESS) {
       s.status.version = std::to_string(major) + "." + std::to_string(minor);
     }
     s.status.ok = true;
-    s.status.error.clear();
   }
   if (void* h = open_first(library_candidates(Library::CublasLt), "cublasLtCreate", s.lt_status)) {
-    resolve(h, "cublasLtGetVersion", s.cublas.cublasLtGetVersion);
-    resolve(h, "cublasLtCreate", s.cublas.cublasLtCreate);
-    resolve(h, "cublasLtDestroy", s.cublas.cublasLtDestroy);
-    if (s.cublas.cublasLtGetVersion) {
-      const size_t v = s.cublas.cublasLtGetVersion();  // 120304 for 12.3.4
+    dynlib::Symbols symbols(h);
+    symbols.want("cublasLtGetVersion", b.cublasLtGetVersion);
+    symbols.want("cublasLtCreate", b.cublasLtCreate);
+    symbols.want("cublasLtDestroy", b.cublasLtDestroy);
+    if (b.cublasLtGetVersion) {
+      const size_t v = b.cublasLtGetVersion();  // 120304 for 12.3.4
       s.lt_status.version = std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100);
     }
     s.lt_status.ok = true;
-    s.lt_status.error.clear();
   }
   return s;
 }
@@ -421,6 +280,33 @@ const Cublas* cublas() {
 }
 const LoadStatus& cublas_status() { return cublas_state().status; }
 const LoadStatus& cublaslt_status() { return cublas_state().lt_status; }
+
+std::string newer_than_driver(const std::string& path, const std::string& library, int cuda_major) {
+  const int driver_version = driver_state().driver.version;  // 0 without a driver
+  if (driver_version == 0 || cuda_major <= driver_version / 1000) return {};
+  return path + " is " + library + " (CUDA " + std::to_string(cuda_major) +
+         "), newer than the driver (CUDA " + version_string(driver_version) + "): version mismatch";
+}
+
+void* open_math_library(Library lib, const std::string& title, LoadStatus& status,
+                        const MathLibraryLoader& load) {
+  int version = 0;
+  const auto version_text = [&] {  // 12004 -> "12.0"
+    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 100);
+  };
+  const auto accept = [&](void* h, const std::string& path) {
+    version = 0;
+    if (std::string err = load(h, path, version); !err.empty()) return err;
+    // Their major version is CUDA's minus one.
+    return newer_than_driver(path, title + " " + version_text(), version / 1000 + 1);
+  };
+  void* h = dynlib::open_first(library_candidates(lib), status, accept);
+  if (h) {
+    status.ok = true;
+    status.version = version_text();
+  }
+  return h;
+}
 
 LoadStatus probe_driver(const std::vector<std::string>& candidates) {
   return load_driver_state(candidates).status;

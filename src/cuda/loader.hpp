@@ -2,21 +2,17 @@
 // without a GPU, and with whichever toolkit or pip wheels a machine has.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "src/cuda/api.hpp"
+#include "src/util/dynamic_library.hpp"
 
 namespace accel::cuda {
 
 // What happened when a library was looked for: where it was found, or why not.
-struct LoadStatus {
-  bool ok = false;
-  std::string path;     // the file opened
-  std::string version;  // "12.4"
-  std::string error;    // why it is not usable
-  std::vector<std::string> tried;
-};
+using LoadStatus = dynlib::LoadStatus;
 
 struct Driver {
   int version = 0;  // cuDriverGetVersion: 12040 for CUDA 12.4
@@ -87,6 +83,18 @@ std::vector<std::string> library_candidates(Library lib);
 // Opens the first candidate that loads and exports `symbol`; records every attempt.
 void* open_first(const std::vector<std::string>& candidates, const char* symbol,
                  LoadStatus& status);
+// Why the CUDA library at `path` ("cuFFT 12.0", made for CUDA `cuda_major`) cannot be used with
+// the driver: "" unless it is newer than the driver's CUDA major version (its code would not
+// load). Without a driver any version will do (compile-only use).
+std::string newer_than_driver(const std::string& path, const std::string& library, int cuda_major);
+// Opens the first candidate of a CUDA math library (cuFFT, cuSOLVER: major version CUDA's minus
+// one, version numbers major * 1000 + minor * 100 + patch) that `load` accepts and that is not
+// newer than the driver; sets status.ok and status.version when one is. `load` resolves the
+// entry points and reads the version: "" when usable, else why not.
+using MathLibraryLoader =
+    std::function<std::string(void* handle, const std::string& path, int& version)>;
+void* open_math_library(Library lib, const std::string& title, LoadStatus& status,
+                        const MathLibraryLoader& load);
 // Loads the driver from explicit candidates without touching the process-wide state.
 LoadStatus probe_driver(const std::vector<std::string>& candidates);
 

@@ -123,17 +123,6 @@ DiskCache cache_for(const ProgramSpec& spec) {
   return DiskCache(default_cache_dir());
 }
 
-std::string nvrtc_log(const Nvrtc& nv, api::nvrtcProgram prog) {
-  size_t n = 0;
-  std::string log;
-  if (nv.nvrtcGetProgramLogSize(prog, &n) == api::NVRTC_SUCCESS && n > 1) {
-    log.resize(n);
-    nv.nvrtcGetProgramLog(prog, log.data());
-    log.resize(n - 1);
-  }
-  return log;
-}
-
 }  // namespace
 
 std::string offending_lines(const std::string& source, const std::string& log) {
@@ -203,26 +192,11 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   }
   const auto t0 = std::chrono::steady_clock::now();
   const std::string source = spec.with_prelude ? program_prelude() + spec.code : spec.code;
-  std::vector<const char*> hdr_text, hdr_name;
-  if (spec.with_prelude) {
-    for (int i = 0; i < kNumEmbeddedHeaders; ++i) {
-      hdr_text.push_back(kEmbeddedHeaders[i].text);
-      hdr_name.push_back(kEmbeddedHeaders[i].name);
-    }
-  }
   const std::string file = (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
-  api::nvrtcProgram prog = nullptr;
-  api::nvrtcResult r = nv->nvrtcCreateProgram(
-      &prog, source.c_str(), file.c_str(), int(hdr_text.size()), hdr_text.data(), hdr_name.data());
-  if (r != api::NVRTC_SUCCESS) {
-    throw Error(std::string("nvrtcCreateProgram failed: ") + nv->nvrtcGetErrorString(r));
-  }
-  std::unique_ptr<api::nvrtcProgram, void (*)(api::nvrtcProgram*)> guard(
-      &prog, [](api::nvrtcProgram* p) {
-        if (const Nvrtc* n = nvrtc()) n->nvrtcDestroyProgram(p);
-      });
+  const NvrtcProgram prog(*nv, source, file, spec.with_prelude);
+  api::nvrtcResult r;
   for (const std::string& e : spec.name_expressions) {
-    r = nv->nvrtcAddNameExpression(prog, e.c_str());
+    r = nv->nvrtcAddNameExpression(prog.get(), e.c_str());
     if (r != api::NVRTC_SUCCESS) {
       throw ValueError("NVRTC refused the name expression '" + e +
                        "': " + nv->nvrtcGetErrorString(r));
@@ -230,8 +204,8 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   }
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
-  r = nv->nvrtcCompileProgram(prog, int(copts.size()), copts.data());
-  out.log = nvrtc_log(*nv, prog);
+  r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
+  out.log = prog.log();
   if (r != api::NVRTC_SUCCESS) {
     const std::string excerpt = offending_lines(source, out.log);
     std::string msg = "NVRTC could not compile '" + spec.name + "' (" + nv->nvrtcGetErrorString(r) +
@@ -244,25 +218,13 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   }
   for (const std::string& e : spec.name_expressions) {
     const char* lowered = nullptr;
-    r = nv->nvrtcGetLoweredName(prog, e.c_str(), &lowered);
+    r = nv->nvrtcGetLoweredName(prog.get(), e.c_str(), &lowered);
     if (r != api::NVRTC_SUCCESS || !lowered) {
       throw ValueError("NVRTC could not lower the name expression '" + e + "'");
     }
     out.lowered.emplace_back(e, lowered);
   }
-  size_t n = 0;
-  if (cubin) {
-    if (nv->nvrtcGetCUBINSize(prog, &n) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBINSize failed");
-    out.image.resize(n);
-    if (nv->nvrtcGetCUBIN(prog, out.image.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetCUBIN failed");
-  } else {
-    if (nv->nvrtcGetPTXSize(prog, &n) != api::NVRTC_SUCCESS) throw Error("nvrtcGetPTXSize failed");
-    out.image.resize(n);
-    if (nv->nvrtcGetPTX(prog, out.image.data()) != api::NVRTC_SUCCESS)
-      throw Error("nvrtcGetPTX failed");
-  }
+  out.image = prog.image(cubin);
   record_compilation(
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   CompiledImage stored;

@@ -1,5 +1,6 @@
 """python -m accelpy info and bench, as a person runs them."""
 
+import ctypes.util
 import json
 import os
 import subprocess
@@ -39,6 +40,27 @@ def test_info_reports_versions_devices_libraries_cache_and_settings(tmp_path):
     off = subprocess.run([sys.executable, "-m", "accelpy", "info"], capture_output=True,
                          text=True, env={**env, "ACCELPY_CACHE_DIR": "off"}, timeout=60)
     assert "off (ACCELPY_CACHE_DIR)" in off.stdout
+
+
+def test_info_says_why_a_named_library_is_not_used(tmp_path):
+    """The env overrides are the only place looked; info names the file and what was wrong."""
+    libm = ctypes.util.find_library("m")
+    env = {**os.environ, "ACCELPY_CUFFT": libm, "ACCELPY_CUSOLVER": str(tmp_path),
+           "ACCELPY_BLAS": "off"}
+    r = subprocess.run([sys.executable, "-m", "accelpy", "info"], capture_output=True, text=True,
+                       env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    cufft = next(i for i, line in enumerate(lines) if line.strip().startswith("cufft "))
+    assert f"not usable: {libm}: not cuFFT (does not export cufftCreate)" in lines[cufft]
+    assert lines[cufft + 1].split() == ["tried:", libm]
+    cusolver = next(i for i, line in enumerate(lines) if line.strip().startswith("cusolver "))
+    assert "not usable" in lines[cusolver] and "libcusolver.so.12" in lines[cusolver]
+    assert lines[cusolver + 1].split() == ["tried:", f"{tmp_path}/libcusolver.so.12"]
+    assert "none usable (turned off by ACCELPY_BLAS)" in r.stdout
+    blas_dir = subprocess.run([sys.executable, "-m", "accelpy", "info"], capture_output=True,
+                              text=True, env={**env, "ACCELPY_BLAS": str(tmp_path)}, timeout=60)
+    assert f"tried: {tmp_path}/libopenblas.so.0" in blas_dir.stdout
 
 
 def test_bench_writes_table_json_and_chart(tmp_path):

@@ -14,9 +14,9 @@ TEST(BlasLoader, EnvOverrideIsTheOnlyCandidate) {
   const char* old = getenv("ACCELPY_BLAS");
   const std::string saved = old ? old : "";
   setenv("ACCELPY_BLAS", "/nonexistent/libmyblas.so", 1);
-  const std::vector<BlasCandidate> c = blas_candidates();
+  const std::vector<std::string> c = blas_candidates();
   ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(c[0].path, "/nonexistent/libmyblas.so");
+  EXPECT_EQ(c[0], "/nonexistent/libmyblas.so");
   const BlasStatus s = probe_blas(c);
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.error.find("libmyblas.so"), std::string::npos) << s.error;
@@ -32,16 +32,16 @@ TEST(BlasLoader, EnvOverrideIsTheOnlyCandidate) {
 
 TEST(BlasLoader, LibraryWithoutCblasIsSkippedWithReason) {
   // libdl/libc open fine but export no BLAS: the next candidate is tried, the reason kept.
-  const BlasStatus s = probe_blas({{"libc.so.6", "", "", false}});
+  const BlasStatus s = probe_blas({"libc.so.6"});
   EXPECT_FALSE(s.ok);
   EXPECT_NE(s.error.find("cblas_dgemm"), std::string::npos) << s.error;
 }
 
 TEST(BlasLoader, SystemCandidatesComeLast) {
-  const std::vector<BlasCandidate> c = blas_candidates();
+  const std::vector<std::string> c = blas_candidates();
   if (getenv("ACCELPY_BLAS")) return;
   ASSERT_FALSE(c.empty());
-  EXPECT_EQ(c.back().path, "libblas.so.3");
+  EXPECT_EQ(c.back(), "libblas.so.3");
 }
 
 // dgemm through whichever library was found (a machine without any BLAS has nothing to call).
