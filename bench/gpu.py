@@ -484,6 +484,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
     parser.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
+    parser.add_argument("--only", default="", help="comma-separated case names (default: all)")
     args = parser.parse_args()
     if not ap.cuda.is_available():
         sys.exit(f"no CUDA GPU: {ap.cuda.unavailable_reason()}")
@@ -501,8 +502,12 @@ def main():
         with open(os.path.join(args.out, fname), "w") as f:
             json.dump(result, f, indent=2)
 
+    only = set(filter(None, args.only.split(",")))
+
     def measure(name, fn):
         # One failing case must not cost the others' numbers: report it and go on.
+        if only and name not in only:
+            return
         t0 = time.perf_counter()
         try:
             cases[name] = fn()
