@@ -61,6 +61,9 @@ inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is
 
 // Analyses the group for a device (its SM count sizes the launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);
+// The same into `plan`, reusing its buffers (the launch path keeps one plan per thread, so a
+// dispatch allocates nothing here).
+void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& plan);
 
 struct KernelSource {
   std::string code;                  // kernels only; compile with program_prelude() in front
@@ -71,6 +74,8 @@ KernelSource generate(const KernelPlan& plan, const std::string& name);
 
 // The parameter struct's bytes (and the alignment it needs).
 std::vector<unsigned char> pack_params(const KernelPlan& plan);
+// The same into `bytes` (cleared first; its capacity is reused).
+void pack_params(const KernelPlan& plan, std::vector<unsigned char>& bytes);
 // pack_params(plan).size(), computed without packing.
 size_t param_bytes(const KernelPlan& plan);
 

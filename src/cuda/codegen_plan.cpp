@@ -45,9 +45,24 @@ void collapse(Shape& shape, const StridesRefs& ops) {
   for (size_t j = 0; j < ops.size(); ++j) *ops[j] = kept[j];
 }
 
+// Whether `st` are exactly contiguous_strides(shape), without building them (dispatch path).
+bool is_row_major(const Shape& shape, const Strides& st) {
+  if (st.size() != shape.size()) return false;
+  int64_t s = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (st[d] != s) return false;
+    s *= std::max<int64_t>(shape[d], 1);
+  }
+  return true;
+}
+
+bool all_zero(const Strides& st) {
+  return std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; });
+}
+
 Cls classify(const Shape& shape, const Strides& st) {
-  if (std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; })) return Cls::Bcast;
-  return st == contiguous_strides(shape) ? Cls::Contig : Cls::Strided;
+  if (all_zero(st)) return Cls::Bcast;
+  return is_row_major(shape, st) ? Cls::Contig : Cls::Strided;
 }
 
 // The largest |element offset| an operand reaches.
@@ -120,12 +135,28 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
         {base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, out.dest.strides()});
   }
   p.index.dtype = DType::Int64;
-  p.index.rst = contiguous_strides(g.shape);
   StridesRefs ops;
   for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
   for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
   ops.push_back(&p.index.rst);
-  collapse(shape, ops);
+  // The common case, every input contiguous or broadcast (all strides 0) and every output
+  // contiguous, collapses to one dimension of n elements with strides 1 or 0 (all 1 when n is 1):
+  // set that directly instead of merging dimension by dimension (dispatch cost).
+  const int64_t n_all = shape_size(shape);
+  bool flat = n_all > 0;
+  for (const PlanOperand& o : p.inputs) {
+    flat = flat && (all_zero(o.rst) || is_row_major(shape, o.rst));
+  }
+  for (const PlanOperand& o : p.outputs) flat = flat && is_row_major(shape, o.rst);
+  if (flat) {
+    shape = {n_all};
+    for (PlanOperand& o : p.inputs) o.rst = {n_all == 1 || !all_zero(o.rst) ? 1 : 0};
+    for (PlanOperand& o : p.outputs) o.rst = {1};
+    p.index.rst = {1};
+  } else {
+    p.index.rst = contiguous_strides(g.shape);
+    collapse(shape, ops);
+  }
   if (shape.empty()) {  // 0-d, or all unit dims: one element
     shape = {1};
     for (Strides* s : ops) *s = {1};
@@ -304,6 +335,23 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
 
 KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   KernelPlan p;
+  make_plan(g, props, p);
+  return p;
+}
+
+void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
+  {
+    // A fresh plan that keeps the old one's buffers.
+    std::string key = std::move(p.key);
+    std::vector<PlanOperand> inputs = std::move(p.inputs), outputs = std::move(p.outputs);
+    key.clear();
+    inputs.clear();
+    outputs.clear();
+    p = KernelPlan();
+    p.key = std::move(key);
+    p.inputs = std::move(inputs);
+    p.outputs = std::move(outputs);
+  }
   p.group = &g;
   for (const Step& st : g.steps) {
     if (op_class(st.node->op) == OpClass::Generator) p.needs_index = true;
@@ -338,7 +386,6 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
     k.u16(o.step);
   }
   key_steps(g, k);
-  return p;
 }
 
 size_t partial_bytes(const KernelPlan& p) {
