@@ -239,12 +239,41 @@ void run_group(Group& g) {
 // One node over computed inputs (a single op on arrays that exist: the common case in
 // interactive use) needs no plan: its group is the node alone. This is the planner's result for
 // such a graph, built without the plan's bookkeeping, which dominates dispatch cost.
+// The group of evaluate_single, reused by the thread (its vectors keep their capacity, so a
+// dispatch allocates none of them); emptied after every use, so it holds no array in between.
+struct ReusedGroup {
+  Group group;
+  bool busy = false;
+};
+thread_local ReusedGroup t_single;
+
+struct GroupLease {
+  Group local;
+  Group* g;
+  bool leased;
+  GroupLease() : g(t_single.busy ? &local : &t_single.group), leased(!t_single.busy) {
+    t_single.busy = true;
+  }
+  ~GroupLease() {
+    if (!leased) return;
+    g->inputs.clear();
+    g->steps.clear();
+    g->outputs.clear();
+    g->shape.clear();
+    g->kind = Group::Kind::Elementwise;
+    t_single.busy = false;
+  }
+  GroupLease(const GroupLease&) = delete;
+  GroupLease& operator=(const GroupLease&) = delete;
+};
+
 bool evaluate_single(Storage* target, const Array* redirect_dest) {
   Node* n = target->producer();
   for (const Operand& in : n->inputs) {
     if (pending_producer(in)) return false;
   }
-  Group g;
+  GroupLease lease;
+  Group& g = *lease.g;
   g.device = n->device;
   switch (op_class(n->op)) {
     case OpClass::Reduction:

@@ -7,6 +7,7 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "accel/kernels/reduce_ops.h"
+#include "accel/small_vector.hpp"
 #include "accel/storage.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/codegen_detail.hpp"
@@ -78,8 +79,10 @@ int pow2_ceil(int64_t v, int cap) {
   return p;
 }
 
+// Writes the key into an inline buffer first (copied into the plan's string once at the end):
+// appending to a std::string byte by byte was a visible part of the dispatch cost.
 struct KeyWriter {
-  std::string& s;
+  SmallVector<char, 256> s;
   void u8(int v) { s.push_back(static_cast<char>(v)); }
   void u16(int v) {
     u8(v & 0xff);
@@ -124,34 +127,49 @@ void key_operand(const PlanOperand& op, KeyWriter& k) {
 
 void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
-  p.inputs.reserve(g.inputs.size());
-  p.outputs.reserve(g.outputs.size());
-  for (const Array& in : g.inputs) {
-    p.inputs.push_back({base_of(in), in.dtype(), Cls::Strided, {}, in.strides()});
-  }
   for (const GroupOutput& out : g.outputs) {
     if (out.dest.shape() != g.shape) throw Error("internal: output shape differs from its group's");
-    p.outputs.push_back(
-        {base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, out.dest.strides()});
   }
-  p.index.dtype = DType::Int64;
-  StridesRefs ops;
-  for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
-  for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
-  ops.push_back(&p.index.rst);
   // The common case, every input contiguous or broadcast (all strides 0) and every output
   // contiguous, collapses to one dimension of n elements with strides 1 or 0 (all 1 when n is 1):
   // set that directly instead of merging dimension by dimension (dispatch cost).
   const int64_t n_all = shape_size(shape);
   bool flat = n_all > 0;
-  for (const PlanOperand& o : p.inputs) {
-    flat = flat && (all_zero(o.rst) || is_row_major(shape, o.rst));
+  for (const Array& in : g.inputs) {
+    flat = flat && (all_zero(in.strides()) || is_row_major(shape, in.strides()));
   }
-  for (const PlanOperand& o : p.outputs) flat = flat && is_row_major(shape, o.rst);
+  for (const GroupOutput& out : g.outputs) flat = flat && is_row_major(shape, out.dest.strides());
+  p.inputs.resize(g.inputs.size());
+  p.outputs.resize(g.outputs.size());
+  p.index.dtype = DType::Int64;
+  for (size_t j = 0; j < g.inputs.size(); ++j) {
+    const Array& in = g.inputs[j];
+    PlanOperand& o = p.inputs[j];
+    o.ptr = base_of(in);
+    o.dtype = in.dtype();
+    if (flat) {
+      o.rst = {n_all == 1 || !all_zero(in.strides()) ? 1 : 0};
+    } else {
+      o.rst = in.strides();
+    }
+  }
+  for (size_t j = 0; j < g.outputs.size(); ++j) {
+    const Array& dest = g.outputs[j].dest;
+    PlanOperand& o = p.outputs[j];
+    o.ptr = base_of(dest);
+    o.dtype = dest.dtype();
+    if (flat) {
+      o.rst = {1};
+    } else {
+      o.rst = dest.strides();
+    }
+  }
+  StridesRefs ops;
+  for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
+  for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
+  ops.push_back(&p.index.rst);
   if (flat) {
     shape = {n_all};
-    for (PlanOperand& o : p.inputs) o.rst = {n_all == 1 || !all_zero(o.rst) ? 1 : 0};
-    for (PlanOperand& o : p.outputs) o.rst = {1};
     p.index.rst = {1};
   } else {
     p.index.rst = contiguous_strides(g.shape);
@@ -364,8 +382,7 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   }
   p.byref = param_bytes(p) > kMaxParamBytes;
 
-  KeyWriter k{p.key};
-  p.key.reserve(64 + 8 * g.steps.size());
+  KeyWriter k;
   k.u8(int(p.strategy));
   k.u8((p.idx64 ? 1 : 0) | (p.byref ? 2 : 0) | (p.contiguous ? 4 : 0) | (p.needs_index ? 8 : 0));
   k.u8(p.vec);
@@ -386,6 +403,7 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
     k.u16(o.step);
   }
   key_steps(g, k);
+  p.key.assign(k.s.data(), k.s.size());
 }
 
 size_t partial_bytes(const KernelPlan& p) {
