@@ -65,6 +65,15 @@ KernelPlan make_plan(const Group& group, const DeviceProperties& props);
 // dispatch allocates nothing here).
 void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& plan);
 
+// What an elementwise plan depends on besides addresses: the device, shapes, strides, dtypes and
+// the steps' wiring (sizes and strides included, unlike the key).
+using PlanSignature = SmallVector<int64_t, 64>;
+// make_plan into `plan`, which was made last for a group of signature `last` (empty: none).
+// When `group` has that signature too, only the plan's addresses and alignment flag are
+// refreshed: a loop of one operation plans once. `last` becomes the group's signature.
+void make_plan_cached(const Group& group, const DeviceProperties& props, int device,
+                      KernelPlan& plan, PlanSignature& last);
+
 struct KernelSource {
   std::string code;                  // kernels only; compile with program_prelude() in front
   std::vector<std::string> entries;  // kernel names: [stage 1, stage 2 (split reductions)]

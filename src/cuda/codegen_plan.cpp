@@ -125,6 +125,17 @@ void key_operand(const PlanOperand& op, KeyWriter& k) {
   k.u8(int(op.cls));
 }
 
+// The run-time flag of the vector path: every contiguous operand starts on a vector boundary.
+int vectors_aligned(const KernelPlan& p) {
+  for (const std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
+    for (const PlanOperand& o : *list) {
+      const uintptr_t a = reinterpret_cast<uintptr_t>(o.ptr);
+      if (o.cls == Cls::Contig && a % (uintptr_t(p.vec) * itemsize(o.dtype)) != 0) return 0;
+    }
+  }
+  return 1;
+}
+
 void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
   for (const GroupOutput& out : g.outputs) {
@@ -201,15 +212,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   if (contiguous) {
     p.vec = std::max(1, 16 / max_item);
     p.unroll = std::max(1, 8 / p.vec);
-    bool aligned = true;
-    for (std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
-      for (const PlanOperand& o : *list) {
-        const uintptr_t a = reinterpret_cast<uintptr_t>(o.ptr);
-        if (o.cls == Cls::Contig && a % (uintptr_t(p.vec) * itemsize(o.dtype)) != 0)
-          aligned = false;
-      }
-    }
-    p.aligned = aligned ? 1 : 0;
+    p.aligned = vectors_aligned(p);
   }
   const int64_t per_block = int64_t(kBlockThreads) * (contiguous ? p.vec * p.unroll : 1);
   const int64_t cap = int64_t(props.multiprocessor_count) * 32;
@@ -404,6 +407,63 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   }
   key_steps(g, k);
   p.key.assign(k.s.data(), k.s.size());
+}
+
+namespace {
+
+// Everything make_plan reads from an elementwise group except addresses (see make_plan_cached).
+void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
+  sig.clear();
+  const auto put = [&](int64_t v) { sig.push_back(v); };
+  put(device);
+  put(int64_t(g.shape.size()));
+  for (int64_t d : g.shape) put(d);
+  put(int64_t(g.inputs.size()));
+  for (const Array& in : g.inputs) {
+    put(int64_t(in.dtype()));
+    for (int64_t st : in.strides()) put(st);
+  }
+  put(int64_t(g.outputs.size()));
+  for (const GroupOutput& out : g.outputs) {
+    put(int64_t(out.dest.dtype()));
+    put(out.step);
+    put(out.dest.shape() == g.shape ? 1 : 0);
+    for (int64_t st : out.dest.strides()) put(st);
+  }
+  put(int64_t(g.steps.size()));
+  for (const Step& st : g.steps) {
+    put(int64_t(st.node->op));
+    put(int64_t(st.node->dtype));
+    put(int64_t(st.args.size()));
+    for (const StepArg& a : st.args) {
+      put(int64_t(a.kind));
+      put(a.kind == StepArg::Scalar ? int64_t(a.scalar->dtype) : int64_t(a.index));
+    }
+  }
+}
+
+}  // namespace
+
+void make_plan_cached(const Group& g, const DeviceProperties& props, int device, KernelPlan& p,
+                      PlanSignature& last) {
+  if (g.kind != Group::Kind::Elementwise) {
+    last.clear();
+    make_plan(g, props, p);
+    return;
+  }
+  PlanSignature sig;
+  elementwise_signature(g, device, sig);
+  if (!last.empty() && sig == last) {
+    // Same signature, so the same plan up to the addresses it carries.
+    p.group = &g;
+    for (size_t j = 0; j < g.inputs.size(); ++j) p.inputs[j].ptr = base_of(g.inputs[j]);
+    for (size_t j = 0; j < g.outputs.size(); ++j) p.outputs[j].ptr = base_of(g.outputs[j].dest);
+    if (p.contiguous) p.aligned = vectors_aligned(p);
+    return;
+  }
+  last.clear();
+  make_plan(g, props, p);
+  last = sig;
 }
 
 size_t partial_bytes(const KernelPlan& p) {

@@ -40,13 +40,14 @@ thread_local const LoadedKernel* t_last_kernel = nullptr;
 // The plan and parameter bytes of this thread's launches: reused, so that a launch allocates
 // no host memory for them (run_kernel never runs inside itself).
 thread_local KernelPlan t_plan;
+thread_local PlanSignature t_plan_signature;  // of the group t_plan was made for
 thread_local std::vector<unsigned char> t_params;
 
 void run_kernel(DeviceContext& c, const Group& g) {
   c.make_current();
   t_last_kernel = nullptr;
   KernelPlan& plan = t_plan;
-  make_plan(g, c.props, plan);
+  make_plan_cached(g, c.props, c.index, plan, t_plan_signature);
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;

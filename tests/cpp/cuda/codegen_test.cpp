@@ -361,6 +361,47 @@ TEST(CudaCodegen, FlatPlansMatchMergedDimensions) {
   EXPECT_TRUE(many.contiguous);
 }
 
+// The launch path's plan memo: a group with the signature of the last one reuses its plan with
+// fresh addresses; whatever the sequence, the plan is the one make_plan makes.
+TEST(CudaCodegen, CachedPlansEqualFreshPlans) {
+  Batch b;
+  auto group = [&](Shape shape, Strides strides, uintptr_t addr, DType dt = DType::Float32) {
+    auto g = std::make_unique<Group>();
+    g->device = Device::cuda(0);
+    g->shape = shape;
+    g->inputs = {fake(dt, shape, strides, addr), fake(dt, shape, Strides(shape.size(), 0))};
+    g->steps.push_back(
+        {b.node(OpKind::Multiply, dt, shape), {{StepArg::Input, 0}, {StepArg::Input, 1}}});
+    g->outputs.push_back({0, fake(dt, shape, {}, addr + (1 << 20))});
+    return g;
+  };
+  std::vector<std::unique_ptr<Group>> groups;
+  groups.push_back(group({1000}, {}, 1 << 22));
+  groups.push_back(group({1000}, {}, (1 << 22) + 4));  // misaligned: the flag changes
+  groups.push_back(group({1000}, {}, 1 << 23));
+  groups.push_back(group({7, 9}, {}, 1 << 22));
+  groups.push_back(group({7, 9}, {18, 2}, 1 << 22));  // strided
+  groups.push_back(group({7, 9}, {18, 2}, 1 << 24));
+  groups.push_back(group({7, 9}, {}, 1 << 22, DType::Float64));
+  groups.push_back(group({1 << 20}, {}, 1 << 22));
+  KernelPlan cached;
+  PlanSignature last;
+  int hits = 0;
+  for (const auto& g : groups) {
+    const bool hit = !last.empty();
+    const std::string before = cached.key;
+    make_plan_cached(*g, h100(), 0, cached, last);
+    const KernelPlan fresh = make_plan(*g, h100());
+    hits += hit && cached.key == before ? 1 : 0;
+    EXPECT_EQ(cached.key, fresh.key);
+    EXPECT_EQ(cached.aligned, fresh.aligned);
+    EXPECT_EQ(cached.grid[0], fresh.grid[0]);
+    EXPECT_EQ(cached.group, g.get());
+    EXPECT_EQ(pack_params(cached), pack_params(fresh));
+  }
+  EXPECT_GT(hits, 0);
+}
+
 TEST(CudaCodegen, KeyDependsOnStructureOnly) {
   Batch b;
   auto add_scalar = [&](int64_t n, double value, uintptr_t addr) {
