@@ -109,6 +109,8 @@ void* device_allocate(DeviceContext& c, size_t nbytes) {
   // stream, any request of their class fits; on the default stream they come from the cache.
   const bool small = c.small_cache_enabled && bytes <= kSmallMaxBytes;
   const int cls = small ? small_class(bytes) : 0;
+  // Callers may rely on the device's context being current afterwards (cuBLAS, CUB calls).
+  c.make_current();
   {
     std::lock_guard<std::mutex> lock(c.mem_mutex);
     if (c.limit && c.allocated + bytes > c.limit) {
@@ -129,7 +131,6 @@ void* device_allocate(DeviceContext& c, size_t nbytes) {
   }
   const size_t alloc_bytes = small ? class_bytes(cls) : bytes;
   const Driver& d = drv();
-  c.make_current();
   api::CUdeviceptr p = 0;
   api::CUresult r = d.cuMemAllocFromPoolAsync(&p, alloc_bytes, c.pool, s);
   if (r == api::CUDA_ERROR_OUT_OF_MEMORY) {
