@@ -19,9 +19,10 @@ enum class LinalgKind : uint8_t {
              // info > 0: not positive definite
   Eigh,      // syevd/heevd of the `lower` (else upper) triangle: w <- ascending eigenvalues
              // (real dtype), a <- eigenvectors when `vectors`; info > 0: no convergence
-  Svd,       // gesdd/gesvd of the m x n matrix a, m >= n (a is destroyed): w <- the n singular
-             // values (real dtype, descending); when `vectors`, u <- m x (full ? m : n) and
-             // vt <- n x n; info > 0: no convergence
+  Svd,       // the SVD a = U S V^H of the m x n matrix a, m >= n (a is destroyed): w <- the n
+             // singular values (real dtype, descending); when `vectors`, u <- U, m x (full ? m
+             // : n), and v <- V, n x n (not V^H: cuSOLVER's gesvdj gives V); info > 0: no
+             // convergence
   Qr,        // geqrf of the m x n matrix a: a's upper triangle <- R, the reflectors below it,
              // w <- tau (min(m, n) values); when `vectors`, u <- the first `qcols` columns of Q
              // (m x qcols, qcols >= min(m, n))
@@ -45,7 +46,7 @@ struct LinalgJob {
   void* b = nullptr;
   void* w = nullptr;
   void* u = nullptr;
-  void* vt = nullptr;
+  void* v = nullptr;
   int64_t* ipiv = nullptr;  // Lu: batch x n, device memory
 
   // Elements of one matrix of a (batch matrices, one after another).

@@ -159,6 +159,24 @@ struct Lapack {
     return info;
   }
 
+  // The square column-major n x n matrix a <- a^H.
+  static void conj_transpose_in_place(T* a, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t i = 0; i < j; ++i) {
+        const T upper = a[i + j * n];
+        a[i + j * n] = conj_value(a[j + i * n]);
+        a[j + i * n] = conj_value(upper);
+      }
+      a[j + j * n] = conj_value(a[j + j * n]);
+    }
+  }
+  static T conj_value(T x) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      return x;
+    } else {
+      return std::conj(x);
+    }
+  }
   static I svd(I m, I n, T* a, Real* s, T* u, T* vt, bool vectors, bool full) {
     const char* jobz = !vectors ? "N" : full ? "A" : "S";
     const I ldu = vectors ? m : 1, ldvt = vectors ? n : 1;
@@ -256,9 +274,11 @@ struct Lapack {
         const int64_t m = job.m, nn = job.n, ucols = job.full ? m : nn;
         T* am = static_cast<T*>(job.a) + k * job.matrix_size();
         T* u = job.vectors ? static_cast<T*>(job.u) + k * m * ucols : nullptr;
-        T* vt = job.vectors ? static_cast<T*>(job.vt) + k * nn * nn : nullptr;
-        return svd(I(m), I(nn), am, static_cast<Real*>(job.w) + k * nn, u, vt, job.vectors,
-                   job.full);
+        T* v = job.vectors ? static_cast<T*>(job.v) + k * nn * nn : nullptr;
+        const I info =
+            svd(I(m), I(nn), am, static_cast<Real*>(job.w) + k * nn, u, v, job.vectors, job.full);
+        if (v) conj_transpose_in_place(v, nn);  // gesdd gives V^H; the job asks for V
+        return info;
       }
       case LinalgKind::Eig:
         return eig(n, a, static_cast<T*>(job.w) + k * job.n,

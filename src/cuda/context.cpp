@@ -109,6 +109,13 @@ void DeviceContext::make_current() const {
   }
 }
 
+bool DeviceContext::try_make_current() const noexcept {
+  const Driver* d = driver();
+  api::CUcontext cur = nullptr;
+  if (!d || d->cuCtxGetCurrent(&cur) != api::CUDA_SUCCESS) return false;
+  return cur == ctx || d->cuCtxSetCurrent(ctx) == api::CUDA_SUCCESS;
+}
+
 [[noreturn]] void throw_cuda_error(api::CUresult r, const char* call, int device) {
   const std::string where = device >= 0 ? " on cuda:" + std::to_string(device) : "";
   std::string msg = error_name(r) + " in " + call + where;

@@ -51,6 +51,9 @@ struct DeviceContext {
 
   // Makes this device's context current on the calling thread (cheap when it already is).
   void make_current() const;
+  // The same for destructors: false instead of an exception (at exit the driver may already
+  // be shut down, and a destructor that throws terminates the process).
+  bool try_make_current() const noexcept;
   // This thread's current stream on this device.
   api::CUstream stream() const;
 };

@@ -29,6 +29,15 @@ std::string load_fns(void* h, Cusolver& s) {
         reinterpret_cast<api::PFN_cusolverDnOrgqr_bufferSize>(dlsym(h, size_name.c_str()));
     if (!s.orgqr[i] || !s.orgqr_bufferSize[i]) missing += (missing.empty() ? "" : ", ") + name;
   }
+  const char* gesvdj_names[4] = {"cusolverDnSgesvdj", "cusolverDnDgesvdj", "cusolverDnCgesvdj",
+                                 "cusolverDnZgesvdj"};
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = gesvdj_names[i], size_name = name + "_bufferSize";
+    s.gesvdj[i] = reinterpret_cast<api::PFN_cusolverDnGesvdj>(dlsym(h, name.c_str()));
+    s.gesvdj_bufferSize[i] =
+        reinterpret_cast<api::PFN_cusolverDnGesvdj_bufferSize>(dlsym(h, size_name.c_str()));
+    if (!s.gesvdj[i] || !s.gesvdj_bufferSize[i]) missing += (missing.empty() ? "" : ", ") + name;
+  }
   s.cusolverDnXgeev_bufferSize =
       reinterpret_cast<api::PFN_cusolverDnXgeev_bufferSize>(dlsym(h, "cusolverDnXgeev_bufferSize"));
   s.cusolverDnXgeev = reinterpret_cast<api::PFN_cusolverDnXgeev>(dlsym(h, "cusolverDnXgeev"));

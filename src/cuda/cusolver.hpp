@@ -95,6 +95,17 @@ using PFN_cusolverDnOrgqr_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, 
                                                             const void*, int, const void*, int*);
 using PFN_cusolverDnOrgqr = cusolverStatus_t (*)(cusolverDnHandle_t, int, int, int, void*, int,
                                                  const void*, void*, int, int*);
+// gesvdj (one-sided Jacobi SVD), likewise per type; it returns V, not V^H.
+using gesvdjInfo_t = struct gesvdjInfo*;
+using PFN_cusolverDnCreateGesvdjInfo = cusolverStatus_t (*)(gesvdjInfo_t*);
+using PFN_cusolverDnDestroyGesvdjInfo = cusolverStatus_t (*)(gesvdjInfo_t);
+using PFN_cusolverDnGesvdj_bufferSize = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t,
+                                                             int, int, int, const void*, int,
+                                                             const void*, const void*, int,
+                                                             const void*, int, int*, gesvdjInfo_t);
+using PFN_cusolverDnGesvdj = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEigMode_t, int, int,
+                                                  int, void*, int, void*, void*, int, void*, int,
+                                                  void*, int, int*, gesvdjInfo_t);
 }  // namespace api
 
 struct Cusolver {
@@ -116,13 +127,18 @@ struct Cusolver {
   X(cusolverDnXgesvd_bufferSize) \
   X(cusolverDnXgesvd)            \
   X(cusolverDnXgeqrf_bufferSize) \
-  X(cusolverDnXgeqrf)
+  X(cusolverDnXgeqrf)            \
+  X(cusolverDnCreateGesvdjInfo)  \
+  X(cusolverDnDestroyGesvdjInfo)
 #define ACCEL_CUSOLVER_FIELD(name) api::PFN_##name name = nullptr;
   ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_FIELD)
 #undef ACCEL_CUSOLVER_FIELD
   // S, D, C, Z: {S,D}orgqr and {C,Z}ungqr.
   api::PFN_cusolverDnOrgqr_bufferSize orgqr_bufferSize[4] = {};
   api::PFN_cusolverDnOrgqr orgqr[4] = {};
+  // S, D, C, Z gesvdj.
+  api::PFN_cusolverDnGesvdj_bufferSize gesvdj_bufferSize[4] = {};
+  api::PFN_cusolverDnGesvdj gesvdj[4] = {};
   // cuSOLVER 11.7 (CUDA 12.6) and newer; null before.
   api::PFN_cusolverDnXgeev_bufferSize cusolverDnXgeev_bufferSize = nullptr;
   api::PFN_cusolverDnXgeev cusolverDnXgeev = nullptr;

@@ -63,7 +63,7 @@ struct Plan {
     }
   }
   ~Plan() {
-    context(device).make_current();
+    if (!context(device).try_make_current()) return;
     if (const Cufft* f = cufft()) f->cufftDestroy(handle);
   }
   Plan(const Plan&) = delete;
@@ -77,7 +77,8 @@ struct DevicePlans {
 
 std::mutex g_mutex;
 size_t g_max_size = 16;  // CuPy's default
-DevicePlans g_plans[kMaxDevices];
+// Never destroyed: at exit cuFFT may be torn down before this library's statics are.
+DevicePlans* const g_plans = new DevicePlans[kMaxDevices];
 
 // Drops plans beyond `bound` (called with g_mutex held); plans still executing elsewhere live
 // on through their shared_ptr.
@@ -213,7 +214,7 @@ void clear_plan_cache(int cuda_device) {
 void set_plan_cache_max_size(size_t max_size) {
   std::lock_guard<std::mutex> lock(cuda::g_mutex);
   cuda::g_max_size = max_size;
-  for (cuda::DevicePlans& p : cuda::g_plans) cuda::trim(p, max_size);
+  for (int d = 0; d < cuda::kMaxDevices; ++d) cuda::trim(cuda::g_plans[d], max_size);
 }
 
 }  // namespace accel::fft

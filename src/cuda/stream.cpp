@@ -14,8 +14,8 @@ struct Stream::Impl {
   bool owned = false;
   ~Impl() {
     if (!owned) return;
-    if (const Driver* d = driver()) {
-      context(device).make_current();
+    const Driver* d = driver();
+    if (d && context(device).try_make_current()) {
       d->cuStreamDestroy(handle);  // the driver finishes queued work before releasing it
     }
   }

@@ -15,6 +15,7 @@
 #include "accel/storage.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/process_ref.hpp"
 
 namespace accel::python {
 
@@ -22,7 +23,7 @@ using namespace nb::literals;
 
 namespace {
 
-nb::object g_compile_error;  // accelpy.CompileError (a RuntimeError)
+ProcessRef g_compile_error;  // accelpy.CompileError (a RuntimeError)
 
 void translate_compile_error(const std::exception_ptr& p, void*) {
   try {
@@ -266,7 +267,7 @@ const void* host_buffer(nb::handle obj, Py_buffer& view, bool writable) {
 
 void bind_kernels(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("_raw", "Users' CUDA kernels (see accelpy.RawKernel).");
-  g_compile_error = nb::borrow(PyErr_NewExceptionWithDoc(
+  g_compile_error = nb::steal(PyErr_NewExceptionWithDoc(
       "accelpy._kernels.CompileError",
       "NVRTC could not compile a kernel. Attributes: log (NVRTC's log), name (the kernel or "
       "module), source_lines (the lines the log points at).",

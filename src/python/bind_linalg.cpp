@@ -6,6 +6,7 @@
 #include "accel/linalg.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/process_ref.hpp"
 
 namespace accel::python {
 
@@ -13,7 +14,7 @@ using namespace nb::literals;
 
 namespace {
 
-nb::object g_linalg_error;  // numpy.linalg.LinAlgError
+ProcessRef g_linalg_error;  // numpy.linalg.LinAlgError
 
 void translate_linalg(const std::exception_ptr& p, void*) {
   try {

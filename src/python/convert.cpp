@@ -11,18 +11,19 @@
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
 #include "src/core/eval.hpp"
+#include "src/python/process_ref.hpp"
 
 namespace accel::python {
 
 namespace {
 
-std::array<nb::object, kNumDTypes> g_dtypes;  // numpy.dtype objects, by DType
-std::array<nb::object, kNumDTypes> g_types;   // their scalar types (numpy.float32, ...)
-nb::object g_numpy_dtype;                     // numpy.dtype
-nb::object g_numpy_generic;                   // numpy.generic
-nb::object g_numpy_ndarray;                   // numpy.ndarray
-nb::object g_asarray;                         // accelpy.asarray
-nb::object g_dtype_loader;                    // loads a dtype left None (bfloat16: ml_dtypes)
+std::array<ProcessRef, kNumDTypes> g_dtypes;  // numpy.dtype objects, by DType
+std::array<ProcessRef, kNumDTypes> g_types;   // their scalar types (numpy.float32, ...)
+ProcessRef g_numpy_dtype;                     // numpy.dtype
+ProcessRef g_numpy_generic;                   // numpy.generic
+ProcessRef g_numpy_ndarray;                   // numpy.ndarray
+ProcessRef g_asarray;                         // accelpy.asarray
+ProcessRef g_dtype_loader;                    // loads a dtype left None (bfloat16: ml_dtypes)
 
 // Fills the dtypes left None by set_dtype_objects (bfloat16, whose module is imported on first
 // use); `only_if_imported`: only when ml_dtypes is already imported (a bfloat16 dtype can exist

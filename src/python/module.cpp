@@ -3,13 +3,15 @@
 
 #include "accel/errors.hpp"
 #include "src/python/bindings.hpp"
+#include "src/python/process_ref.hpp"
 
 namespace nb = nanobind;
 
 namespace {
 
-nb::object g_axis_error;  // numpy.exceptions.AxisError (a ValueError and an IndexError)
-nb::object g_out_of_memory;
+accel::python::ProcessRef
+    g_axis_error;  // numpy.exceptions.AxisError (a ValueError and an IndexError)
+accel::python::ProcessRef g_out_of_memory;
 
 void translate(const std::exception_ptr& p, void*) {
   try {
@@ -40,7 +42,7 @@ void translate(const std::exception_ptr& p, void*) {
 NB_MODULE(_core, m) {
   m.doc() = "accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.";
   g_axis_error = nb::module_::import_("numpy.exceptions").attr("AxisError");
-  g_out_of_memory = nb::borrow(PyErr_NewExceptionWithDoc(
+  g_out_of_memory = nb::steal(PyErr_NewExceptionWithDoc(
       "accelpy.OutOfMemoryError", "Raised when device or host memory is exhausted.",
       PyExc_MemoryError, nullptr));
   m.attr("OutOfMemoryError") = g_out_of_memory;

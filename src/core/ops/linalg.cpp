@@ -303,9 +303,9 @@ Svd svd_impl(const Array& a, bool full, bool vectors) {
   s_shape.push_back(n);
   Array s = Array::empty(s_shape, real_of(dt), a.device());
   const int64_t ucols = full ? m : n;
-  // Column-major buffers: u is m x ucols, vt n x n.
+  // Column-major buffers: u is m x ucols, v n x n.
   Array u = vectors ? Array::empty(with_matrix(batch, ucols, m), dt, a.device()) : Array();
-  Array vt = vectors ? Array::empty(with_matrix(batch, n, n), dt, a.device()) : Array();
+  Array v = vectors ? Array::empty(with_matrix(batch, n, n), dt, a.device()) : Array();
   LinalgJob job;
   job.kind = LinalgKind::Svd;
   job.dtype = dt;
@@ -319,7 +319,7 @@ Svd svd_impl(const Array& a, bool full, bool vectors) {
     job.w = s.data();
     if (vectors) {
       job.u = u.data();
-      job.vt = vt.data();
+      job.v = v.data();
     }
     check_info(run(job, a.device()), "SVD did not converge");
   } else if (vectors && n == 0) {
@@ -329,8 +329,11 @@ Svd svd_impl(const Array& a, bool full, bool vectors) {
     }
   }
   if (!vectors) return {Array(), s, Array()};
-  if (wide) return {vt, s, u};  // C-order views: (u')^T and (vh')^T
-  return {as_matrices(u), s, as_matrices(vt)};
+  // v's buffer read in C order is V^T, so V^H is its conjugate. A wide a was decomposed as
+  // a^T = u' s v'^H: a = conj(v') s u'^T, and u's buffer read in C order is u'^T.
+  const auto conj_if_complex = [&](const Array& x) { return is_complex(dt) ? conj(x) : x; };
+  if (wide) return {conj_if_complex(as_matrices(v)), s, u};
+  return {as_matrices(u), s, conj_if_complex(v)};
 }
 
 }  // namespace
