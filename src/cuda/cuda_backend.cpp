@@ -39,22 +39,26 @@ thread_local const LoadedKernel* t_last_kernel = nullptr;
 
 // The plan and parameter bytes of this thread's launches: reused, so that a launch allocates
 // no host memory for them (run_kernel never runs inside itself).
-thread_local KernelPlan t_plan;
-thread_local PlanSignature t_plan_signature;  // of the group t_plan was made for
-thread_local std::vector<unsigned char> t_params;
+struct LaunchBuffers {
+  KernelPlan plan;
+  PlanSignature signature;  // of the group `plan` was made for
+  std::vector<unsigned char> params;
+};
+thread_local LaunchBuffers t_launch;
 
 void run_kernel(DeviceContext& c, const Group& g) {
   c.make_current();
   t_last_kernel = nullptr;
-  KernelPlan& plan = t_plan;
-  make_plan_cached(g, c.props, c.index, plan, t_plan_signature);
+  LaunchBuffers& buffers = t_launch;
+  KernelPlan& plan = buffers.plan;
+  make_plan_cached(g, c.props, c.index, plan, buffers.signature);
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;
   const size_t pbytes = partial_bytes(plan);
   void* partial = pbytes ? device_allocate(c, pbytes) : nullptr;
   plan.partial = partial;
-  std::vector<unsigned char>& params = t_params;
+  std::vector<unsigned char>& params = buffers.params;
   pack_params(plan, params);
   void* dev_params = nullptr;
   try {
