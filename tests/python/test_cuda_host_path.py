@@ -15,10 +15,16 @@ import textwrap
 
 import pytest
 
+import accelpy as ap
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CC = shutil.which(os.environ.get("CC", "cc"))
+NVRTC = any(lib["name"] == "nvrtc" and lib["found"] for lib in ap.cuda._c.libraries())
 
-pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler to build the fake driver")
+pytestmark = [
+    pytest.mark.skipif(CC is None, reason="no C compiler to build the fake driver"),
+    pytest.mark.skipif(not NVRTC, reason="NVRTC not found (kernels are compiled for real)"),
+]
 
 
 @pytest.fixture(scope="module")
