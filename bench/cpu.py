@@ -80,6 +80,10 @@ def cases(rng, n):
          lambda: ap.eval(X[Idx]), lambda: x[idx], None),
         ("1-element add + eval (dispatch)", 0,
          lambda: ap.eval(One_a + One_b), lambda: one_a + one_b, "one_a + one_b"),
+        # Three ops through the planner (one fused group) against NumPy's three ufunc calls.
+        ("1-element 3-op chain + eval (dispatch)", 0,
+         lambda: ap.eval((One_a + One_b) * One_a - One_b),
+         lambda: (one_a + one_b) * one_a - one_b, None),
     ]
     # Matrix products (bytes of the three matrices; numexpr has none): BLAS-backed float32 and
     # float64, a batch of small products, and int32 through accelpy's own GEMM (NumPy's integer

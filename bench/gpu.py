@@ -303,6 +303,25 @@ def case_d2d(n):
     return res, 2 * 4 * n
 
 
+DISPATCH = """
+import sys, time
+import numpy as np
+import accelpy as ap
+reps = int(sys.argv[1])
+a = ap.ones(1, dtype=np.float32, device="cuda")
+b = ap.ones(1, dtype=np.float32, device="cuda")
+for _ in range(100):
+    ap.eval(a + b)
+ap.cuda.synchronize()
+t0 = time.perf_counter()
+for _ in range(reps):
+    ap.eval(a + b)
+t1 = time.perf_counter()
+ap.cuda.synchronize()
+print((t1 - t0) / reps * 1e6)
+"""
+
+
 def dispatch_us(reps=20000):
     a = ap.ones(1, dtype=np.float32, device="cuda")
     b = ap.ones(1, dtype=np.float32, device="cuda")
@@ -315,6 +334,21 @@ def dispatch_us(reps=20000):
     t1 = time.perf_counter()
     ap.cuda.synchronize()
     out = {"accelpy": (t1 - t0) / reps * 1e6}
+    # The same loop without the small-block cache (every result allocated and freed through the
+    # driver's pool), in a new process: the cache stays only while it measurably helps.
+    r = subprocess.run([sys.executable, "-c", DISPATCH, str(reps)], capture_output=True, text=True,
+                       env=dict(os.environ, ACCELPY_CUDA_SMALL_BLOCK_CACHE="0"))
+    out["accelpy_no_block_cache"] = float(r.stdout.split()[-1]) if r.returncode == 0 else None
+    # A three-op chain, evaluated: planner, one fused kernel.
+    for _ in range(100):
+        ap.eval((a + b) * a - b)
+    ap.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        ap.eval((a + b) * a - b)
+    t1 = time.perf_counter()
+    ap.cuda.synchronize()
+    out["accelpy_3op_chain"] = (t1 - t0) / reps * 1e6
     if torch is not None:
         ta = torch.ones(1, device="cuda")
         for _ in range(100):
@@ -597,6 +631,8 @@ def main():
         d = cases["dispatch_us"]
         print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
               f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+        print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
+        print(f"{'  3-op chain, eval':24} {fmt(d.get('accelpy_3op_chain')):>10}")
         t = cases["transfer_256MiB_gbps"]
         for i, way in enumerate(["H2D", "D2H"]):
             print(f"{'256MiB ' + way + ' GB/s':24} {fmt(t['accelpy'][i]):>10} "

@@ -19,6 +19,7 @@ SETTINGS = {
     "ACCELPY_CACHE_DIR": "kernel disk cache (default ~/.cache/accelpy; 'off' disables)",
     "ACCELPY_DUMP_KERNELS": "directory to write generated CUDA sources to",
     "ACCELPY_CUDA_MEMORY_LIMIT": "cap on the bytes arrays hold per GPU (K/M/G suffixes)",
+    "ACCELPY_CUDA_SMALL_BLOCK_CACHE": "0 turns off reuse of freed blocks up to 1 MiB per GPU",
     "ACCELPY_CPU_CACHE_BYTES": "host memory kept for reuse by the CPU allocator",
     "ACCELPY_CUDA_DRIVER": "libcuda to load (file or directory)",
     "ACCELPY_NVRTC": "NVRTC to load (file or directory)",

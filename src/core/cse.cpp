@@ -63,8 +63,26 @@ bool mergeable(const PlanNode& pn, const Storage* keep) {
 
 }  // namespace
 
+namespace {
+
+// Whether two nodes of the plan have the same op, dtype and shape: identical nodes must. Most
+// plans (a chain of distinct ops) have no such pair, and then no identity is built at all.
+bool may_have_duplicates(const Plan& plan) {
+  if (plan.nodes.size() > 32) return true;  // not worth the quadratic scan
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const Node& a = *plan.nodes[i].node;
+    for (size_t j = i + 1; j < plan.nodes.size(); ++j) {
+      const Node& b = *plan.nodes[j].node;
+      if (a.op == b.op && a.dtype == b.dtype && a.shape == b.shape) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 void merge_common_subexpressions(Plan& plan, const Storage* keep) {
-  if (plan.nodes.size() < 2) return;
+  if (plan.nodes.size() < 2 || !may_have_duplicates(plan)) return;
   std::unordered_map<std::string, int> seen;
   seen.reserve(plan.nodes.size());
   for (size_t i = 0; i < plan.nodes.size(); ++i) {

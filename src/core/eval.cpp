@@ -14,6 +14,7 @@
 #include "accel/errors.hpp"
 #include "accel/eval_stats.hpp"
 #include "accel/fusion.hpp"
+#include "accel/small_vector.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
@@ -65,10 +66,21 @@ struct Fnv {
   }
 };
 
+// Whether `st` are exactly contiguous_strides(shape), without building them (dispatch path).
+bool is_row_major(const Shape& shape, const Strides& st) {
+  if (st.size() != shape.size()) return false;
+  int64_t s = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (st[d] != s) return false;
+    s *= std::max<int64_t>(shape[d], 1);
+  }
+  return true;
+}
+
 int layout_class(const Array& a, const Shape& space) {
   const Strides& st = a.strides();
   if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
-  return a.shape() == space && st == contiguous_strides(space) ? 0 : 2;
+  return a.shape() == space && is_row_major(space, st) ? 0 : 2;
 }
 const char* class_name(int c) { return c == 0 ? "contiguous" : c == 1 ? "broadcast" : "strided"; }
 
@@ -101,13 +113,26 @@ uint64_t structure_of(const Group& g) {
   return f.h;
 }
 
+// Bumped when the set is cleared, so that a thread's remembered structure is forgotten.
+std::atomic<uint64_t> g_structures_generation{0};
+
 // Records the group's structure; returns whether it had run before.
 bool note_structure(const Group& g) {
   const uint64_t key = structure_of(g);
+  // The structure this thread recorded last is known to be in the set (unless the set was
+  // cleared since): a loop of one operation skips the lock and the lookup.
+  thread_local uint64_t last_key = 0, last_generation = ~uint64_t(0);
+  const uint64_t generation = g_structures_generation.load(std::memory_order_acquire);
+  if (key == last_key && generation == last_generation) {
+    g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   StructureSet& s = structures();
   std::lock_guard lock(s.mutex);
   const bool seen = !s.seen.insert(key).second;
   if (seen) g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+  last_key = key;
+  last_generation = generation;
   return seen;
 }
 
@@ -169,7 +194,7 @@ Array contiguous_dest(const Node* n) {
 // existing view instead), runs the group, and releases the producers of what it computed.
 void run_group(Group& g) {
   Backend& backend = backend_for(g.device);
-  std::vector<Storage*> allocated;
+  SmallVector<Storage*, 4> allocated;
   try {
     for (GroupOutput& out : g.outputs) {
       Storage* s = out.dest.storage().get();
@@ -193,26 +218,62 @@ void run_group(Group& g) {
   if (fusion_logging()) log_group(backend, g, seen);
   // Every pending storage written here is computed now: its producer (a step of the group, or
   // a duplicate that common-subexpression elimination merged into one) can go.
+  // (The first one is held apart: most groups write one output, and then nothing is allocated.)
+  std::shared_ptr<Node> first_done;
   std::vector<std::shared_ptr<Node>> done;
   for (GroupOutput& out : g.outputs) {
     Storage* s = out.dest.storage().get();
     if (s->is_pending() && s->data()) {
-      done.push_back(s->take_producer());
-      done.back()->output = nullptr;
+      std::shared_ptr<Node> n = s->take_producer();
+      n->output = nullptr;
+      if (!first_done) {
+        first_done = std::move(n);
+      } else {
+        done.push_back(std::move(n));
+      }
     }
   }
-  g.steps.clear();  // raw node pointers die with `done`
+  g.steps.clear();  // raw node pointers die with `first_done` and `done`
 }
 
 // One node over computed inputs (a single op on arrays that exist: the common case in
 // interactive use) needs no plan: its group is the node alone. This is the planner's result for
 // such a graph, built without the plan's bookkeeping, which dominates dispatch cost.
+// The group of evaluate_single, reused by the thread (its vectors keep their capacity, so a
+// dispatch allocates none of them); emptied after every use, so it holds no array in between.
+struct ReusedGroup {
+  Group group;
+  bool busy = false;
+};
+thread_local ReusedGroup t_single;
+
+struct GroupLease {
+  Group local;
+  Group* g;
+  bool leased;
+  GroupLease() : g(t_single.busy ? &local : &t_single.group), leased(!t_single.busy) {
+    t_single.busy = true;
+  }
+  ~GroupLease() {
+    if (!leased) return;
+    g->inputs.clear();
+    g->steps.clear();
+    g->outputs.clear();
+    g->shape.clear();
+    g->kind = Group::Kind::Elementwise;
+    t_single.busy = false;
+  }
+  GroupLease(const GroupLease&) = delete;
+  GroupLease& operator=(const GroupLease&) = delete;
+};
+
 bool evaluate_single(Storage* target, const Array* redirect_dest) {
   Node* n = target->producer();
   for (const Operand& in : n->inputs) {
     if (pending_producer(in)) return false;
   }
-  Group g;
+  GroupLease lease;
+  Group& g = *lease.g;
   g.device = n->device;
   switch (op_class(n->op)) {
     case OpClass::Reduction:
@@ -364,6 +425,7 @@ void reset_eval_stats() {
     StructureSet& st = structures();
     std::lock_guard lock(st.mutex);
     st.seen.clear();
+    g_structures_generation.fetch_add(1, std::memory_order_acq_rel);
   }
   pending::reset_early_evaluations();
 }

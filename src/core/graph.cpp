@@ -123,6 +123,13 @@ thread_local std::vector<Array>* g_graveyard = nullptr;
 
 Node::~Node() {
   pending::release(*this);
+  // Releasing computed inputs frees no node (only a pending storage owns one): the members'
+  // destructors do it, without the graveyard (a node evaluated at once, the dispatch path).
+  bool reads_pending = false;
+  for (const Operand& in : inputs) {
+    reads_pending = reads_pending || (in.array.defined() && in.array.storage()->is_pending());
+  }
+  if (!reads_pending) return;
   if (g_graveyard) {
     for (Operand& in : inputs) {
       if (in.array.defined()) g_graveyard->push_back(std::move(in.array));

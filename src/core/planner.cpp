@@ -34,10 +34,27 @@ Node* pending_producer(const Operand& in) {
 }
 
 void collect(std::span<Storage* const> targets, Plan& plan) {
-  // A hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
+  // The first nodes in a small inline list (a short chain allocates nothing), then a hash set:
+  // a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
+  constexpr size_t kInline = 16;
+  SmallVector<const Node*, kInline> seen_few;
   std::unordered_set<const Node*> seen;
-  auto mark = [&](const Node* n) { return seen.insert(n).second; };
-  std::vector<std::pair<Node*, size_t>> stack;
+  auto mark = [&](const Node* n) {
+    if (seen.empty()) {
+      if (std::find(seen_few.begin(), seen_few.end(), n) != seen_few.end()) return false;
+      if (seen_few.size() < kInline) {
+        seen_few.push_back(n);
+        return true;
+      }
+      seen.insert(seen_few.begin(), seen_few.end());
+    }
+    return seen.insert(n).second;
+  };
+  struct Frame {
+    Node* node;
+    size_t next;  // the next input to visit
+  };
+  SmallVector<Frame, 16> stack;
   for (Storage* t : targets) {
     Node* root = t->producer();
     if (!root || !mark(root)) continue;
@@ -103,11 +120,22 @@ void analyze_references(std::span<Storage* const> targets, Plan& plan) {
 
 namespace {
 
+// Whether `st` are exactly contiguous_strides(shape), without building them.
+bool is_row_major(const Shape& shape, const Strides& st) {
+  if (st.size() != shape.size()) return false;
+  int64_t s = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (st[d] != s) return false;
+    s *= std::max<int64_t>(shape[d], 1);
+  }
+  return true;
+}
+
 // Whether operand `in` of a consumer reads producer `p`'s output exactly as laid out.
 bool reads_as_is(const Operand& in, const Node* p) {
   const Array& a = in.array;
   return a.dtype() == p->dtype && a.offset() == 0 && a.shape() == p->shape &&
-         a.strides() == contiguous_strides(p->shape);
+         is_row_major(p->shape, a.strides());
 }
 
 bool fusible(OpKind op) {
@@ -127,7 +155,7 @@ bool fusible(OpKind op) {
 // space or broadcast from one element, one 8-byte stride per dimension.
 size_t operand_bytes(const Array& a, const Shape& space) {
   const Strides& st = a.strides();
-  const bool contiguous = a.shape() == space && st == contiguous_strides(space);
+  const bool contiguous = a.shape() == space && is_row_major(space, st);
   const bool scalar = std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; });
   return 8 + (contiguous || scalar ? 0 : 8 * space.size());
 }

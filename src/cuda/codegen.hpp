@@ -61,6 +61,18 @@ inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is
 
 // Analyses the group for a device (its SM count sizes the launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);
+// The same into `plan`, reusing its buffers (the launch path keeps one plan per thread, so a
+// dispatch allocates nothing here).
+void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& plan);
+
+// What an elementwise plan depends on besides addresses: the device, shapes, strides, dtypes and
+// the steps' wiring (sizes and strides included, unlike the key).
+using PlanSignature = SmallVector<int64_t, 64>;
+// make_plan into `plan`, which was made last for a group of signature `last` (empty: none).
+// When `group` has that signature too, only the plan's addresses and alignment flag are
+// refreshed: a loop of one operation plans once. `last` becomes the group's signature.
+void make_plan_cached(const Group& group, const DeviceProperties& props, int device,
+                      KernelPlan& plan, PlanSignature& last);
 
 struct KernelSource {
   std::string code;                  // kernels only; compile with program_prelude() in front
@@ -71,6 +83,8 @@ KernelSource generate(const KernelPlan& plan, const std::string& name);
 
 // The parameter struct's bytes (and the alignment it needs).
 std::vector<unsigned char> pack_params(const KernelPlan& plan);
+// The same into `bytes` (cleared first; its capacity is reused).
+void pack_params(const KernelPlan& plan, std::vector<unsigned char>& bytes);
 // pack_params(plan).size(), computed without packing.
 size_t param_bytes(const KernelPlan& plan);
 

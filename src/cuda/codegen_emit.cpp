@@ -345,14 +345,19 @@ std::string emit_dot(const char* prefix, const std::string& strides, int ndim) {
 
 }  // namespace detail
 
-std::vector<unsigned char> pack_params(const KernelPlan& plan) {
-  std::vector<unsigned char> bytes;
-  bytes.reserve(256);
+void pack_params(const KernelPlan& plan, std::vector<unsigned char>& bytes) {
+  bytes.clear();
   detail::Pack pk{plan.idx64, bytes};
   detail::visit_params(plan, pk);
   // The struct's size is a multiple of its alignment, as the compiler lays it out.
   bytes.resize((bytes.size() + pk.align - 1) / pk.align * pk.align);
   if (bytes.empty()) bytes.resize(1);
+}
+
+std::vector<unsigned char> pack_params(const KernelPlan& plan) {
+  std::vector<unsigned char> bytes;
+  bytes.reserve(256);
+  pack_params(plan, bytes);
   return bytes;
 }
 

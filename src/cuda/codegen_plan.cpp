@@ -7,6 +7,7 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "accel/kernels/reduce_ops.h"
+#include "accel/small_vector.hpp"
 #include "accel/storage.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/codegen_detail.hpp"
@@ -45,9 +46,24 @@ void collapse(Shape& shape, const StridesRefs& ops) {
   for (size_t j = 0; j < ops.size(); ++j) *ops[j] = kept[j];
 }
 
+// Whether `st` are exactly contiguous_strides(shape), without building them (dispatch path).
+bool is_row_major(const Shape& shape, const Strides& st) {
+  if (st.size() != shape.size()) return false;
+  int64_t s = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (st[d] != s) return false;
+    s *= std::max<int64_t>(shape[d], 1);
+  }
+  return true;
+}
+
+bool all_zero(const Strides& st) {
+  return std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; });
+}
+
 Cls classify(const Shape& shape, const Strides& st) {
-  if (std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; })) return Cls::Bcast;
-  return st == contiguous_strides(shape) ? Cls::Contig : Cls::Strided;
+  if (all_zero(st)) return Cls::Bcast;
+  return is_row_major(shape, st) ? Cls::Contig : Cls::Strided;
 }
 
 // The largest |element offset| an operand reaches.
@@ -63,8 +79,10 @@ int pow2_ceil(int64_t v, int cap) {
   return p;
 }
 
+// Writes the key into an inline buffer first (copied into the plan's string once at the end):
+// appending to a std::string byte by byte was a visible part of the dispatch cost.
 struct KeyWriter {
-  std::string& s;
+  SmallVector<char, 256> s;
   void u8(int v) { s.push_back(static_cast<char>(v)); }
   void u16(int v) {
     u8(v & 0xff);
@@ -95,25 +113,67 @@ void key_operand(const PlanOperand& op, KeyWriter& k) {
   k.u8(int(op.cls));
 }
 
+// The run-time flag of the vector path: every contiguous operand starts on a vector boundary.
+int vectors_aligned(const KernelPlan& p) {
+  for (const std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
+    for (const PlanOperand& o : *list) {
+      const uintptr_t a = reinterpret_cast<uintptr_t>(o.ptr);
+      if (o.cls == Cls::Contig && a % (uintptr_t(p.vec) * itemsize(o.dtype)) != 0) return 0;
+    }
+  }
+  return 1;
+}
+
 void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
-  p.inputs.reserve(g.inputs.size());
-  p.outputs.reserve(g.outputs.size());
-  for (const Array& in : g.inputs) {
-    p.inputs.push_back({base_of(in), in.dtype(), Cls::Strided, {}, in.strides()});
-  }
   for (const GroupOutput& out : g.outputs) {
     if (out.dest.shape() != g.shape) throw Error("internal: output shape differs from its group's");
-    p.outputs.push_back(
-        {base_of(out.dest), out.dest.dtype(), Cls::Strided, {}, out.dest.strides()});
   }
+  // The common case, every input contiguous or broadcast (all strides 0) and every output
+  // contiguous, collapses to one dimension of n elements with strides 1 or 0 (all 1 when n is 1):
+  // set that directly instead of merging dimension by dimension (dispatch cost).
+  const int64_t n_all = shape_size(shape);
+  bool flat = n_all > 0;
+  for (const Array& in : g.inputs) {
+    flat = flat && (all_zero(in.strides()) || is_row_major(shape, in.strides()));
+  }
+  for (const GroupOutput& out : g.outputs) flat = flat && is_row_major(shape, out.dest.strides());
+  p.inputs.resize(g.inputs.size());
+  p.outputs.resize(g.outputs.size());
   p.index.dtype = DType::Int64;
-  p.index.rst = contiguous_strides(g.shape);
+  for (size_t j = 0; j < g.inputs.size(); ++j) {
+    const Array& in = g.inputs[j];
+    PlanOperand& o = p.inputs[j];
+    o.ptr = base_of(in);
+    o.dtype = in.dtype();
+    if (flat) {
+      o.rst = {n_all == 1 || !all_zero(in.strides()) ? 1 : 0};
+    } else {
+      o.rst = in.strides();
+    }
+  }
+  for (size_t j = 0; j < g.outputs.size(); ++j) {
+    const Array& dest = g.outputs[j].dest;
+    PlanOperand& o = p.outputs[j];
+    o.ptr = base_of(dest);
+    o.dtype = dest.dtype();
+    if (flat) {
+      o.rst = {1};
+    } else {
+      o.rst = dest.strides();
+    }
+  }
   StridesRefs ops;
   for (PlanOperand& o : p.inputs) ops.push_back(&o.rst);
   for (PlanOperand& o : p.outputs) ops.push_back(&o.rst);
   ops.push_back(&p.index.rst);
-  collapse(shape, ops);
+  if (flat) {
+    shape = {n_all};
+    p.index.rst = {1};
+  } else {
+    p.index.rst = contiguous_strides(g.shape);
+    collapse(shape, ops);
+  }
   if (shape.empty()) {  // 0-d, or all unit dims: one element
     shape = {1};
     for (Strides* s : ops) *s = {1};
@@ -140,15 +200,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   if (contiguous) {
     p.vec = std::max(1, 16 / max_item);
     p.unroll = std::max(1, 8 / p.vec);
-    bool aligned = true;
-    for (std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
-      for (const PlanOperand& o : *list) {
-        const uintptr_t a = reinterpret_cast<uintptr_t>(o.ptr);
-        if (o.cls == Cls::Contig && a % (uintptr_t(p.vec) * itemsize(o.dtype)) != 0)
-          aligned = false;
-      }
-    }
-    p.aligned = aligned ? 1 : 0;
+    p.aligned = vectors_aligned(p);
   }
   const int64_t per_block = int64_t(kBlockThreads) * (contiguous ? p.vec * p.unroll : 1);
   const int64_t cap = int64_t(props.multiprocessor_count) * 32;
@@ -292,6 +344,23 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
 
 KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   KernelPlan p;
+  make_plan(g, props, p);
+  return p;
+}
+
+void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
+  {
+    // A fresh plan that keeps the old one's buffers.
+    std::string key = std::move(p.key);
+    std::vector<PlanOperand> inputs = std::move(p.inputs), outputs = std::move(p.outputs);
+    key.clear();
+    inputs.clear();
+    outputs.clear();
+    p = KernelPlan();
+    p.key = std::move(key);
+    p.inputs = std::move(inputs);
+    p.outputs = std::move(outputs);
+  }
   p.group = &g;
   for (const Step& st : g.steps) {
     if (op_class(st.node->op) == OpClass::Generator) p.needs_index = true;
@@ -304,8 +373,7 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   }
   p.byref = param_bytes(p) > kMaxParamBytes;
 
-  KeyWriter k{p.key};
-  p.key.reserve(64 + 8 * g.steps.size());
+  KeyWriter k;
   k.u8(int(p.strategy));
   k.u8((p.idx64 ? 1 : 0) | (p.byref ? 2 : 0) | (p.contiguous ? 4 : 0) | (p.needs_index ? 8 : 0));
   k.u8(p.vec);
@@ -326,7 +394,64 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
     k.u16(o.step);
   }
   key_steps(g, k);
-  return p;
+  p.key.assign(k.s.data(), k.s.size());
+}
+
+namespace {
+
+// Everything make_plan reads from an elementwise group except addresses (see make_plan_cached).
+void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
+  sig.clear();
+  const auto put = [&](int64_t v) { sig.push_back(v); };
+  put(device);
+  put(int64_t(g.shape.size()));
+  for (int64_t d : g.shape) put(d);
+  put(int64_t(g.inputs.size()));
+  for (const Array& in : g.inputs) {
+    put(int64_t(in.dtype()));
+    for (int64_t st : in.strides()) put(st);
+  }
+  put(int64_t(g.outputs.size()));
+  for (const GroupOutput& out : g.outputs) {
+    put(int64_t(out.dest.dtype()));
+    put(out.step);
+    put(out.dest.shape() == g.shape ? 1 : 0);
+    for (int64_t st : out.dest.strides()) put(st);
+  }
+  put(int64_t(g.steps.size()));
+  for (const Step& st : g.steps) {
+    put(int64_t(st.node->op));
+    put(int64_t(st.node->dtype));
+    put(int64_t(st.args.size()));
+    for (const StepArg& a : st.args) {
+      put(int64_t(a.kind));
+      put(a.kind == StepArg::Scalar ? int64_t(a.scalar->dtype) : int64_t(a.index));
+    }
+  }
+}
+
+}  // namespace
+
+void make_plan_cached(const Group& g, const DeviceProperties& props, int device, KernelPlan& p,
+                      PlanSignature& last) {
+  if (g.kind != Group::Kind::Elementwise) {
+    last.clear();
+    make_plan(g, props, p);
+    return;
+  }
+  PlanSignature sig;
+  elementwise_signature(g, device, sig);
+  if (!last.empty() && sig == last) {
+    // Same signature, so the same plan up to the addresses it carries.
+    p.group = &g;
+    for (size_t j = 0; j < g.inputs.size(); ++j) p.inputs[j].ptr = base_of(g.inputs[j]);
+    for (size_t j = 0; j < g.outputs.size(); ++j) p.outputs[j].ptr = base_of(g.outputs[j].dest);
+    if (p.contiguous) p.aligned = vectors_aligned(p);
+    return;
+  }
+  last.clear();
+  make_plan(g, props, p);
+  last = sig;
 }
 
 size_t partial_bytes(const KernelPlan& p) {

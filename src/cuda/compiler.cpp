@@ -435,11 +435,29 @@ const LoadedKernel* find_kernel(DeviceKernels& dk, const std::string& key) {
 }  // namespace
 
 const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
+  // The kernel this thread found last, checked first: a loop of one operation finds it again
+  // without a lock or a hash. Entries are never removed from the map, so the pointer stays valid.
+  thread_local struct {
+    int device = -1;
+    std::string key;
+    const LoadedKernel* kernel = nullptr;
+  } last;
+  if (last.kernel && last.device == c.index && last.key == plan.key) {
+    t_last_lookup = "memory hit";
+    stats().memory_hits.fetch_add(1, std::memory_order_relaxed);
+    return *last.kernel;
+  }
   DeviceKernels& dk = kernels_of(c.index);
   std::lock_guard<std::mutex> lock(dk.mutex);
-  if (const LoadedKernel* k = find_kernel(dk, plan.key)) return *k;
-  const std::string name = kernel_name(plan);
-  return load_kernel(c, dk, plan.key, name, generate(plan, name));
+  const LoadedKernel* k = find_kernel(dk, plan.key);
+  if (!k) {
+    const std::string name = kernel_name(plan);
+    k = &load_kernel(c, dk, plan.key, name, generate(plan, name));
+  }
+  last.device = c.index;
+  last.key = plan.key;
+  last.kernel = k;
+  return *k;
 }
 
 const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,

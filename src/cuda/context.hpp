@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "accel/cuda.hpp"
 #include "src/cuda/loader.hpp"
@@ -38,6 +39,11 @@ struct DeviceContext {
   std::mutex mem_mutex;
   size_t allocated = 0, peak = 0, limit = 0;
   uint64_t allocations = 0, frees = 0, oom_retries = 0;
+  // The small-block cache (allocator.cpp): blocks freed on the default stream, by size class.
+  static constexpr int kSmallClasses = 12;  // 512 B, 1 KiB, ..., 1 MiB
+  std::vector<void*> small_blocks[kSmallClasses];
+  size_t small_cached_bytes = 0;
+  bool small_cache_enabled = true;
 
   // The last kernel launched, for fault reports: written on every launch, so a plain pointer
   // to a name that lives as long as the kernel cache (forever).

@@ -3,6 +3,8 @@
 // key), one hash lookup, and one parameter struct passed by value.
 #include "src/cuda/cuda_backend.hpp"
 
+#include <atomic>
+
 #include "accel/errors.hpp"
 #include "accel/ops.hpp"
 #include "accel/storage.hpp"
@@ -35,17 +37,29 @@ void launch(DeviceContext& c, const LoadedKernel& k, int entry, const unsigned* 
 // The kernel this thread launched last, for the fusion debug log.
 thread_local const LoadedKernel* t_last_kernel = nullptr;
 
+// The plan and parameter bytes of this thread's launches: reused, so that a launch allocates
+// no host memory for them (run_kernel never runs inside itself).
+struct LaunchBuffers {
+  KernelPlan plan;
+  PlanSignature signature;  // of the group `plan` was made for
+  std::vector<unsigned char> params;
+};
+thread_local LaunchBuffers t_launch;
+
 void run_kernel(DeviceContext& c, const Group& g) {
   c.make_current();
   t_last_kernel = nullptr;
-  KernelPlan plan = make_plan(g, c.props);
+  LaunchBuffers& buffers = t_launch;
+  KernelPlan& plan = buffers.plan;
+  make_plan_cached(g, c.props, c.index, plan, buffers.signature);
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;
   const size_t pbytes = partial_bytes(plan);
   void* partial = pbytes ? device_allocate(c, pbytes) : nullptr;
   plan.partial = partial;
-  std::vector<unsigned char> params = pack_params(plan);
+  std::vector<unsigned char>& params = buffers.params;
+  pack_params(plan, params);
   void* dev_params = nullptr;
   try {
     void* arg = params.data();
@@ -78,11 +92,11 @@ void run_kernel(DeviceContext& c, const Group& g) {
 
 class CudaBackend final : public Backend {
  public:
-  explicit CudaBackend(int index) : index_(index) {}
-  void* allocate(size_t nbytes) override { return device_allocate(context(index_), nbytes); }
-  void deallocate(void* ptr, size_t nbytes) override { device_free(context(index_), ptr, nbytes); }
+  explicit CudaBackend(int index) : index_(index), context_(context(index)) {}
+  void* allocate(size_t nbytes) override { return device_allocate(context_, nbytes); }
+  void deallocate(void* ptr, size_t nbytes) override { device_free(context_, ptr, nbytes); }
   void run(const Group& group) override {
-    DeviceContext& c = context(index_);
+    DeviceContext& c = context_;
     switch (group.kind) {
       case Group::Kind::Elementwise:
       case Group::Kind::Reduction:
@@ -124,16 +138,23 @@ class CudaBackend final : public Backend {
 
  private:
   int index_;
+  DeviceContext& context_;  // initialized before the backend, lives until exit
 };
 
 }  // namespace
 
 Backend& cuda_backend(int index) {
-  static CudaBackend* backends[kMaxDevices] = {};
+  // Every operation on a CUDA array passes here (allocation, run, free): once made, a device's
+  // backend is one atomic load away.
+  static std::atomic<CudaBackend*> backends[kMaxDevices] = {};
   static std::once_flag once[kMaxDevices];
+  if (index >= 0 && index < kMaxDevices) {
+    if (CudaBackend* b = backends[index].load(std::memory_order_acquire)) return *b;
+  }
   context(index);  // validates the index, initializes the device
-  std::call_once(once[index], [&] { backends[index] = new CudaBackend(index); });
-  return *backends[index];
+  std::call_once(once[index],
+                 [&] { backends[index].store(new CudaBackend(index), std::memory_order_release); });
+  return *backends[index].load(std::memory_order_acquire);
 }
 
 void copy_to_host_async(const Array& src, void* dst) {

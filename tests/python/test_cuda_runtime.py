@@ -121,6 +121,46 @@ def test_memory_stats_and_free_cache():
     assert ap.cuda.memory_stats()["reserved_bytes"] <= st["reserved_bytes"]
 
 
+def _address(a):
+    return a.__cuda_array_interface__["data"][0]
+
+
+def test_small_block_cache_hands_freed_blocks_to_the_same_stream_only():
+    # A small block freed on the default stream goes to the next allocation of its size class
+    # (512 B .. 1 MiB, powers of two) on that stream, not to another stream's.
+    a = ap.empty(100, dtype=np.float32, device="cuda")
+    addr = _address(a)
+    del a
+    with ap.cuda.Stream():
+        other = ap.empty(100, dtype=np.float32, device="cuda")
+        assert _address(other) != addr
+    b = ap.empty(120, dtype=np.float32, device="cuda")  # 480 bytes: the same 512-byte class
+    assert _address(b) == addr
+    del b
+    big = ap.empty(1000, dtype=np.float32, device="cuda")  # another class
+    assert _address(big) != addr
+    del other, big
+    ap.cuda.free_cache()  # returns the cached blocks to the pool
+    assert ap.cuda.memory_stats()["allocated_bytes"] >= 0
+
+
+def test_small_block_cache_keeps_values_right(rng):
+    # Results freed and reused in a loop, in stream order, on the default and another stream.
+    x_np = rng.standard_normal(300).astype(np.float32)
+    x = ap.asarray(x_np, device="cuda")
+    s = ap.cuda.Stream()
+    for i in range(200):
+        if i % 3 == 0:
+            with s:
+                y = x * float(i) + 1.0
+                got = ap.asnumpy(y)
+        else:
+            y = x * float(i) + 1.0
+            got = ap.asnumpy(y)
+        np.testing.assert_allclose(got, x_np * np.float32(i) + np.float32(1), rtol=1e-6)
+        del y
+
+
 def test_memory_limit_raises_out_of_memory():
     ap.cuda.set_memory_limit(64 << 20)
     try:

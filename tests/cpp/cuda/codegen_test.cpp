@@ -309,6 +309,99 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   EXPECT_EQ(make_plan(*cols, h100()).strategy, Strategy::Outer);
 }
 
+// The contiguous-or-broadcast shortcut of make_plan gives what merging dimensions one by one
+// gives: a group whose unit dimension has an unusual stride (so the shortcut does not apply) plans
+// exactly as the same group with the usual strides.
+TEST(CudaCodegen, FlatPlansMatchMergedDimensions) {
+  Batch b;
+  auto group = [&](Shape shape, Strides first_strides) {
+    auto g = std::make_unique<Group>();
+    g->device = Device::cuda(0);
+    g->shape = shape;
+    g->inputs = {fake(DType::Float32, shape, first_strides),
+                 fake(DType::Float32, shape, Strides(shape.size(), 0), 1 << 22)};
+    g->steps.push_back(
+        {b.node(OpKind::Add, DType::Float32, shape), {{StepArg::Input, 0}, {StepArg::Input, 1}}});
+    g->outputs.push_back({0, fake(DType::Float32, shape, {}, 1 << 23)});
+    return g;
+  };
+  struct Case {
+    Shape shape;
+    Strides unusual;  // the same layout, with another stride on a unit dimension
+  };
+  const Case cases[] = {{{2, 1, 4}, {4, 99, 1}}, {{1, 1}, {7, 5}}, {{1}, {3}}, {{5, 1}, {1, 8}}};
+  KernelPlan reused;
+  for (const Case& c : cases) {
+    auto flat = group(c.shape, {});
+    auto merged = group(c.shape, c.unusual);
+    const KernelPlan p = make_plan(*flat, h100()), q = make_plan(*merged, h100());
+    EXPECT_EQ(p.key, q.key);
+    EXPECT_EQ(p.rshape, q.rshape);
+    EXPECT_EQ(p.n, q.n);
+    ASSERT_EQ(p.inputs.size(), q.inputs.size());
+    for (size_t j = 0; j < p.inputs.size(); ++j) {
+      EXPECT_EQ(p.inputs[j].rst, q.inputs[j].rst);
+      EXPECT_EQ(p.inputs[j].cls, q.inputs[j].cls);
+    }
+    EXPECT_EQ(p.outputs[0].rst, q.outputs[0].rst);
+    EXPECT_EQ(p.index.rst, q.index.rst);
+    EXPECT_EQ(pack_params(p), pack_params(q));
+    // A plan made into a reused one (the launch path's) is the same plan.
+    make_plan(*merged, h100(), reused);
+    EXPECT_EQ(reused.key, q.key);
+    EXPECT_EQ(pack_params(reused), pack_params(q));
+  }
+  // One element: every operand (the broadcast one too) is one contiguous element.
+  const KernelPlan one = make_plan(*group({1, 1}, {}), h100());
+  EXPECT_EQ(one.rshape, Shape({1}));
+  EXPECT_EQ(one.inputs[1].cls, Cls::Contig);
+  const KernelPlan many = make_plan(*group({3, 4}, {}), h100());
+  EXPECT_EQ(many.rshape, Shape({12}));
+  EXPECT_EQ(many.inputs[1].cls, Cls::Bcast);
+  EXPECT_TRUE(many.contiguous);
+}
+
+// The launch path's plan memo: a group with the signature of the last one reuses its plan with
+// fresh addresses; whatever the sequence, the plan is the one make_plan makes.
+TEST(CudaCodegen, CachedPlansEqualFreshPlans) {
+  Batch b;
+  auto group = [&](Shape shape, Strides strides, uintptr_t addr, DType dt = DType::Float32) {
+    auto g = std::make_unique<Group>();
+    g->device = Device::cuda(0);
+    g->shape = shape;
+    g->inputs = {fake(dt, shape, strides, addr), fake(dt, shape, Strides(shape.size(), 0))};
+    g->steps.push_back(
+        {b.node(OpKind::Multiply, dt, shape), {{StepArg::Input, 0}, {StepArg::Input, 1}}});
+    g->outputs.push_back({0, fake(dt, shape, {}, addr + (1 << 20))});
+    return g;
+  };
+  std::vector<std::unique_ptr<Group>> groups;
+  groups.push_back(group({1000}, {}, 1 << 22));
+  groups.push_back(group({1000}, {}, (1 << 22) + 4));  // misaligned: the flag changes
+  groups.push_back(group({1000}, {}, 1 << 23));
+  groups.push_back(group({7, 9}, {}, 1 << 22));
+  groups.push_back(group({7, 9}, {18, 2}, 1 << 22));  // strided
+  groups.push_back(group({7, 9}, {18, 2}, 1 << 24));
+  groups.push_back(group({7, 9}, {}, 1 << 22, DType::Float64));
+  groups.push_back(group({1 << 20}, {}, 1 << 22));
+  KernelPlan cached;
+  PlanSignature last;
+  int hits = 0;
+  for (const auto& g : groups) {
+    const bool hit = !last.empty();
+    const std::string before = cached.key;
+    make_plan_cached(*g, h100(), 0, cached, last);
+    const KernelPlan fresh = make_plan(*g, h100());
+    hits += hit && cached.key == before ? 1 : 0;
+    EXPECT_EQ(cached.key, fresh.key);
+    EXPECT_EQ(cached.aligned, fresh.aligned);
+    EXPECT_EQ(cached.grid[0], fresh.grid[0]);
+    EXPECT_EQ(cached.group, g.get());
+    EXPECT_EQ(pack_params(cached), pack_params(fresh));
+  }
+  EXPECT_GT(hits, 0);
+}
+
 TEST(CudaCodegen, KeyDependsOnStructureOnly) {
   Batch b;
   auto add_scalar = [&](int64_t n, double value, uintptr_t addr) {

@@ -1,0 +1,111 @@
+"""Host cost of one small operation (dispatch), in microseconds per op.
+
+Times, on one-element float32 arrays: building `a + b` (the lazy node), `ap.eval(a + b)` (node,
+plan, kernel lookup, launch or CPU loop, result allocation and release) and `ap.eval` of a
+three-op chain, beside NumPy's `a + b`. Each figure is the median of `--samples` runs of
+`--inner` calls.
+
+    python bench/dispatch.py [--device cpu|cuda] [--fake-cuda]
+
+`--fake-cuda` measures the CUDA backend's host path on a machine without a GPU: it builds
+bench/fake_cuda_driver.c (a driver whose launches do nothing and whose "device memory" is host
+memory) and reruns itself with ACCELPY_CUDA_DRIVER pointing at it. Real drivers add their own
+time per op (cuLaunchKernel ~2 us; cuMemAllocFromPoolAsync/cuMemFreeAsync when the small-block
+cache misses); bench/gpu.py's dispatch_us measures the whole on a GPU.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def median_us(fn, samples, inner):
+    for _ in range(inner // 10 + 10):
+        fn()
+    times = []
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - t0) / inner * 1e6)
+    return statistics.median(times)
+
+
+def run(device, samples, inner):
+    import accelpy as ap
+
+    rng = np.random.default_rng()
+    na, nb = (rng.standard_normal(1, dtype=np.float32) for _ in range(2))
+    a, b = (ap.asarray(v, device=device) for v in (na, nb))
+    # The results are right before anything is timed (not with the fake driver: it runs nothing).
+    if os.environ.get("ACCELPY_FAKE_CUDA") != "1":
+        np.testing.assert_allclose(ap.asnumpy(a + b), na + nb, rtol=1e-6)
+        np.testing.assert_allclose(ap.asnumpy((a + b) * a - b), (na + nb) * na - nb, rtol=1e-6)
+    cases = [
+        ("a + b (lazy node only)", lambda: a + b),
+        ("ap.eval(a + b)", lambda: ap.eval(a + b)),
+        ("ap.eval((a + b) * a - b)", lambda: ap.eval((a + b) * a - b)),
+        ("numpy a + b", lambda: na + nb),
+    ]
+    print(
+        f"dispatch on {a.device} ({time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC), "
+        f"median of {samples} x {inner} calls"
+    )
+    for name, fn in cases:
+        us = median_us(fn, samples, inner)
+        if device.startswith("cuda"):
+            ap.cuda.synchronize()
+        print(f"  {name:28} {us:7.3f} us")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default=None, help="cpu or cuda (default: the default device)")
+    parser.add_argument(
+        "--fake-cuda",
+        action="store_true",
+        help="the CUDA host path through bench/fake_cuda_driver.c (no GPU needed)",
+    )
+    parser.add_argument("--samples", type=int, default=15)
+    parser.add_argument("--inner", type=int, default=20000)
+    args = parser.parse_args()
+    if args.fake_cuda and os.environ.get("ACCELPY_FAKE_CUDA") != "1":
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = os.path.join(tmp, "libcuda.so.1")
+            src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_cuda_driver.c")
+            subprocess.run(
+                [os.environ.get("CC", "cc"), "-O2", "-shared", "-fPIC", "-o", lib, src], check=True
+            )
+            env = dict(
+                os.environ,
+                ACCELPY_CUDA_DRIVER=lib,
+                ACCELPY_FAKE_CUDA="1",
+                ACCELPY_CACHE_DIR=os.path.join(tmp, "cache"),
+            )
+            cmd = [
+                sys.executable,
+                __file__,
+                "--device",
+                "cuda",
+                "--samples",
+                str(args.samples),
+                "--inner",
+                str(args.inner),
+            ]
+            sys.exit(subprocess.run(cmd, env=env).returncode)
+    device = args.device
+    if device is None:
+        import accelpy as ap
+
+        device = str(ap.get_default_device()) if hasattr(ap, "get_default_device") else "cpu"
+    run(device, args.samples, args.inner)
+
+
+if __name__ == "__main__":
+    main()
