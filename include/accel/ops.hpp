@@ -219,6 +219,10 @@ struct UniqueResult {
 };
 UniqueResult unique(const Array& a, bool return_index = false, bool return_inverse = false,
                     bool return_counts = false, bool equal_nan = true);
+// The distinct slices along `axis` in lexicographic order (numpy.unique(axis=)): -0 ties +0,
+// a slice holding a NaN is distinct from every other; inverse is 1-D, one entry per slice.
+UniqueResult unique_along(const Array& a, int64_t axis, bool return_index = false,
+                          bool return_inverse = false, bool return_counts = false);
 Array isin(const Array& element, const Array& test_elements, bool invert = false);
 struct IntersectResult {
   Array values, indices1, indices2;

@@ -25,7 +25,9 @@ class UniqueInverseResult(NamedTuple):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     """The sorted unique elements of the flattened array (numpy.unique), optionally with the
-    index of each one's first occurrence, the inverse (input's shape) and the counts."""
+    index of each one's first occurrence, the inverse (input's shape) and the counts. With
+    `axis`, the unique slices along it in lexicographic order (a slice holding a NaN is
+    distinct; the inverse has one entry per slice)."""
     return _core._unique(ar, return_index, return_inverse, return_counts, axis,
                          equal_nan=equal_nan, sorted=sorted)
 

@@ -82,11 +82,11 @@ Array argsort_fn(nb::handle a, nb::handle axis, nb::handle kind, nb::handle orde
 nb::object unique_fn(nb::handle ar, bool return_index, bool return_inverse, bool return_counts,
                      nb::handle axis, bool equal_nan, bool sorted) {
   (void)sorted;  // the values always come back sorted, which NumPy allows either way
-  if (!axis.is_none()) {
-    throw NotImplementedError("unique with axis= is not supported yet; use axis=None");
-  }
+  // With an axis, NaNs make their slices distinct whatever equal_nan says, as in NumPy.
   const UniqueResult r =
-      unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan);
+      axis.is_none() ? unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan)
+                     : unique_along(to_array(ar), nb::cast<int64_t>(axis), return_index,
+                                    return_inverse, return_counts);
   if (!return_index && !return_inverse && !return_counts) return nb::cast(r.values);
   nb::list out;
   out.append(r.values);

@@ -128,7 +128,12 @@ def test_assign_random_keys(layout, device, rng):
             continue
         for trial in range(30):
             key = random_key(rng, a_np.shape)
-            shape = a_np[key].shape
+            try:
+                shape = a_np[key].shape
+            except IndexError:  # an Ellipsis after axis-bound integers (as in the read test)
+                with pytest.raises(IndexError):
+                    a[key] = 0
+                continue
             kind = trial % 5
             if kind == 0:
                 value = random_values(rng, (), dtype).item()

@@ -63,6 +63,66 @@ UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool
   return r;
 }
 
+UniqueResult unique_along(const Array& a, int64_t axis, bool return_index, bool return_inverse,
+                          bool return_counts) {
+  const int ax = normalize_axis(axis, a.ndim());
+  const Array moved = moveaxis(a, {ax}, {0});
+  const int64_t n = moved.shape()[0];
+  const Shape rest(moved.shape().begin() + 1, moved.shape().end());
+  int64_t m = 1;
+  for (int64_t d : rest) m *= d;
+  const Device device = a.device();
+  // k slices of rows (k x m, C order) back to a's layout.
+  const auto slices = [&](const Array& rows, int64_t k) {
+    Shape s{k};
+    for (int64_t d : rest) s.push_back(d);
+    return moveaxis(reshape(rows, s), {0}, {ax});
+  };
+  UniqueResult r;
+  if (n == 0) {
+    r.values = astype(a, a.dtype(), true);
+    if (return_index) r.indices = Array::empty({0}, DType::Int64, device);
+    if (return_inverse) r.inverse = Array::empty({0}, DType::Int64, device);
+    if (return_counts) r.counts = Array::empty({0}, DType::Int64, device);
+    return r;
+  }
+  const Array rows = detail::computed(astype(reshape(moved, {n, m}), a.dtype(), true));
+  // Lexicographic order by stable sorts on each column, the last one first (as a radix sort
+  // with one digit per column): m sorts of n keys.
+  Array perm =
+      arange(Scalar::weak_int(0), Scalar::weak_int(n), Scalar::weak_int(1), DType::Int64, device);
+  for (int64_t j = m - 1; j >= 0; --j) {
+    const Array column = take(rows.view(Shape{n}, Strides{m}, rows.offset() + j), perm);
+    perm = detail::computed(take(perm, argsort(column, 0)));
+  }
+  const Array sorted = detail::computed(take(rows, perm, 0));
+  Array flags = full({1}, Scalar::weak_bool(true), DType::Bool, device);
+  if (n > 1) {
+    const Strides row_major{m, 1};
+    const Array head = sorted.view(Shape{n - 1, m}, row_major, sorted.offset() + m);
+    const Array prev = sorted.view(Shape{n - 1, m}, row_major, sorted.offset());
+    flags = concatenate({flags, any(not_equal(head, prev), std::vector<int64_t>{1})});
+  }
+  flags = detail::computed(flags);
+  const Array kept = detail::computed(compress(flags, sorted, 0));
+  r.values = slices(kept, kept.shape()[0]);
+  if (return_index) r.indices = compress(flags, perm);
+  if (return_inverse) {
+    // The rank of each sorted slice's run, read back through the inverse permutation.
+    const Array rank = subtract(cumsum(flags, 0, DType::Int64), int64_t(1));
+    r.inverse = take(rank, argsort(perm, 0));
+  }
+  if (return_counts) {
+    const Array starts = flatnonzero(flags);
+    const int64_t k = starts.size();
+    const Array ends = concatenate({take(starts, arange(Scalar::weak_int(1), Scalar::weak_int(k),
+                                                        Scalar::weak_int(1), DType::Int64, device)),
+                                    full({1}, Scalar::weak_int(n), DType::Int64, device)});
+    r.counts = subtract(ends, starts);
+  }
+  return r;
+}
+
 Array isin(const Array& element, const Array& test_elements, bool invert) {
   if (element.device() != test_elements.device()) {
     throw ValueError("isin: the arrays are on different devices (" + element.device().str() + ", " +
