@@ -192,7 +192,8 @@ class Generator:
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
         """Random samples from ``arange(a)`` (int a) or from array a along `axis`
         (numpy.random.Generator.choice): uniform, or with probabilities `p`; without
-        replacement (uniform only) the sample is a prefix of a random permutation."""
+        replacement the sample is a prefix of a random permutation (weighted by `p` when given:
+        the order successive draws without replacement would take)."""
         if isinstance(a, (int, np.integer)):
             arr, n = None, operator.index(a)
             if n < 0:
@@ -218,15 +219,27 @@ class Generator:
                 raise ValueError("probabilities are not non-negative")
             if abs(float(np.sum(pv)) - 1.0) > np.sqrt(np.finfo(np.float64).eps):
                 raise ValueError("probabilities do not sum to 1")
+            from ._creation import asarray
+
             if not replace:
-                raise NotImplementedError("choice: replace=False with probabilities p is not "
-                                          "implemented")
+                if count > n:
+                    raise ValueError("Cannot take a larger sample than population when replace "
+                                     "is False")
+                if count > np.count_nonzero(pv):
+                    raise ValueError("Fewer non-zero entries in p than size")
+                # Efraimidis-Spirakis: keys log(u) / p; the `count` largest are a weighted sample
+                # without replacement, in the order successive draws would take them. Entries
+                # with p = 0 are never drawn (key -inf).
+                u = self._state.random((n,), np.float64, device)
+                p_dev = asarray(pv, device=u.device)
+                keys = _core.where(p_dev > 0, _core.log1p(-u) / p_dev, -np.inf)
+                order = _core.argsort(keys, descending=True)
+                idx = order[:count].reshape(shape)
+                return idx if arr is None else _take(arr, idx, axis)
             # Inverse CDF as NumPy: the index is how many cdf values are <= u (its
             # searchsorted 'right'), counted by a fused comparison reduction.
             cdf = np.cumsum(pv)
             cdf /= cdf[-1]
-            from ._creation import asarray
-
             u = self._state.random(shape, np.float64, device)
             cdf_dev = asarray(cdf, device=u.device).reshape((1,) * len(shape) + (n,))
             idx = _core.sum(cdf_dev <= u.reshape(shape + (1,)), axis=-1)

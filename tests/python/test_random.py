@@ -460,6 +460,28 @@ def test_choice_of_integers(device):
     assert g.choice(5).shape == ()
 
 
+def test_weighted_choice_without_replacement(device):
+    """Successive weighted draws without replacement: the first pick has probability p, the
+    second sum_i p_i p_j / (1 - p_i); p = 0 is never drawn; no repeats within a sample."""
+    g = ap.random.default_rng(21)
+    p = np.array([0.45, 0.3, 0.15, 0.1, 0.0])
+    trials = 3000
+    picks = np.array([ap.asnumpy(g.choice(5, 2, replace=False, p=p)) for _ in range(trials)])
+    assert picks.shape == (trials, 2)
+    assert np.all(picks[:, 0] != picks[:, 1]) and not np.any(picks == 4)
+    second = np.array([sum(p[i] * p[j] / (1 - p[i]) for i in range(5) if i != j)
+                       for j in range(5)])
+    for column, expected in ((picks[:, 0], p), (picks[:, 1], second)):
+        freq = np.bincount(column, minlength=5) / trials
+        assert np.all(np.abs(freq - expected) < 5 * np.sqrt(expected * (1 - expected) / trials)
+                      + 1e-12), (freq, expected)
+    rows = ap.asnumpy(g.choice(ap.asarray(np.arange(12.0).reshape(6, 2)), 3, replace=False,
+                               p=np.full(6, 1 / 6)))
+    assert rows.shape == (3, 2) and len({tuple(r) for r in rows.tolist()}) == 3
+    with pytest.raises(ValueError, match="non-zero entries"):
+        g.choice(5, 5, replace=False, p=p)
+
+
 def test_choice_and_permutation_errors(device):
     g = ap.random.default_rng(0)
     with pytest.raises(ValueError, match="larger sample"):
