@@ -1,0 +1,374 @@
+"""NumPy's order statistics and NaN-ignoring reductions, composed from the core's sort, gathers,
+reductions and fused elementwise ops, so they run on every device: median, quantile,
+percentile (and their nan* forms), nansum, nanprod, nanmax, nanmin, nanargmax, nanargmin,
+nanmean, nanvar, nanstd, ptp, average."""
+
+import operator
+import warnings
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["average", "median", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian",
+           "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
+           "percentile", "ptp", "quantile"]
+
+
+def _asarray(a):
+    from ._creation import asarray
+
+    return asarray(a)
+
+
+def _inexact(dt):
+    return np.dtype(dt).kind in "fc" or str(dt) == "bfloat16"
+
+
+def _axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+    out = []
+    for ax in axes:
+        ax = operator.index(ax)
+        if not -ndim <= ax < ndim:
+            raise np.exceptions.AxisError(ax, ndim)
+        out.append(ax % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(out)
+
+
+def _nan_filled(a, value):
+    """a with NaNs replaced by `value`, and the NaN mask (None when a cannot hold NaN)."""
+    if not _inexact(a.dtype):
+        return a, None
+    mask = _core.isnan(a)
+    return _core.where(mask, value, a), mask
+
+
+def _warn_if(condition, message):
+    if bool(_core.any(condition)):
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def nansum(a, axis=None, dtype=None, keepdims=False):
+    """Sum treating NaNs as zero (numpy.nansum)."""
+    a, _ = _nan_filled(_asarray(a), 0)
+    return _core.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, keepdims=False):
+    """Product treating NaNs as one (numpy.nanprod)."""
+    a, _ = _nan_filled(_asarray(a), 1)
+    return _core.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _nan_extreme(a, axis, keepdims, largest):
+    a = _asarray(a)
+    reduce = _core.max if largest else _core.min
+    if not _inexact(a.dtype):
+        return reduce(a, axis=axis, keepdims=keepdims)
+    filled, mask = _nan_filled(a, -np.inf if largest else np.inf)
+    all_nan = _core.all(mask, axis=axis, keepdims=keepdims)
+    _warn_if(all_nan, "All-NaN slice encountered")
+    return _core.where(all_nan, np.nan, reduce(filled, axis=axis, keepdims=keepdims))
+
+
+def nanmax(a, axis=None, keepdims=False):
+    """Maximum ignoring NaNs; NaN (with a RuntimeWarning) for an all-NaN slice."""
+    return _nan_extreme(a, axis, keepdims, True)
+
+
+def nanmin(a, axis=None, keepdims=False):
+    """Minimum ignoring NaNs; NaN (with a RuntimeWarning) for an all-NaN slice."""
+    return _nan_extreme(a, axis, keepdims, False)
+
+
+def _nan_arg(a, axis, keepdims, largest):
+    a = _asarray(a)
+    arg = _core.argmax if largest else _core.argmin
+    if not _inexact(a.dtype):
+        return arg(a, axis=axis, keepdims=keepdims)
+    filled, mask = _nan_filled(a, -np.inf if largest else np.inf)
+    if bool(_core.any(_core.all(mask, axis=axis))):
+        raise ValueError("All-NaN slice encountered")
+    return arg(filled, axis=axis, keepdims=keepdims)
+
+
+def nanargmax(a, axis=None, keepdims=False):
+    """Index of the maximum ignoring NaNs; ValueError for an all-NaN slice."""
+    return _nan_arg(a, axis, keepdims, True)
+
+
+def nanargmin(a, axis=None, keepdims=False):
+    """Index of the minimum ignoring NaNs; ValueError for an all-NaN slice."""
+    return _nan_arg(a, axis, keepdims, False)
+
+
+def _divide_by_count(total, count):
+    # NumPy divides in float64 and writes back into the sum's dtype.
+    return _core.divide(total, count).astype(total.dtype)
+
+
+def nanmean(a, axis=None, dtype=None, keepdims=False):
+    """Mean of the non-NaN values (numpy.nanmean); NaN with a RuntimeWarning for a slice of
+    NaNs only."""
+    a = _asarray(a)
+    if not _inexact(a.dtype):
+        return _core.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    filled, mask = _nan_filled(a, 0)
+    count = _core.sum(_core.logical_not(mask), axis=axis, dtype=np.int64, keepdims=keepdims)
+    total = _core.sum(filled, axis=axis, dtype=dtype, keepdims=keepdims)
+    _warn_if(count == 0, "Mean of empty slice")
+    return _divide_by_count(total, count)
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """Variance of the non-NaN values (numpy.nanvar)."""
+    a = _asarray(a)
+    if not _inexact(a.dtype):
+        return _core.var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    filled, mask = _nan_filled(a, 0)
+    count = _core.sum(_core.logical_not(mask), axis=axis, dtype=np.int64, keepdims=True)
+    mean = _divide_by_count(_core.sum(filled, axis=axis, dtype=dtype, keepdims=True), count)
+    dev = _core.where(mask, 0, filled - mean)
+    sq = _core.real(dev * _core.conj(dev)) if np.dtype(a.dtype).kind == "c" else dev * dev
+    dof = _core.sum(_core.logical_not(mask), axis=axis, dtype=np.int64,
+                    keepdims=keepdims) - ddof
+    var = _divide_by_count(_core.sum(sq, axis=axis, dtype=dtype, keepdims=keepdims), dof)
+    _warn_if(dof <= 0, "Degrees of freedom <= 0 for slice.")
+    return _core.where(dof <= 0, np.nan, var)
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """Standard deviation of the non-NaN values (numpy.nanstd)."""
+    return _core.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
+
+
+def ptp(a, axis=None, keepdims=False):
+    """Range of values, maximum minus minimum (numpy.ptp)."""
+    a = _asarray(a)
+    return _core.max(a, axis=axis, keepdims=keepdims) - _core.min(a, axis=axis, keepdims=keepdims)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """Weighted average (numpy.average): weights of a's shape, or 1-D along a single axis."""
+    a = _asarray(a)
+    if weights is None:
+        avg = _core.mean(a, axis=axis, keepdims=keepdims)
+        scale = np.prod([a.shape[ax] for ax in _axes(axis, a.ndim)], dtype=np.int64)
+        if returned:
+            return avg, _core.full(avg.shape, scale, dtype=avg.dtype, device=avg.device)
+        return avg
+    w = _asarray(weights)
+    if a.dtype.kind in "iub":
+        result_dtype = np.result_type(a.dtype, w.dtype, "f8")
+    else:
+        result_dtype = np.result_type(a.dtype, w.dtype)
+    if a.shape != w.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = _axes(axis, a.ndim)
+        if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        shape = [1] * a.ndim
+        shape[ax[0]] = w.shape[0]
+        w = _core.reshape(w, tuple(shape))
+    scale = _core.sum(w, axis=axis, dtype=result_dtype, keepdims=keepdims)
+    if bool(_core.any(scale == 0.0)):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    total = _core.sum(a.astype(result_dtype) * w.astype(result_dtype), axis=axis,
+                      keepdims=keepdims)
+    avg = total / scale
+    if returned:
+        return avg, _core.broadcast_to(scale, avg.shape).copy()
+    return avg
+
+
+# ---- order statistics: sort the reduced axes into one last axis, then gather ----------------
+
+
+def _sorted_last(a, axis):
+    """a's reduced axes moved last and merged, sorted (NaN last), and the kept shape."""
+    axes = _axes(axis, a.ndim)
+    kept = [d for d in range(a.ndim) if d not in axes]
+    moved = _core.transpose(a, tuple(kept) + axes)
+    kept_shape = tuple(a.shape[d] for d in kept)
+    n = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    return _core.sort(_core.reshape(moved, kept_shape + (n,)), axis=-1), kept_shape, n, axes
+
+
+def _keep(result, a_ndim, axes, q_ndim):
+    """Reinserts the reduced axes as length 1 (keepdims), after q's leading axes."""
+    shape = list(result.shape[q_ndim:])
+    for ax in sorted(axes):
+        shape.insert(ax, 1)
+    return _core.reshape(result, tuple(result.shape[:q_ndim]) + tuple(shape))
+
+
+def _float_dtype(dt):
+    return np.dtype(np.float64) if np.dtype(dt).kind in "iub" else np.dtype(dt)
+
+
+def _gather(s, index):
+    """s[..., index] for an index array of shape q.shape + s.shape[:-1] (int64)."""
+    q_ndim = index.ndim - (s.ndim - 1)
+    src = _core.broadcast_to(s, index.shape[:q_ndim] + s.shape)
+    return _core.take_along_axis(src, _core.reshape(index, index.shape + (1,)), axis=-1)[..., 0]
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _q_dtype(q):
+    """q's dtype in the result's type (None: a Python number, which does not widen it)."""
+    if isinstance(q, (bool, int, float)):
+        return None
+    return q.dtype if isinstance(q, _core.ndarray) else np.asarray(q).dtype
+
+
+def _quantile(a, q, q_dtype, axis, method, keepdims, ignore_nan):
+    a = _asarray(a)
+    if method not in _METHODS:
+        raise NotImplementedError(f"quantile: method '{method}' is not implemented (accelpy has "
+                                  f"{', '.join(_METHODS)})")
+    qv = np.asarray(q.tolist() if isinstance(q, _core.ndarray) else q, dtype=np.float64)
+    if not (np.all(qv >= 0) and np.all(qv <= 1)):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    s, kept_shape, n, axes = _sorted_last(a, axis)
+    out_dtype = _float_dtype(a.dtype)
+    if q_dtype is not None:
+        out_dtype = np.result_type(out_dtype, q_dtype)
+    if method in ("linear", "midpoint"):  # the discrete methods keep a's dtype, as NumPy's
+        s = s.astype(out_dtype)
+    nan_slices = None
+    if _inexact(a.dtype):
+        nans = _core.isnan(s)
+        if ignore_nan:
+            count = _core.sum(_core.logical_not(nans), axis=-1, dtype=np.int64)
+            nan_slices = count == 0
+        else:
+            count = _core.full(kept_shape, n, dtype=np.int64, device=a.device)
+            nan_slices = nans[..., n - 1] if n else None
+    else:
+        count = _core.full(kept_shape, n, dtype=np.int64, device=a.device)
+    if n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    q_dev = _core.reshape(_asarray(qv).to(a.device), qv.shape + (1,) * len(kept_shape))
+    cnt = count.astype(np.float64)
+    # NumPy's virtual index for these methods: (n - 1) q.
+    virtual = (cnt - 1.0) * q_dev
+    last = _core.maximum(cnt - 1.0, 0.0)
+    lower = _core.clip(_core.floor(virtual), 0.0, last)
+    upper = _core.clip(_core.floor(virtual) + 1.0, 0.0, last)
+    if method == "lower":
+        result = _gather(s, lower.astype(np.int64))
+    elif method == "higher":
+        result = _gather(s, _core.clip(_core.ceil(virtual), 0.0, last).astype(np.int64))
+    elif method == "nearest":
+        # NumPy rounds half to even on the virtual index.
+        result = _gather(s, _core.clip(_core.round(virtual), 0.0, last).astype(np.int64))
+    else:
+        below, above = _gather(s, lower.astype(np.int64)), _gather(s, upper.astype(np.int64))
+        if method == "midpoint":
+            gamma = _core.where(virtual == _core.floor(virtual), 0.0, 0.5)
+        else:
+            gamma = virtual - _core.floor(virtual)
+        gamma = _core.where(virtual >= last, 0.0, gamma).astype(out_dtype)
+        diff = above - below
+        # NumPy's _lerp: from the nearer end, so t = 1 gives b exactly.
+        result = _core.where(gamma >= 0.5, above - diff * (1 - gamma), below + diff * gamma)
+    if nan_slices is not None:
+        result = _core.where(nan_slices, np.nan, result)
+        if ignore_nan:
+            _warn_if(nan_slices, "All-NaN slice encountered")
+    return _keep(result, a.ndim, axes, qv.ndim) if keepdims else result
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
+             *, weights=None, interpolation=None):
+    """The q-th quantiles along `axis` (numpy.quantile; methods linear, lower, higher, nearest,
+    midpoint). q's shape leads the result's."""
+    _unsupported(out, weights, interpolation)
+    return _quantile(a, q, _q_dtype(q), axis, method, keepdims, False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """The q-th percentiles along `axis` (numpy.percentile)."""
+    _unsupported(out, weights, interpolation)
+    return _quantile(a, np.true_divide(_host(q), 100), _q_dtype(q), axis, method, keepdims,
+                     False)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """Quantiles of the non-NaN values (numpy.nanquantile)."""
+    _unsupported(out, weights, interpolation)
+    return _quantile(a, q, _q_dtype(q), axis, method, keepdims, True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """Percentiles of the non-NaN values (numpy.nanpercentile)."""
+    _unsupported(out, weights, interpolation)
+    return _quantile(a, np.true_divide(_host(q), 100), _q_dtype(q), axis, method, keepdims,
+                     True)
+
+
+def _host(q):
+    return np.asarray(q.tolist() if isinstance(q, _core.ndarray) else q, dtype=np.float64)
+
+
+def _unsupported(out, weights, interpolation):
+    if out is not None or weights is not None or interpolation is not None:
+        raise NotImplementedError("quantile: out=, weights= and interpolation= are not "
+                                  "implemented")
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median along `axis` (numpy.median): the middle value, or the mean of the two middle
+    ones; NaN for a slice holding a NaN."""
+    if out is not None:
+        raise NotImplementedError("median: out= is not implemented")
+    return _median(_asarray(a), axis, keepdims, False)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The median of the non-NaN values (numpy.nanmedian)."""
+    if out is not None:
+        raise NotImplementedError("nanmedian: out= is not implemented")
+    return _median(_asarray(a), axis, keepdims, True)
+
+
+def _median(a, axis, keepdims, ignore_nan):
+    s, kept_shape, n, axes = _sorted_last(a, axis)
+    out_dtype = _float_dtype(a.dtype)
+    if n == 0:
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        result = _core.full(kept_shape, np.nan, dtype=out_dtype, device=a.device)
+    else:
+        if ignore_nan and _inexact(a.dtype):
+            count = _core.sum(_core.logical_not(_core.isnan(s)), axis=-1, dtype=np.int64)
+        else:
+            count = _core.full(kept_shape, n, dtype=np.int64, device=a.device)
+        hi_index = _core.floor_divide(count, 2)
+        lo_index = _core.maximum(count - 1 - hi_index, 0)
+        hi_index = _core.minimum(hi_index, n - 1)
+        lo, hi = _gather(s, lo_index), _gather(s, hi_index)
+        # The mean of the two middle values, as np.mean of them computes it (float16 in float32).
+        wide = np.float32 if np.dtype(out_dtype) == np.float16 else out_dtype
+        mean = ((lo.astype(wide) + hi.astype(wide)) / 2).astype(out_dtype)
+        result = _core.where(lo_index == hi_index, hi.astype(out_dtype), mean)
+        if _inexact(a.dtype):
+            if ignore_nan:
+                empty = count == 0
+                _warn_if(empty, "All-NaN slice encountered")
+                result = _core.where(empty, np.nan, result)
+            else:
+                result = _core.where(_core.isnan(s[..., n - 1]), np.nan, result)
+    return _keep(result, a.ndim, axes, 0) if keepdims else result
