@@ -10,15 +10,15 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["average", "median", "nanargmax", "nanargmin", "nanmax", "nanmean", "nanmedian",
-           "nanmin", "nanpercentile", "nanprod", "nanquantile", "nanstd", "nansum", "nanvar",
-           "percentile", "ptp", "quantile"]
+__all__ = ["average", "corrcoef", "cov", "median", "nanargmax", "nanargmin", "nancumprod",
+           "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod",
+           "nanquantile", "nanstd", "nansum", "nanvar", "percentile", "ptp", "quantile"]
 
 
-def _asarray(a):
+def _asarray(a, device=None):
     from ._creation import asarray
 
-    return asarray(a)
+    return asarray(a, device=device)
 
 
 def _inexact(dt):
@@ -63,6 +63,18 @@ def nanprod(a, axis=None, dtype=None, keepdims=False):
     """Product treating NaNs as one (numpy.nanprod)."""
     a, _ = _nan_filled(_asarray(a), 1)
     return _core.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """Cumulative sum treating NaNs as zero (numpy.nancumsum)."""
+    a, _ = _nan_filled(_asarray(a), 0)
+    return _core.cumsum(a, axis=axis, dtype=dtype)
+
+
+def nancumprod(a, axis=None, dtype=None):
+    """Cumulative product treating NaNs as one (numpy.nancumprod)."""
+    a, _ = _nan_filled(_asarray(a), 1)
+    return _core.cumprod(a, axis=axis, dtype=dtype)
 
 
 def _nan_extreme(a, axis, keepdims, largest):
@@ -187,6 +199,86 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     if returned:
         return avg, _core.broadcast_to(scale, avg.shape).copy()
     return avg
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    """Covariance matrix of the variables (rows, or columns when not `rowvar`) of m and y
+    (numpy.cov), with frequency and analytic weights."""
+    m = _asarray(m)
+    if m.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if dtype is None:
+        dtype = np.result_type(m.dtype, np.float64)
+    x = _core.reshape(m, (1, -1)) if m.ndim < 2 else m
+    x = x.astype(dtype)
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        y = _asarray(y, device=m.device)
+        if y.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        yy = _core.reshape(y, (1, -1)) if y.ndim < 2 else y
+        yy = yy.astype(dtype)
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        x = _core.concatenate([x, yy], axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    n = x.shape[1]
+    w = None
+    for weights, name in ((fweights, "fweights"), (aweights, "aweights")):
+        if weights is None:
+            continue
+        wv = np.asarray(weights.tolist() if isinstance(weights, _core.ndarray) else weights,
+                        dtype=np.float64)
+        if name == "fweights" and not np.all(wv == np.around(wv)):
+            raise TypeError("fweights must be integer")
+        if wv.ndim > 1:
+            raise RuntimeError(f"cannot handle multidimensional {name}")
+        if wv.shape[0] != n:
+            raise RuntimeError(f"incompatible numbers of samples and {name}")
+        if np.any(wv < 0):
+            raise ValueError(f"{name} cannot be negative")
+        w = wv if w is None else w * wv
+    if w is None:
+        avg = _core.mean(x, axis=1)
+        w_sum = float(n)
+        fact = n - ddof
+    else:
+        w_dev = _asarray(w, device=x.device)
+        avg = _core.sum(x * w_dev, axis=1) / float(w.sum())
+        w_sum = float(w.sum())
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            aw = np.asarray(aweights.tolist() if isinstance(aweights, _core.ndarray) else aweights,
+                            dtype=np.float64)
+            fact = w_sum - ddof * float((w * aw).sum()) / w_sum
+    if fact <= 0:
+        import warnings as _w
+
+        _w.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    xc = x - _core.reshape(avg, (-1, 1))
+    xw = xc if w is None else xc * _asarray(w, device=x.device)
+    c = _core.matmul(xc, _core.conj(xw).T) * (1.0 / fact if fact else np.inf)
+    return _core.reshape(c, ()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """Pearson correlation coefficients (numpy.corrcoef), clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return c / c
+    d = _core.real(_core._diagonal(c, 0, 0, 1))
+    std = _core.sqrt(d)
+    c = c / _core.reshape(std, (-1, 1)) / _core.reshape(std, (1, -1))
+    if c.dtype.kind == "c":
+        return _core.clip(_core.real(c), -1, 1) + 1j * _core.clip(_core.imag(c), -1, 1)
+    return _core.clip(c, -1, 1)
 
 
 # ---- order statistics: sort the reduced axes into one last axis, then gather ----------------

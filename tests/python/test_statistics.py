@@ -35,8 +35,9 @@ def close(got, expected, dtype):
     assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
     assert got.shape == expected.shape, (got.shape, expected.shape)
     rtol = {np.float16: 3e-3, np.float32: 2e-6}.get(dtype, 1e-12)
-    np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64), rtol=rtol,
-                               atol=rtol, equal_nan=True)
+    wide = np.complex128 if expected.dtype.kind == "c" else np.float64
+    np.testing.assert_allclose(got.astype(wide), expected.astype(wide), rtol=rtol, atol=rtol,
+                               equal_nan=True)
 
 
 def both(np_fn, ap_fn):
@@ -139,3 +140,31 @@ def test_errors_and_warnings(device):
         ap.average(ap.ones((2, 3)), weights=np.ones(3))
     with pytest.raises(np.exceptions.AxisError):
         ap.median(ap.ones((2, 3)), axis=2)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=str)
+def test_cov_and_corrcoef(device, rng, dtype):
+    m_np = rng.standard_normal((3, 11)).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        m_np = m_np + 1j * rng.standard_normal((3, 11))
+    y_np = rng.standard_normal((2, 11))
+    m, y = to_device(m_np, device), to_device(y_np, device)
+    fw, aw = rng.integers(1, 4, 11), rng.uniform(0.5, 2.0, 11)
+    result = np.result_type(dtype, np.float64)
+    for kw in ({}, {"rowvar": False}, {"bias": True}, {"ddof": 3}, {"fweights": fw},
+               {"aweights": aw}, {"fweights": fw, "aweights": aw}):
+        x_np, x = (m_np.T, m.T) if kw.get("rowvar") is False else (m_np, m)
+        close(ap.cov(x, **kw), np.cov(x_np, **kw), result)
+    close(ap.cov(m, y), np.cov(m_np, y_np), result)
+    close(ap.cov(m[0]), np.cov(m_np[0]), result)
+    close(ap.corrcoef(m), np.corrcoef(m_np), result)
+    close(ap.corrcoef(m, y), np.corrcoef(m_np, y_np), result)
+
+
+def test_nancumsum_and_nancumprod(device, rng):
+    a_np = rng.standard_normal((4, 5))
+    a_np[1, 2] = a_np[3, 0] = np.nan
+    a = to_device(a_np, device)
+    for axis in (None, 0, 1):
+        close(ap.nancumsum(a, axis=axis), np.nancumsum(a_np, axis=axis), np.float64)
+        close(ap.nancumprod(a, axis=axis), np.nancumprod(a_np, axis=axis), np.float64)
