@@ -71,7 +71,7 @@ from . import (  # noqa: E402
 from ._dlpack import from_dlpack  # noqa: E402,F401
 from ._histogram import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
 from ._manipulation import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...
-from ._searching import digitize, interp, lexsort  # noqa: E402,F401
+from ._searching import convolve, correlate, digitize, interp, lexsort  # noqa: E402,F401
 from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 from ._statistics import *  # noqa: E402,F401,F403 - median, quantile, nan* reductions, ...
 

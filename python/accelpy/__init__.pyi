@@ -253,6 +253,8 @@ from ._manipulation import trace as trace
 from ._manipulation import tril as tril
 from ._manipulation import triu as triu
 from ._manipulation import vsplit as vsplit
+from ._searching import convolve as convolve
+from ._searching import correlate as correlate
 from ._searching import digitize as digitize
 from ._searching import interp as interp
 from ._searching import lexsort as lexsort

@@ -1,11 +1,12 @@
-"""NumPy functions built on sorted search: digitize, interp, lexsort. Composed from the core's
-searchsorted, argsort, gathers and fused elementwise ops, so they run on every device."""
+"""NumPy functions built on sorted search (digitize, interp, lexsort) and sliding sums
+(convolve, correlate). Composed from the core's searchsorted, argsort, gathers and fused
+elementwise ops, so they run on every device."""
 
 import numpy as np
 
 from . import _core
 
-__all__ = ["digitize", "interp", "lexsort"]
+__all__ = ["convolve", "correlate", "digitize", "interp", "lexsort"]
 
 
 def _asarray(a, device=None):
@@ -101,3 +102,61 @@ def lexsort(keys, axis=-1):
         in_order = _core.take_along_axis(k, perm, axis=axis)
         perm = _core.take_along_axis(perm, _core.argsort(in_order, axis=axis), axis=axis)
     return perm
+
+
+def _sliding(a, v, mode, correlation):
+    """sum_j a[t - (m - 1) + j] * w[j] for the mode's range of t (w = conj(v) for a
+    correlation, else v): a loop over the shorter input, each step one multiply-add of shifted
+    zero-padded views (lazy, so the steps fuse)."""
+    a, v = _asarray(a), _asarray(v)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    n, m = a.shape[0], v.shape[0]
+    if n == 0:
+        raise ValueError("a cannot be empty")
+    if m == 0:
+        raise ValueError("v cannot be empty")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"mode must be one of 'full', 'same', or 'valid' (got {mode!r})")
+    dtype = np.result_type(a.dtype, v.dtype)
+    a, w = a.astype(dtype), v.astype(dtype)
+    if correlation and np.dtype(dtype).kind == "c":
+        w = _core.conj(w)
+    length = n + m - 1
+
+    def padded(x, pad):
+        zeros = _core.zeros((pad,), dtype=dtype, device=a.device)
+        return _core.concatenate([zeros, x, zeros])
+
+    acc = _core.zeros((length,), dtype=dtype, device=a.device)
+    if m <= n:
+        a_pad = padded(a, m - 1)
+        for j in range(m):
+            acc = acc + a_pad[j:j + length] * w[j]
+    else:
+        u_pad = padded(w[::-1], n - 1)
+        for i in range(n):
+            acc = acc + a[i] * u_pad[n - 1 - i:n - 1 - i + length]
+    short, long = min(n, m), max(n, m)
+    if mode == "same":
+        start = (short - 1) // 2
+        if correlation and n < m:
+            # NumPy's correlate swaps the inputs and reverses the result: centred from the end.
+            start = length - long - start
+        return acc[start:start + long]
+    if mode == "valid":
+        return acc[short - 1:long]
+    return acc
+
+
+def correlate(a, v, mode="valid"):
+    """Cross-correlation of two 1-D sequences, c[k] = sum_n a[n + k] * conj(v[n])
+    (numpy.correlate; modes full, same, valid)."""
+    return _sliding(a, v, mode, True)
+
+
+def convolve(a, v, mode="full"):
+    """Discrete linear convolution of two 1-D sequences (numpy.convolve; modes full, same,
+    valid)."""
+    v = _asarray(v)
+    return _sliding(a, v[::-1], mode, False)

@@ -1,5 +1,6 @@
-"""digitize, interp and lexsort against NumPy: increasing and decreasing bins, values on the
-edges, NaN, ends and periodic interpolation, several keys with ties; both devices."""
+"""digitize, interp, lexsort, convolve and correlate against NumPy: increasing and decreasing
+bins, values on the edges, NaN, ends and periodic interpolation, several keys with ties, every
+mode and either input longer; both devices."""
 
 import numpy as np
 import pytest
@@ -53,3 +54,26 @@ def test_lexsort(device, rng):
                                   np.lexsort(stacked))
     with pytest.raises(ValueError, match="same shape"):
         ap.lexsort([to_device(keys[0], device), to_device(keys[1][:, :5], device)])
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.complex128], ids=str)
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_convolve_and_correlate(device, rng, dtype, mode):
+    def draw(n):
+        x = rng.integers(-5, 5, n).astype(dtype)
+        if np.dtype(dtype).kind == "c":
+            x = x + 1j * rng.integers(-5, 5, n)
+        return x
+
+    for n, m in ((9, 4), (4, 9), (6, 6), (1, 5), (7, 1)):
+        a_np, v_np = draw(n), draw(m)
+        a, v = to_device(a_np, device), to_device(v_np, device)
+        for name in ("convolve", "correlate"):
+            got = to_numpy(getattr(ap, name)(a, v, mode))
+            expected = getattr(np, name)(a_np, v_np, mode)
+            assert got.dtype == expected.dtype
+            np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-5)
+    with pytest.raises(ValueError, match="cannot be empty"):
+        ap.convolve(to_device(draw(3), device), to_device(draw(0), device))
+    with pytest.raises(ValueError, match="mode"):
+        ap.correlate(to_device(draw(3), device), to_device(draw(2), device), "bogus")
