@@ -68,6 +68,7 @@ from . import (  # noqa: E402
     _protocols,
     random,  # noqa: F401 - accelpy.random (Generator, default_rng, ...)
 )
+from ._calculus import gradient, trapezoid  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
 from ._histogram import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
 from ._manipulation import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...

@@ -25,6 +25,8 @@ from ._array_api import finfo as finfo
 from ._array_api import iinfo as iinfo
 from ._array_api import isdtype as isdtype
 from ._array_api import unstack as unstack
+from ._calculus import gradient as gradient
+from ._calculus import trapezoid as trapezoid
 from ._closeness import allclose as allclose
 from ._closeness import isclose as isclose
 from ._core import abs as abs
