@@ -111,6 +111,39 @@ def test_pad(rng, device, dtype, layout, mode):
               lambda: ap.pad(a, 2, constant_values=vals))
 
 
+@pytest.mark.parametrize("dtype", [np.dtype(t) for t in (np.int8, np.uint16, np.int64, np.float16,
+                                                          np.float32, np.float64)])
+@pytest.mark.parametrize("layout", ND_LAYOUTS)
+@pytest.mark.parametrize("mode, kwargs", [
+    ("maximum", {}), ("minimum", {"stat_length": 2}), ("mean", {}),
+    ("mean", {"stat_length": (1, 3)}), ("median", {}), ("median", {"stat_length": 3}),
+    ("linear_ramp", {}), ("linear_ramp", {"end_values": (5, -3)}),
+    ("reflect", {"reflect_type": "odd"}), ("symmetric", {"reflect_type": "odd"})])
+def test_pad_computed_modes(rng, device, dtype, layout, mode, kwargs):
+    """The modes whose border is computed from the values: statistics of the ends, linear
+    ramps to end values, odd reflections (wider than the axis too)."""
+    a_np, a = make_array(rng, layout, dtype)
+    if a_np.size == 0:
+        return  # NumPy raises for these modes on empty axes; test_pad_errors covers it
+    if dtype.kind in "iu":  # small values: the odd reflections stay in range
+        a_np = np.asarray(a_np) % 8
+        a = ap.asarray(a_np)
+    widths = [1, (2, 0), ((0, 3),) * a_np.ndim]
+    if mode in ("reflect", "symmetric"):
+        widths += [9, (7, 1)]
+    for w in widths:
+        tol = {}
+        if dtype.kind == "f" and mode != "median":
+            # Means sum in another order, ramps round their steps, odd reflections wider than the
+            # axis repeat 2 edge - x: ulps of the terms, which cancel, so absolute.
+            terms = np.abs(np.pad(a_np.astype(np.float64), w, mode, **kwargs))
+            tol = {"atol": 16 * float(np.finfo(dtype).eps) * max(float(np.max(terms)), 8.0)}
+        check(lambda w=w: np.pad(a_np, w, mode, **kwargs), lambda w=w: ap.pad(a, w, mode, **kwargs),
+              **tol)
+    e_np = np.pad(np.zeros((0, 3)), 1, "empty")
+    assert ap.pad(ap.asarray(np.zeros((0, 3))), 1, "empty").shape == e_np.shape
+
+
 def test_pad_errors(device):
     a_np = np.arange(6.0).reshape(2, 3)
     a = ap.asarray(a_np)
@@ -118,8 +151,10 @@ def test_pad_errors(device):
                      ((1, "edge"), {"constant_values": 3})]:
         check(lambda args=args, kw=kw: np.pad(a_np, *args, **kw),
               lambda args=args, kw=kw: ap.pad(a, *args, **kw))
-    with pytest.raises(NotImplementedError):
-        ap.pad(a, 1, "median")
+    with pytest.raises(ValueError, match="stat_length of 0"):
+        ap.pad(a, 1, "maximum", stat_length=0)
+    with pytest.raises(ValueError, match="reflect_type"):
+        ap.pad(a, 1, "reflect", reflect_type="bogus")
     e_np = np.zeros((0, 3))
     check(lambda: np.pad(e_np, 1, "edge"), lambda: ap.pad(ap.asarray(e_np), 1, "edge"))
 
