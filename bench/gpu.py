@@ -303,68 +303,49 @@ def case_d2d(n):
     return res, 2 * 4 * n
 
 
+def per_op_us(run, sync, reps):
+    """Host microseconds per call of run() (queued, not synchronized) after 100 warm-up calls."""
+    for _ in range(100):
+        run()
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        run()
+    t1 = time.perf_counter()
+    sync()
+    return (t1 - t0) / reps * 1e6
+
+
 DISPATCH = """
-import sys, time
+import sys
 import numpy as np
 import accelpy as ap
-reps = int(sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from gpu import per_op_us
 a = ap.ones(1, dtype=np.float32, device="cuda")
-b = ap.ones(1, dtype=np.float32, device="cuda")
-for _ in range(100):
-    ap.eval(a + b)
-ap.cuda.synchronize()
-t0 = time.perf_counter()
-for _ in range(reps):
-    ap.eval(a + b)
-t1 = time.perf_counter()
-ap.cuda.synchronize()
-print((t1 - t0) / reps * 1e6)
+print(per_op_us(lambda: ap.eval(a + a), ap.cuda.synchronize, int(sys.argv[1])))
 """
 
 
 def dispatch_us(reps=20000):
     a = ap.ones(1, dtype=np.float32, device="cuda")
     b = ap.ones(1, dtype=np.float32, device="cuda")
-    for _ in range(100):
-        ap.eval(a + b)
-    ap.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        ap.eval(a + b)
-    t1 = time.perf_counter()
-    ap.cuda.synchronize()
-    out = {"accelpy": (t1 - t0) / reps * 1e6}
+    out = {"accelpy": per_op_us(lambda: ap.eval(a + b), ap.cuda.synchronize, reps)}
     # The same loop without the small-block cache (every result allocated and freed through the
     # driver's pool), in a new process: the cache stays only while it measurably helps.
-    r = subprocess.run([sys.executable, "-c", DISPATCH, str(reps)], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-c", DISPATCH, str(reps), os.path.dirname(__file__)],
+                       capture_output=True, text=True,
                        env=dict(os.environ, ACCELPY_CUDA_SMALL_BLOCK_CACHE="0"))
     out["accelpy_no_block_cache"] = float(r.stdout.split()[-1]) if r.returncode == 0 else None
     # A three-op chain, evaluated: planner, one fused kernel.
-    for _ in range(100):
-        ap.eval((a + b) * a - b)
-    ap.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        ap.eval((a + b) * a - b)
-    t1 = time.perf_counter()
-    ap.cuda.synchronize()
-    out["accelpy_3op_chain"] = (t1 - t0) / reps * 1e6
+    out["accelpy_3op_chain"] = per_op_us(lambda: ap.eval((a + b) * a - b), ap.cuda.synchronize,
+                                         reps)
     if torch is not None:
         ta = torch.ones(1, device="cuda")
-        for _ in range(100):
-            ta + ta
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            ta + ta
-        out["torch"] = (time.perf_counter() - t0) / reps * 1e6
+        out["torch"] = per_op_us(lambda: ta + ta, torch.cuda.synchronize, reps)
     if cupy is not None:
         ca = cupy.ones(1, dtype=np.float32)
-        for _ in range(100):
-            ca + ca
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            ca + ca
-        out["cupy"] = (time.perf_counter() - t0) / reps * 1e6
+        out["cupy"] = per_op_us(lambda: ca + ca, cupy.cuda.runtime.deviceSynchronize, reps)
     return out
 
 

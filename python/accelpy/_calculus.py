@@ -1,45 +1,32 @@
 """Numerical calculus on samples: gradient and trapezoid, as NumPy computes them, composed from
 views and fused elementwise ops (every device)."""
 
-import operator
-
 import numpy as np
 
 from . import _core
+from ._creation import asarray as _asarray
+from ._creation import host_values
+from ._manipulation import _along, _axes, _axis
 
 __all__ = ["gradient", "trapezoid"]
 
 
-def _asarray(a, device=None):
-    from ._creation import asarray
-
-    return asarray(a, device=device)
-
-
-def _at(ndim, axis, index):
-    return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
-
-
-def _host(x):
-    return np.asarray(x.tolist() if isinstance(x, _core.ndarray) else x)
-
-
 def _scalar(x):
     # A Python number stays one (it does not widen float32 results, as in NumPy).
-    return x if isinstance(x, (int, float)) else _host(x)[()]
+    return x if isinstance(x, (int, float)) else host_values(x)[()]
 
 
 def _spacings(varargs, f, axes):
     """One spacing per axis: a Python number, or the differences of a coordinate array."""
     if not varargs:
         return [1.0] * len(axes)
-    if len(varargs) == 1 and np.ndim(_host(varargs[0])) == 0:
+    if len(varargs) == 1 and np.ndim(host_values(varargs[0])) == 0:
         return [_scalar(varargs[0])] * len(axes)
     if len(varargs) != len(axes):
         raise TypeError("invalid number of arguments")
     out = []
     for spacing, ax in zip(varargs, axes, strict=True):
-        h = _host(spacing)
+        h = host_values(spacing)
         if h.ndim == 0:
             out.append(_scalar(spacing))
             continue
@@ -60,17 +47,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     or second-order one-sided differences at the ends (numpy.gradient); spacings are scalars or
     coordinate arrays. A tuple of arrays for several axes."""
     f = _asarray(f)
-    if axis is None:
-        axes = tuple(range(f.ndim))
-    else:
-        axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
-        axes = tuple(operator.index(a) for a in axes)
-        for a in axes:
-            if not -f.ndim <= a < f.ndim:
-                raise np.exceptions.AxisError(a, f.ndim)
-        axes = tuple(a % f.ndim for a in axes)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
+    axes = _axes(axis, f.ndim)
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     spacings = _spacings(varargs, f, axes)
@@ -84,7 +61,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                              "least (edge_order + 1) elements are required.")
 
         def s(index, ax=ax):
-            return f[_at(f.ndim, ax, index)]
+            return f[_along(f.ndim, ax, index)]
 
         shape = [1] * f.ndim
         shape[ax] = -1
@@ -130,10 +107,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     """The integral of sampled values by the trapezoidal rule (numpy.trapezoid), over x's
     samples (1-D along `axis`, or y's shape) or a constant spacing dx."""
     y = _asarray(y)
-    axis = operator.index(axis)
-    if not -y.ndim <= axis < y.ndim:
-        raise np.exceptions.AxisError(axis, y.ndim)
-    axis %= y.ndim
+    axis = _axis(axis, y.ndim)
     if x is None:
         d = dx
     else:
@@ -144,7 +118,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             shape[axis] = d.shape[0]
             d = _core.reshape(d, tuple(shape))
         else:
-            d = x[_at(x.ndim, axis, slice(1, None))] - x[_at(x.ndim, axis, slice(None, -1))]
-    head = y[_at(y.ndim, axis, slice(1, None))]
-    tail = y[_at(y.ndim, axis, slice(None, -1))]
+            d = x[_along(x.ndim, axis, slice(1, None))] - x[_along(x.ndim, axis, slice(None, -1))]
+    head = y[_along(y.ndim, axis, slice(1, None))]
+    tail = y[_along(y.ndim, axis, slice(None, -1))]
     return _core.sum(d * (head + tail) / 2.0, axis=axis)

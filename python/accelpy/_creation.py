@@ -52,6 +52,12 @@ def asarray(obj, dtype=None, device=None, copy=None):
     return _core._from_numpy(stored, dtype, device, copy)
 
 
+def host_values(obj, dtype=None):
+    """A small argument (weights, quantiles, coordinates) as a NumPy array, read back from the
+    device when it is an accelpy array."""
+    return np.asarray(obj.tolist() if isinstance(obj, ndarray) else obj, dtype=dtype)
+
+
 def array(obj, dtype=None, *, copy=True, device=None):
     """Like ``numpy.array``: a copy by default."""
     return asarray(obj, dtype=dtype, device=device, copy=copy)

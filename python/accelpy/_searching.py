@@ -5,14 +5,9 @@ elementwise ops, so they run on every device."""
 import numpy as np
 
 from . import _core
+from ._creation import asarray as _asarray
 
 __all__ = ["convolve", "correlate", "digitize", "interp", "lexsort"]
-
-
-def _asarray(a, device=None):
-    from ._creation import asarray
-
-    return asarray(a, device=device)
 
 
 def digitize(x, bins, right=False):

@@ -3,41 +3,22 @@ reductions and fused elementwise ops, so they run on every device: median, quant
 percentile (and their nan* forms), nansum, nanprod, nanmax, nanmin, nanargmax, nanargmin,
 nanmean, nanvar, nanstd, ptp, average."""
 
-import operator
 import warnings
 
 import numpy as np
 
 from . import _core
+from ._creation import asarray as _asarray
+from ._creation import host_values
+from ._manipulation import _axes
 
 __all__ = ["average", "corrcoef", "cov", "median", "nanargmax", "nanargmin", "nancumprod",
            "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod",
            "nanquantile", "nanstd", "nansum", "nanvar", "percentile", "ptp", "quantile"]
 
 
-def _asarray(a, device=None):
-    from ._creation import asarray
-
-    return asarray(a, device=device)
-
-
 def _inexact(dt):
     return np.dtype(dt).kind in "fc" or str(dt) == "bfloat16"
-
-
-def _axes(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
-    out = []
-    for ax in axes:
-        ax = operator.index(ax)
-        if not -ndim <= ax < ndim:
-            raise np.exceptions.AxisError(ax, ndim)
-        out.append(ax % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError("duplicate value in 'axis'")
-    return tuple(out)
 
 
 def _nan_filled(a, value):
@@ -147,9 +128,9 @@ def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     mean = _divide_by_count(_core.sum(filled, axis=axis, dtype=dtype, keepdims=True), count)
     dev = _core.where(mask, 0, filled - mean)
     sq = _core.real(dev * _core.conj(dev)) if np.dtype(a.dtype).kind == "c" else dev * dev
-    dof = _core.sum(_core.logical_not(mask), axis=axis, dtype=np.int64,
-                    keepdims=keepdims) - ddof
-    var = _divide_by_count(_core.sum(sq, axis=axis, dtype=dtype, keepdims=keepdims), dof)
+    total = _core.sum(sq, axis=axis, dtype=dtype, keepdims=keepdims)
+    dof = _core.reshape(count, total.shape) - ddof
+    var = _divide_by_count(total, dof)
     _warn_if(dof <= 0, "Degrees of freedom <= 0 for slice.")
     return _core.where(dof <= 0, np.nan, var)
 
@@ -230,8 +211,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     for weights, name in ((fweights, "fweights"), (aweights, "aweights")):
         if weights is None:
             continue
-        wv = np.asarray(weights.tolist() if isinstance(weights, _core.ndarray) else weights,
-                        dtype=np.float64)
+        wv = host_values(weights, np.float64)
         if name == "fweights" and not np.all(wv == np.around(wv)):
             raise TypeError("fweights must be integer")
         if wv.ndim > 1:
@@ -254,8 +234,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         elif aweights is None:
             fact = w_sum - ddof
         else:
-            aw = np.asarray(aweights.tolist() if isinstance(aweights, _core.ndarray) else aweights,
-                            dtype=np.float64)
+            aw = host_values(aweights, np.float64)
             fact = w_sum - ddof * float((w * aw).sum()) / w_sum
     if fact <= 0:
         import warnings as _w
@@ -323,12 +302,15 @@ def _q_dtype(q):
     return q.dtype if isinstance(q, _core.ndarray) else np.asarray(q).dtype
 
 
-def _quantile(a, q, q_dtype, axis, method, keepdims, ignore_nan):
+def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
     a = _asarray(a)
     if method not in _METHODS:
         raise NotImplementedError(f"quantile: method '{method}' is not implemented (accelpy has "
                                   f"{', '.join(_METHODS)})")
-    qv = np.asarray(q.tolist() if isinstance(q, _core.ndarray) else q, dtype=np.float64)
+    q_dtype = _q_dtype(q)
+    qv = host_values(q, np.float64)
+    if percent:
+        qv = qv / 100
     if not (np.all(qv >= 0) and np.all(qv <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
     s, kept_shape, n, axes = _sorted_last(a, axis)
@@ -386,34 +368,28 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     """The q-th quantiles along `axis` (numpy.quantile; methods linear, lower, higher, nearest,
     midpoint). q's shape leads the result's."""
     _unsupported(out, weights, interpolation)
-    return _quantile(a, q, _q_dtype(q), axis, method, keepdims, False)
+    return _quantile(a, q, axis, method, keepdims, False)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
     """The q-th percentiles along `axis` (numpy.percentile)."""
     _unsupported(out, weights, interpolation)
-    return _quantile(a, np.true_divide(_host(q), 100), _q_dtype(q), axis, method, keepdims,
-                     False)
+    return _quantile(a, q, axis, method, keepdims, False, percent=True)
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, *, weights=None, interpolation=None):
     """Quantiles of the non-NaN values (numpy.nanquantile)."""
     _unsupported(out, weights, interpolation)
-    return _quantile(a, q, _q_dtype(q), axis, method, keepdims, True)
+    return _quantile(a, q, axis, method, keepdims, True)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     """Percentiles of the non-NaN values (numpy.nanpercentile)."""
     _unsupported(out, weights, interpolation)
-    return _quantile(a, np.true_divide(_host(q), 100), _q_dtype(q), axis, method, keepdims,
-                     True)
-
-
-def _host(q):
-    return np.asarray(q.tolist() if isinstance(q, _core.ndarray) else q, dtype=np.float64)
+    return _quantile(a, q, axis, method, keepdims, True, percent=True)
 
 
 def _unsupported(out, weights, interpolation):

@@ -210,7 +210,9 @@ class Generator:
         if n == 0 and count != 0:
             raise ValueError("a cannot be empty unless no samples are taken")
         if p is not None:
-            pv = np.asarray(p.tolist() if isinstance(p, _core.ndarray) else p, dtype=np.float64)
+            from ._creation import asarray, host_values
+
+            pv = host_values(p, np.float64)
             if pv.ndim != 1:
                 raise ValueError("p must be 1-dimensional")
             if pv.size != n:
@@ -219,8 +221,6 @@ class Generator:
                 raise ValueError("probabilities are not non-negative")
             if abs(float(np.sum(pv)) - 1.0) > np.sqrt(np.finfo(np.float64).eps):
                 raise ValueError("probabilities do not sum to 1")
-            from ._creation import asarray
-
             if not replace:
                 if count > n:
                     raise ValueError("Cannot take a larger sample than population when replace "

@@ -8,6 +8,7 @@
 #include "accel/errors.hpp"
 #include "accel/fft.hpp"
 #include "src/cuda/cufft.hpp"
+#include "tests/cpp/cuda/same_signature.hpp"
 
 namespace accel::cuda {
 namespace {
@@ -50,12 +51,6 @@ TEST(FftPlanCache, InfoWithoutUseIsEmpty) {
 
 namespace accel::cuda {
 namespace {
-
-template <class R, class... A>
-constexpr auto sig(R (*)(A...)) {
-  return std::array<size_t, sizeof...(A) + 1>{sizeof(R), sizeof(A)...};
-}
-#define ACCEL_SAME_SIG(mine, real) static_assert(sig(api::mine{}) == sig(&real), #real)
 
 static_assert(kMineForward == CUFFT_FORWARD);
 static_assert(kMineInverse == CUFFT_INVERSE);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/cuda/cusolver.hpp"
+#include "tests/cpp/cuda/same_signature.hpp"
 
 namespace accel::cuda {
 namespace {
@@ -37,12 +38,6 @@ TEST(CusolverLoader, SearchesSonamesOfCuda12And13) {
 
 namespace accel::cuda {
 namespace {
-
-template <class R, class... A>
-constexpr auto sig(R (*)(A...)) {
-  return std::array<size_t, sizeof...(A) + 1>{sizeof(R), sizeof(A)...};
-}
-#define ACCEL_SAME_SIG(mine, real) static_assert(sig(api::mine{}) == sig(&real), #real)
 
 static_assert(api::CUSOLVER_STATUS_SUCCESS == ::CUSOLVER_STATUS_SUCCESS);
 static_assert(api::CUSOLVER_STATUS_ALLOC_FAILED == ::CUSOLVER_STATUS_ALLOC_FAILED);

@@ -12,6 +12,7 @@
 #include "accel/errors.hpp"
 #include "src/cuda/compiler.hpp"
 #include "src/cuda/loader.hpp"
+#include "tests/cpp/cuda/same_signature.hpp"
 
 // Captured before <cuda.h>, whose macros share these names.
 constexpr unsigned kMineHostAllocPortable = accel::cuda::api::CU_MEMHOSTALLOC_PORTABLE;
@@ -122,11 +123,6 @@ TEST(CudaDiskCache, KeyTextCoversCompilerAndSource) {
 }
 
 #if ACCEL_HAVE_CUDA_HEADERS
-template <class R, class... A>
-constexpr auto sig(R (*)(A...)) {
-  return std::array<size_t, sizeof...(A) + 1>{sizeof(R), sizeof(A)...};
-}
-#define ACCEL_SAME_SIG(mine, real) static_assert(sig(api::mine{}) == sig(&real), #real)
 
 // The vendored values and signatures match the toolkit's headers.
 static_assert(api::CUDA_ERROR_OUT_OF_MEMORY == ::CUDA_ERROR_OUT_OF_MEMORY);
