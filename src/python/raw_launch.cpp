@@ -21,6 +21,8 @@ ProcessRef g_numpy_generic;            // numpy.generic
 ProcessRef g_numpy_void;               // numpy.void (its data may live outside the object)
 ProcessRef g_raise_pending;            // re-raises t_pending through nanobind's translators
 thread_local std::exception_ptr t_pending;
+const char* const kNames[] = {"grid", "block", "args", "shared_mem", "stream"};
+std::array<ProcessRef, 5> g_call_names;  // kNames, interned
 
 bool is_array(PyObject* o) {
   return Py_TYPE(o) == g_array_type || PyType_IsSubtype(Py_TYPE(o), g_array_type);
@@ -366,7 +368,6 @@ PyObject* kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noexcept
           "super().__init__)");
     }
     // grid, block, args: positional or by name; shared_mem and stream by name only.
-    static const char* const kNames[] = {"grid", "block", "args", "shared_mem", "stream"};
     PyObject* given[5] = {nullptr, nullptr, nullptr, nullptr, nullptr};
     const Py_ssize_t npos = PyTuple_GET_SIZE(args);
     if (npos > 3) {
@@ -378,7 +379,11 @@ PyObject* kernel_call(PyObject* self, PyObject* args, PyObject* kwargs) noexcept
       Py_ssize_t pos = 0;
       PyObject *key, *value;
       while (PyDict_Next(kwargs, &pos, &key, &value)) {
+        // Names in a call's source are interned: identity first, then by value.
         int which = -1;
+        for (int j = 0; j < 5 && which < 0; ++j) {
+          if (key == g_call_names[j].ptr()) which = j;
+        }
         for (int j = 0; j < 5 && which < 0; ++j) {
           if (PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, kNames[j]) == 0) {
             which = j;
@@ -416,6 +421,9 @@ void init_raw_launch() {
   nb::module_ np = nb::module_::import_("numpy");
   g_numpy_generic = np.attr("generic");
   g_numpy_void = np.attr("void");
+  for (size_t j = 0; j < g_call_names.size(); ++j) {
+    g_call_names[j] = nb::steal(PyUnicode_InternFromString(kNames[j]));
+  }
   g_raise_pending = nb::cpp_function([] {
     if (t_pending) std::rethrow_exception(t_pending);
   });
