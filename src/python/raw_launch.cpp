@@ -88,9 +88,16 @@ class ArgPack {
 
 using Arg = cuda::RawFunction::Arg;
 
-Arg put(ArgPack& pack, const void* src, size_t size, const char* what) {
+inline Arg put(ArgPack& pack, const void* src, size_t size, const char* what) {
   unsigned char* dst = pack.reserve(size);
-  std::memcpy(dst, src, size);
+  // Pointers and ints, the usual sizes, copy without a call.
+  if (size == 8) {
+    std::memcpy(dst, src, 8);
+  } else if (size == 4) {
+    std::memcpy(dst, src, 4);
+  } else {
+    std::memcpy(dst, src, size);
+  }
   return Arg{dst, size, what};
 }
 
