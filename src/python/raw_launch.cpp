@@ -105,6 +105,10 @@ inline Arg put(ArgPack& pack, const void* src, size_t size, const char* what) {
 // work on the array is computed, pending readers of its memory run first (the write barrier),
 // and caches keyed by the data see a new version.
 Arg array_arg(PyObject* o, size_t i, int device, const cuda::RawFunction& fn, ArgPack& pack) {
+  if (!nb::inst_ready(o)) {
+    throw TypeError("kernel '" + fn.name() + "': argument " + std::to_string(i) +
+                    " is an accelpy.ndarray that was never initialized");
+  }
   const Array& arr = *nb::inst_ptr<Array>(o);
   const Device d = arr.device();
   if (!d.is_cuda() || d.index != device) {
@@ -230,7 +234,7 @@ void pack_args(BoundKernel& k, PyObject* args, PackedArgs& p, cuda::RawFunction*
   // The device of the first CUDA array argument, else the current device.
   p.device = -1;
   for (size_t i = 0; i < p.n && p.device < 0; ++i) {
-    if (is_array(items[i])) {
+    if (is_array(items[i]) && nb::inst_ready(items[i])) {
       const Device d = nb::inst_ptr<Array>(items[i])->device();
       if (d.is_cuda()) p.device = d.index;
     }

@@ -235,6 +235,7 @@ def test_raw_kernel_bad_calls_raise_and_launch_nothing(fake_driver):
     ]
     for exc, match, grid, block, args, kw in bad:
         raises(exc, match, lambda: k(grid, block, args, **kw))
+    raises(TypeError, "never initialized", lambda: k(1, 1, (ap.ndarray.__new__(ap.ndarray),)))
     raises(TypeError, "missing argument 'args'", lambda: k(1, 1))
     raises(TypeError, "takes 3 positional arguments", lambda: k(1, 1, ok, 0))
     assert count.value == before
