@@ -123,6 +123,9 @@ Array moveaxis(const Array& a, const std::vector<int64_t>& source,
 Array squeeze(const Array& a, const Axes& axis = std::nullopt);
 Array expand_dims(const Array& a, const std::vector<int64_t>& axis);
 Array broadcast_to(const Array& a, const Shape& shape);
+// The same bytes read as another dtype (ndarray.view(dtype)); a different item size rescales
+// the last axis, which must be contiguous. Pending arrays are computed first.
+Array view_as(const Array& a, DType dtype);
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis = 0);
 Array stack(const std::vector<Array>& arrays, int64_t axis = 0);

@@ -34,6 +34,7 @@ from ._core import Device, OutOfMemoryError, eval, ndarray  # noqa: E402,F401
 from ._creation import (  # noqa: E402,F401
     array,
     asarray,
+    ascontiguousarray,
     empty_like,
     full_like,
     identity,

@@ -206,6 +206,7 @@ from ._core import where as where
 from ._core import zeros as zeros
 from ._creation import array as array
 from ._creation import asarray as asarray
+from ._creation import ascontiguousarray as ascontiguousarray
 from ._creation import empty_like as empty_like
 from ._creation import full_like as full_like
 from ._creation import identity as identity

@@ -146,6 +146,15 @@ class ndarray:
     def astype(self, dtype: DTypeLike, copy: bool = True) -> ndarray:
         """A copy converted to dtype (no copy when copy=False and it matches)."""
 
+    def view(self, dtype: DTypeLike | None = None, type: None = None) -> ndarray:
+        """
+        A view of the same memory, read as `dtype` (ndarray.view): another item size rescales the last axis, which must be contiguous.
+        """
+
+    @property
+    def _writeable(self) -> bool:
+        """(self) -> bool"""
+
     def copy(self) -> ndarray:
         """A copy of the array."""
 
@@ -442,6 +451,15 @@ class ndarray:
 
     def __iter__(self) -> Iterator[ndarray]:
         pass
+
+    @property
+    def flags(self) -> Any:
+        """The memory-layout flags (``numpy.ndarray.flags``)."""
+
+    def tobytes(self, order: str = 'C') -> bytes:
+        """
+        The raw bytes of the elements, as ``numpy.ndarray.tobytes`` (copied to the host).
+        """
 
     def __sizeof__(self) -> int:
         """

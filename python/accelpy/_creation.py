@@ -63,6 +63,15 @@ def array(obj, dtype=None, *, copy=True, device=None):
     return asarray(obj, dtype=dtype, device=device, copy=copy)
 
 
+def ascontiguousarray(a, dtype=None, *, device=None):
+    """A C-contiguous array of at least one dimension (``numpy.ascontiguousarray``): `a` itself
+    when it already is one of `dtype` on `device`, else a copy."""
+    x = asarray(a, dtype=dtype, device=device)
+    if x.ndim == 0:
+        x = x.reshape((1,))
+    return x if x.flags.c_contiguous else x.copy()
+
+
 def _holds_arrays(seq):
     return any(isinstance(x, ndarray) or (isinstance(x, (list, tuple)) and _holds_arrays(x))
                for x in seq)

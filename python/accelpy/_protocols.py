@@ -290,7 +290,67 @@ def sizeof(self):
     return object.__sizeof__(self) + int(self.nbytes)
 
 
+class Flags:
+    """The memory-layout flags of an array (``ndarray.flags``): read-only, as attributes or by
+    NumPy's keys (``x.flags["C_CONTIGUOUS"]``)."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "writeable", "aligned")
+
+    def __init__(self, x):
+        shape, strides, item = x.shape, x.strides, x.itemsize
+        self.c_contiguous = _contiguous(shape, strides, item, reversed(range(len(shape))))
+        self.f_contiguous = _contiguous(shape, strides, item, range(len(shape)))
+        self.writeable = bool(x._writeable)
+        self.aligned = True  # accelpy's views always start on whole elements
+
+    @property
+    def contiguous(self):
+        return self.c_contiguous
+
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned"}
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    def __repr__(self):
+        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
+                         for k in ("c_contiguous", "f_contiguous", "writeable", "aligned"))
+
+
+def _contiguous(shape, strides, itemsize, axes):
+    """NumPy's rule: axes of length 1 may have any stride; an empty array is contiguous."""
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for d in axes:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def flags(self):
+    """The memory-layout flags (``numpy.ndarray.flags``)."""
+    return Flags(self)
+
+
+def tobytes(self, order="C"):
+    """The raw bytes of the elements, as ``numpy.ndarray.tobytes`` (copied to the host)."""
+    if order in ("A", "K"):  # the host copy is C-ordered: decide from this array's layout
+        f = self.flags
+        order = "F" if f.f_contiguous and not f.c_contiguous else "C"
+    return self.get().tobytes(order=order)
+
+
 def install():
+    ndarray.flags = property(flags)
+    ndarray.tobytes = tobytes
     ndarray.__sizeof__ = sizeof
     ndarray.__reduce__ = reduce
     ndarray.__dask_tokenize__ = dask_tokenize

@@ -328,6 +328,20 @@ void bind_array(nb::module_& m) {
           "dtype"_a, "copy"_a = true,
           "A copy converted to dtype (no copy when copy=False and it matches).")
       .def(
+          "view",
+          [](const Array& a, nb::handle dtype, nb::handle type) {
+            if (!type.is_none()) {
+              throw nb::type_error(
+                  "view: type= (an ndarray subclass) is not supported; "
+                  "accelpy arrays view only as another dtype");
+            }
+            return view_as(a, dtype.is_none() ? a.dtype() : to_dtype(dtype));
+          },
+          "dtype"_a = nb::none(), "type"_a = nb::none(),
+          "A view of the same memory, read as `dtype` (ndarray.view): another item size rescales "
+          "the last axis, which must be contiguous.")
+      .def_prop_ro("_writeable", &Array::writeable)
+      .def(
           "copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
       .def("__copy__", [](const Array& a) { return copy(a); })
       .def(

@@ -13,6 +13,7 @@ from helpers import (
     assert_matches,
     assert_same_outcome,
     make_array,
+    np_outcome,
     random_values,
     to_device,
 )
@@ -314,3 +315,75 @@ def test_functions_take_array_likes(device, rng):
     ]
     for fn in cases:
         assert_matches(fn(ap, nested), fn(np, nested))
+
+
+# ---- dtype views, flags, ascontiguousarray, tobytes ------------------------------------------
+
+VIEW_DTYPE_PAIRS = [(np.float32, np.int32), (np.float32, np.uint8), (np.uint8, np.float32),
+                    (np.int16, np.float64), (np.float64, np.complex64), (np.complex64, np.float32),
+                    (np.float32, np.float32), (np.bool_, np.int8)]
+
+
+@pytest.mark.parametrize("src,dst", VIEW_DTYPE_PAIRS)
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_view_as_dtype(layout, src, dst, device, rng):
+    a_np, a = make_array(rng, layout, src, device)
+    res_np, exc = np_outcome(a_np.view, dst)
+    if exc is not None:
+        with pytest.raises(type(exc)):
+            a.view(dst)
+        return
+    size = np.dtype(dst).itemsize
+    whole = res_np.ctypes.data % size == 0 and all(
+        s % size == 0 for s, n in zip(res_np.strides, res_np.shape, strict=True) if n > 1)
+    if not whole:  # NumPy allows byte strides that are not whole elements; accelpy says so
+        with pytest.raises(ValueError, match="bytes"):
+            a.view(dst)
+        return
+    res = a.view(dst)
+    assert res.dtype == res_np.dtype and res.shape == res_np.shape
+    assert ap.asnumpy(res).tobytes() == res_np.tobytes()  # bit patterns (NaN payloads, -0)
+    if res_np.flags.writeable and res_np.size and res_np.dtype.kind in "iub":
+        check_view(rng, a_np, a, res_np, res)
+
+
+def test_view_of_pending_and_errors(device, rng):
+    x = rng.standard_normal((4, 6)).astype(np.float32)
+    a = ap.asarray(x, device=device)
+    np.testing.assert_array_equal(ap.asnumpy((a * 2 + 1).view(np.int32)),
+                                  (x * 2 + 1).view(np.int32))
+    assert a.view().dtype == a.dtype and a.view()._storage_id() == a._storage_id()
+    with pytest.raises(ValueError, match="0d"):
+        ap.asarray(np.float32(1), device=device).view(np.float64)
+    with pytest.raises(ValueError, match="contiguous"):
+        a.T.view(np.float64)
+    with pytest.raises(ValueError, match="divisor"):
+        a[:, :3].view(np.float64)
+    with pytest.raises(TypeError):
+        a.view(np.float32, type=np.ndarray)
+
+
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_flags_match_numpy(layout, device, rng):
+    a_np, a = make_array(rng, layout, np.float32, device)
+    for key in ("c_contiguous", "f_contiguous", "writeable"):
+        assert getattr(a.flags, key) == getattr(a_np.flags, key), key
+    assert a.flags["C_CONTIGUOUS"] == a_np.flags["C_CONTIGUOUS"]
+    assert a.flags["F"] == a_np.flags["F"] and a.flags.contiguous == a_np.flags.contiguous
+    with pytest.raises(KeyError, match="Unknown flag"):
+        a.flags["NOPE"]
+
+
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+def test_ascontiguousarray_and_tobytes(layout, device, rng):
+    a_np, a = make_array(rng, layout, np.int32, device)
+    c = ap.ascontiguousarray(a)
+    c_np = np.ascontiguousarray(a_np)
+    assert_matches(c, c_np)
+    assert c.flags.c_contiguous and c.device == a.device
+    if a.ndim and a.flags.c_contiguous:
+        assert c._storage_id() == a._storage_id()  # no copy
+    assert_matches(ap.ascontiguousarray(a, dtype=np.float64),
+                   np.ascontiguousarray(a_np, np.float64))
+    for order in ("C", "F", "A"):
+        assert a.tobytes(order) == a_np.tobytes(order)

@@ -283,4 +283,50 @@ Array imag(const Array& a) {
   return a.view(real_dtype(a.dtype()), a.shape(), strides, a.offset() * 2 + 1);
 }
 
+Array view_as(const Array& a, DType dtype) {
+  if (dtype == a.dtype()) return a.view(a.shape(), a.strides(), a.offset());
+  // A pending array's producer writes its own dtype: reinterpret computed bytes only.
+  a.eval();
+  const int64_t old_size = int64_t(itemsize(a.dtype())), new_size = int64_t(itemsize(dtype));
+  if (old_size == new_size) return a.view(dtype, a.shape(), a.strides(), a.offset());
+  if (a.ndim() == 0) {
+    throw ValueError(
+        "Changing the dtype of a 0d array is only supported if the itemsize is "
+        "unchanged");
+  }
+  const int last = a.ndim() - 1;
+  if (a.size() != 0 && a.shape()[last] != 1 && a.strides()[last] != 1) {
+    throw ValueError("To change to a dtype of a different size, the last axis must be contiguous");
+  }
+  const int64_t last_bytes = a.shape()[last] * old_size;
+  if (last_bytes % new_size != 0) {
+    throw ValueError(new_size < old_size
+                         ? "When changing to a smaller dtype, its size must be a divisor of the "
+                           "size of original dtype"
+                         : "When changing to a larger dtype, its size must be a divisor of the "
+                           "total size in bytes of the last axis of the array.");
+  }
+  // Strides and the offset are counted in elements here, so the other axes' byte strides and
+  // the start must be whole elements of the new dtype (NumPy allows any byte stride).
+  Shape shape = a.shape();
+  Strides strides = a.strides();
+  shape[last] = last_bytes / new_size;
+  strides[last] = 1;
+  if (a.size() == 0) return a.view(dtype, shape, contiguous_strides(shape), 0);
+  for (int d = 0; d < last; ++d) {
+    if (shape[d] != 1 && (strides[d] * old_size) % new_size != 0) {
+      throw ValueError("view: axis " + std::to_string(d) + "'s stride of " +
+                       std::to_string(strides[d] * old_size) + " bytes is not a multiple of " +
+                       std::to_string(new_size) + "-byte elements");
+    }
+    strides[d] = strides[d] * old_size / new_size;
+  }
+  if ((a.offset() * old_size) % new_size != 0) {
+    throw ValueError("view: the array starts " + std::to_string(a.offset() * old_size) +
+                     " bytes into its memory, not at a multiple of " + std::to_string(new_size) +
+                     "-byte elements");
+  }
+  return a.view(dtype, std::move(shape), std::move(strides), a.offset() * old_size / new_size);
+}
+
 }  // namespace accel

@@ -197,5 +197,23 @@ TEST(Views, RealAndImagOfComplex) {
   EXPECT_FALSE(imag(re).writeable());  // the zeros of a real array's imag are read-only
 }
 
+// ndarray.view(dtype): float64 bytes read as float32 halves the last axis's stride unit and
+// doubles its length; the other axes' strides rescale; writes reach the base.
+TEST(Views, ViewAsAnotherDtype) {
+  const Array a = base();                                                      // 4 x 6 float64
+  const Array halves = view_as(index(a, {slice({}, {}, 2)}), DType::Float32);  // a[::2]
+  EXPECT_EQ(halves.shape(), (Shape{2, 12}));
+  EXPECT_EQ(halves.strides(), (Strides{24, 1}));
+  EXPECT_EQ(view_as(halves, DType::Float64).strides(), (Strides{12, 1}));
+  const Array same = view_as(a, DType::Int64);
+  EXPECT_EQ(same.strides(), a.strides());
+  assign(view_as(a, DType::Int64), int64_t{0});  // all-zero bits are 0.0
+  EXPECT_EQ(values(a), std::vector<double>(24, 0.0));
+  EXPECT_THROW(view_as(transpose(a), DType::Float32), ValueError);  // last axis strided
+  EXPECT_THROW(view_as(index(a, {int64_t{0}, int64_t{0}}), DType::Float32), ValueError);  // 0-d
+  EXPECT_THROW(view_as(index(a, {slice({}, {}), slice(1, {}, 1)}), DType::Complex128),
+               ValueError);  // 5 x 8 bytes per row is not whole 16-byte elements
+}
+
 }  // namespace
 }  // namespace accel
