@@ -101,9 +101,9 @@ bool unframe(const std::string& data, ProgramImage& p) {
 }
 
 std::string key_text(const ProgramSpec& spec, const std::vector<std::string>& opts) {
-  const Nvrtc* nv = nvrtc();
+  const NvrtcIdentity& nv = nvrtc_identity();
   std::string k = "accelpy user program v1\nnvrtc ";
-  k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
+  k += nv.found ? std::to_string(nv.major) + "." + std::to_string(nv.minor) : "?";
   k += "\noptions";
   for (const std::string& o : opts) k += " " + o;
   k += "\nnames";
@@ -164,8 +164,7 @@ int default_compute_capability() {
 }
 
 ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
-  const Nvrtc* nv = nvrtc();
-  if (!nv) {
+  if (!nvrtc_identity().found) {
     throw Error("cannot compile CUDA code: NVRTC is not available: " + nvrtc_status().error);
   }
   bool cubin = true;
@@ -191,6 +190,8 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
     out.cubin = cubin;
   }
   const auto t0 = std::chrono::steady_clock::now();
+  bool identity_confirmed = false;  // NVRTC is opened only now, on a miss
+  const Nvrtc* nv = &nvrtc_for_compiling(identity_confirmed);
   const std::string source = spec.with_prelude ? program_prelude() + spec.code : spec.code;
   const std::string file = (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
   const NvrtcProgram prog(*nv, source, file, spec.with_prelude);
@@ -230,7 +231,7 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   CompiledImage stored;
   stored.cubin = cubin;
   stored.data = spec.name_expressions.empty() ? out.image : frame(out);
-  cache.store(key, stored);
+  if (identity_confirmed) cache.store(key, stored);
   return out;
 }
 
