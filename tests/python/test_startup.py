@@ -1,0 +1,113 @@
+"""Start-up cost: what `import accelpy` loads, the legacy global generator made on first use, and
+a process whose programs all come from the disk cache never opening NVRTC (while a different
+NVRTC, or a changed one, never reuses the entries another one made). Each case runs in a new
+interpreter, as start-up does."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+
+nvrtc_available = any(lib["name"] == "nvrtc" and lib["found"] for lib in ap.cuda._c.libraries())
+needs_nvrtc = pytest.mark.skipif(not nvrtc_available, reason="NVRTC not found")
+
+
+def run(code, env=None):
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, **(env or {})))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_import_leaves_slow_modules_unloaded():
+    # numpy.random (and secrets, hashlib) came with the global generator; dataclasses with
+    # finfo's record; uuid with Dask's token; threading with the generator's lock.
+    heavy = ["numpy.random", "secrets", "dataclasses", "uuid", "threading", "ml_dtypes"]
+    out = run(f"import sys, accelpy; print([m for m in {heavy!r} if m in sys.modules])")
+    assert out.strip() == "[]"
+
+
+def test_import_loads_no_cuda_library():
+    out = run("import accelpy\n"
+              "maps = open('/proc/self/maps').read()\n"
+              "print([n for n in ('libcuda', 'libnvrtc', 'libcublas', 'libcufft', 'libcusolver',"
+              " 'libaccel_cub') if n in maps])")
+    assert out.strip() == "[]"
+
+
+def test_global_generator_is_made_on_first_use_and_seed_replaces_it(rng):
+    seed = int(rng.integers(1, 2**31))
+    out = run(f"""
+import sys, threading
+import numpy as np
+import accelpy as ap
+assert ap.random._global is None
+# Concurrent first draws share one generator.
+seen = []
+threads = [threading.Thread(target=lambda: seen.append(ap.random._global_generator()))
+           for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+assert len({{id(g) for g in seen}}) == 1, seen
+a = ap.asnumpy(ap.random.random(64, device="cpu"))
+b = ap.asnumpy(ap.random.random(64, device="cpu"))
+assert not np.array_equal(a, b)
+ap.random.seed({seed})
+c = ap.asnumpy(ap.random.random(64, device="cpu"))
+ap.random.seed({seed})
+d = ap.asnumpy(ap.random.random(64, device="cpu"))
+np.testing.assert_array_equal(c, d)
+np.testing.assert_array_equal(
+    c, ap.asnumpy(ap.random.default_rng({seed}).random(64, device="cpu")))
+print("ok")
+""")
+    assert out.strip() == "ok"
+
+
+def test_finfo_iinfo_records_are_frozen_values():
+    f = ap.finfo(np.float32)
+    assert f == ap.finfo(ap.float32) and hash(f) == hash(ap.finfo(np.float32))
+    assert f != ap.finfo(np.float64)
+    assert (f.bits, f.eps, f.dtype) == (32, float(np.finfo(np.float32).eps), np.dtype(np.float32))
+    assert "smallest_normal=" in repr(f)
+    with pytest.raises(AttributeError, match="frozen"):
+        f.eps = 1.0
+    i = ap.iinfo(np.int16)
+    assert (i.bits, i.min, i.max) == (16, -32768, 32767)
+    with pytest.raises(AttributeError, match="frozen"):
+        del i.max
+
+
+COMPILE = r"""
+import accelpy as ap
+ap.RawModule(code='extern "C" __global__ void k(float* x) { x[threadIdx.x] += %s; }').compile()
+s = ap.cuda.kernel_cache_stats()
+print(s["compiled"], s["disk_hits"], "libnvrtc" in open("/proc/self/maps").read())
+"""
+
+
+@needs_nvrtc
+def test_disk_cache_hit_does_not_open_nvrtc(tmp_path, rng):
+    env = {"ACCELPY_CACHE_DIR": str(tmp_path)}
+    code = COMPILE % f"{float(rng.integers(1, 1000))}f"
+    assert run(code, env).split() == ["1", "0", "True"]  # compiled: NVRTC opened
+    assert run(code, env).split() == ["0", "1", "False"]  # from disk: NVRTC never opened
+
+
+@needs_nvrtc
+def test_another_nvrtc_does_not_reuse_the_identity(tmp_path, rng):
+    nvrtc_path = next(lib["path"] for lib in ap.cuda._c.libraries() if lib["name"] == "nvrtc")
+    link = tmp_path / "other" / os.path.basename(nvrtc_path)
+    link.parent.mkdir()
+    link.symlink_to(nvrtc_path)
+    cache = {"ACCELPY_CACHE_DIR": str(tmp_path / "cache")}
+    code = COMPILE % f"{float(rng.integers(1, 1000))}f"
+    assert run(code, cache).split() == ["1", "0", "True"]
+    # Another file found first: which NVRTC that is must be read from it, not the record.
+    assert run(code, dict(cache, ACCELPY_NVRTC=str(link))).split()[2] == "True"
+    # Then its own record serves the next process.
+    assert run(code, dict(cache, ACCELPY_NVRTC=str(link))).split() == ["0", "1", "False"]
