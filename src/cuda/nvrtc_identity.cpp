@@ -52,9 +52,9 @@ std::string soname_identity(const std::string& soname) {
     }
   }
   out += file_identity("/etc/ld.so.cache");
-  for (const char* dir : {"/lib64", "/usr/lib64", "/lib", "/usr/lib", "/lib/x86_64-linux-gnu",
-                          "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-                          "/usr/lib/aarch64-linux-gnu"}) {
+  for (const char* dir :
+       {"/lib64", "/usr/lib64", "/lib", "/usr/lib", "/lib/x86_64-linux-gnu",
+        "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu"}) {
     out += file_identity(std::string(dir) + "/" + soname);
   }
   return out;
@@ -141,8 +141,8 @@ const Nvrtc& nvrtc_for_compiling(bool& identity_confirmed) {
   const Nvrtc* nv = nvrtc();
   if (!nv) throw Error("cannot compile CUDA code: NVRTC is not available: " + nvrtc_status().error);
   const IdentityState& s = identity_state();
-  identity_confirmed = s.id.found && s.id.major == nv->major && s.id.minor == nv->minor &&
-                       s.id.archs == nv->archs;
+  identity_confirmed =
+      s.id.found && s.id.major == nv->major && s.id.minor == nv->minor && s.id.archs == nv->archs;
   if (!identity_confirmed && !s.fingerprint.empty()) {
     // A stale record (its key is meant to rule this out): correct it for the next process.
     NvrtcIdentity now = from_library();

@@ -111,3 +111,21 @@ def test_another_nvrtc_does_not_reuse_the_identity(tmp_path, rng):
     assert run(code, dict(cache, ACCELPY_NVRTC=str(link))).split()[2] == "True"
     # Then its own record serves the next process.
     assert run(code, dict(cache, ACCELPY_NVRTC=str(link))).split() == ["0", "1", "False"]
+
+
+@needs_nvrtc
+def test_program_needing_what_minimal_leaves_out_still_compiles(tmp_path):
+    # Users' programs are compiled with --minimal first; texture objects are among what it
+    # leaves out, so this one compiles the second way, and its log is the one reported.
+    code = r"""
+extern "C" __global__ void fetch(cudaTextureObject_t tex, float* out) {
+    out[threadIdx.x] = tex1Dfetch<float>(tex, threadIdx.x);
+}"""
+    before = ap.cuda.kernel_cache_stats()["compiled"]
+    mod = ap.RawModule(code=code, cache_dir=str(tmp_path))
+    mod.compile()
+    assert ap.cuda.kernel_cache_stats()["compiled"] == before + 1
+    with pytest.raises(ap.CompileError, match="undefined_name") as e:
+        ap.RawModule(code=code.replace("threadIdx.x]", "undefined_name]", 1),
+                     cache_dir=str(tmp_path)).compile()
+    assert "--minimal" not in str(e.value)
