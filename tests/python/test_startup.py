@@ -26,9 +26,31 @@ def run(code, env=None):
 def test_import_leaves_slow_modules_unloaded():
     # numpy.random (and secrets, hashlib) came with the global generator; dataclasses with
     # finfo's record; uuid with Dask's token; threading with the generator's lock.
-    heavy = ["numpy.random", "secrets", "dataclasses", "uuid", "threading", "ml_dtypes"]
+    # accelpy.linalg and accelpy.fft are imported on first use.
+    heavy = ["numpy.random", "secrets", "dataclasses", "uuid", "threading", "ml_dtypes",
+             "accelpy.linalg", "accelpy.fft"]
     out = run(f"import sys, accelpy; print([m for m in {heavy!r} if m in sys.modules])")
     assert out.strip() == "[]"
+
+
+def test_lazy_submodules_load_on_first_use(rng):
+    a = rng.standard_normal((4, 4)) + 4 * np.eye(4)
+    out = run(f"""
+import numpy as np
+import accelpy as ap
+assert "linalg" in dir(ap) and "fft" in dir(ap)
+a = np.array({a.tolist()!r})
+np.testing.assert_allclose(float(ap.linalg.det(ap.asarray(a))), np.linalg.det(a), rtol=1e-12)
+from accelpy import fft
+import accelpy.linalg
+assert fft is ap.fft and accelpy.linalg is ap.linalg
+np.testing.assert_allclose(ap.asnumpy(ap.fft.fft(ap.asarray(a[0]))), np.fft.fft(a[0]),
+                           rtol=1e-12, atol=1e-12)
+# NumPy's functions dispatch to them through __array_function__ in a new process too.
+np.testing.assert_allclose(float(np.linalg.det(ap.asarray(a))), np.linalg.det(a), rtol=1e-12)
+print("ok")
+""")
+    assert out.strip() == "ok"
 
 
 def test_import_loads_no_cuda_library():
