@@ -2,7 +2,9 @@
 
 Times, on one-element float32 arrays: building `a + b` (the lazy node), `ap.eval(a + b)` (node,
 plan, kernel lookup, launch or CPU loop, result allocation and release) and `ap.eval` of a
-three-op chain, beside NumPy's `a + b`. Each figure is the median of `--samples` runs of
+three-op chain, beside NumPy's `a + b`. On CUDA also a user's kernel launched three ways (issue 5):
+`ap.RawKernel` (bench/raw_kernels.py's `raw_launch_us` case), and `accelpy.driver`'s PyCUDA-style
+`Function.__call__` and `prepared_call`. Each figure is the median of `--samples` runs of
 `--inner` calls.
 
     python bench/dispatch.py [--device cpu|cuda] [--fake-cuda]
@@ -37,6 +39,37 @@ def median_us(fn, samples, inner):
     return statistics.median(times)
 
 
+RAW_CODE = r"""
+extern "C" __global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+
+def raw_kernel_cases(rng):
+    """Launches of a 4-argument user kernel (1 block of 256 threads), as bench/raw_kernels.py
+    times them on a GPU."""
+    import accelpy as ap
+    from accelpy.compiler import SourceModule
+
+    na = rng.standard_normal(256, dtype=np.float32)
+    a = ap.asarray(na, device="cuda")
+    c = ap.empty(256, dtype=np.float32, device="cuda")
+    n = np.int32(256)
+    k = ap.RawKernel(RAW_CODE, "add")
+    f = SourceModule(RAW_CODE, no_extern_c=True).get_function("add")
+    fp = SourceModule(RAW_CODE, no_extern_c=True).get_function("add").prepare("PPPi")
+    if os.environ.get("ACCELPY_FAKE_CUDA") != "1":
+        k((1,), (256,), (a, a, c, n))
+        np.testing.assert_allclose(ap.asnumpy(c), na + na, rtol=1e-6)
+    return [
+        ("RawKernel k(grid, block, args)", lambda: k((1,), (256,), (a, a, c, n))),
+        ("driver f(*args, block, grid)", lambda: f(a, a, c, n, block=(256, 1, 1), grid=(1, 1))),
+        ("driver f.prepared_call", lambda: fp.prepared_call((1, 1), (256, 1, 1), a, a, c, 256)),
+    ]
+
+
 def run(device, samples, inner):
     import accelpy as ap
 
@@ -53,6 +86,8 @@ def run(device, samples, inner):
         ("ap.eval((a + b) * a - b)", lambda: ap.eval((a + b) * a - b)),
         ("numpy a + b", lambda: na + nb),
     ]
+    if device.startswith("cuda"):
+        cases += raw_kernel_cases(rng)
     print(
         f"dispatch on {a.device} ({time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC), "
         f"median of {samples} x {inner} calls"
@@ -61,7 +96,7 @@ def run(device, samples, inner):
         us = median_us(fn, samples, inner)
         if device.startswith("cuda"):
             ap.cuda.synchronize()
-        print(f"  {name:28} {us:7.3f} us")
+        print(f"  {name:32} {us:7.3f} us")
 
 
 def main():
@@ -86,6 +121,8 @@ def main():
                 os.environ,
                 ACCELPY_CUDA_DRIVER=lib,
                 ACCELPY_FAKE_CUDA="1",
+                # The kernel's parameters as a CUDA 12.4+ driver reports them (sizes checked).
+                FAKE_CUDA_PARAM_SIZES="8,8,8,4",
                 ACCELPY_CACHE_DIR=os.path.join(tmp, "cache"),
             )
             cmd = [

@@ -7,6 +7,12 @@
  * The real driver adds its own time (cuLaunchKernel ~2 us, cuMemAllocFromPoolAsync ~1 us on an
  * H100); results computed through it are garbage, so never run tests with it.
  *
+ * Users' kernels' parameter lists (cuFuncGetParamInfo, which real drivers of CUDA 12.4+ have) are
+ * what FAKE_CUDA_PARAM_SIZES says, e.g. "8,8,8,4" (every such kernel gets that list); without it the
+ * entry point is missing, as in older drivers, and argument sizes go unchecked. With the list
+ * given, each launch also records its configuration and argument bytes (fake_cuda_last_*) for
+ * tests of the launch path to read through ctypes.
+ *
  *   cc -O2 -shared -fPIC -o fake_libcuda.so bench/fake_cuda_driver.c
  */
 #include <stdint.h>
@@ -16,7 +22,7 @@
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 
-static int g_ctx, g_pool, g_module, g_function;
+static int g_ctx, g_pool, g_module, g_function, g_user_function;
 static __thread void* t_current;
 unsigned long long fake_cuda_launches; /* kernels "launched" so far */
 
@@ -117,7 +123,12 @@ static CUresult cuPointerGetAttribute(void* v, int a, CUdeviceptr p) {
 }
 static CUresult cuModuleLoadData(void** m, const void* img) { (void)img; *m = &g_module; return 0; }
 static CUresult cuModuleUnload(void* m) { (void)m; return 0; }
-static CUresult cuModuleGetFunction(void** f, void* m, const char* n) { (void)m; (void)n; *f = &g_function; return 0; }
+/* accelpy's own kernels are named accel_*; the others are users' (RawKernel, SourceModule). */
+static CUresult cuModuleGetFunction(void** f, void* m, const char* n) {
+  (void)m;
+  *f = strncmp(n, "accel_", 6) == 0 ? (void*)&g_function : (void*)&g_user_function;
+  return 0;
+}
 static CUresult cuModuleGetGlobal(CUdeviceptr* p, size_t* n, void* m, const char* name) {
   (void)m; (void)name;
   static uint64_t global[64];
@@ -127,13 +138,63 @@ static CUresult cuModuleGetGlobal(CUdeviceptr* p, size_t* n, void* m, const char
 }
 static CUresult cuFuncGetAttribute(int* v, int a, void* f) { (void)f; *v = a == 0 ? 1024 : 0; return 0; }
 static CUresult cuFuncSetAttribute(void* f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+/* The parameter sizes of FAKE_CUDA_PARAM_SIZES, parsed once (0 of them: not given). */
+static size_t g_param_sizes[64], g_param_count;
+static int g_params_parsed;
+
+static void parse_param_sizes(void) {
+  const char* list = getenv("FAKE_CUDA_PARAM_SIZES");
+  g_params_parsed = 1;
+  while (list && *list && g_param_count < 64) {
+    char* end = NULL;
+    const size_t n = (size_t)strtoul(list, &end, 10);
+    if (end == list) break;
+    g_param_sizes[g_param_count++] = n;
+    list = *end == ',' ? end + 1 : end;
+  }
+}
+
+/* The last launch: grid x/y/z, block x/y/z, dynamic shared memory, the stream, and the bytes
+ * of each argument one after another (as many as FAKE_CUDA_PARAM_SIZES lists). */
+unsigned fake_cuda_last_config[7];
+void* fake_cuda_last_stream;
+unsigned char fake_cuda_last_args[1024];
+
 static CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned sm, void* s, void** args,
                                void** extra) {
-  (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)sm; (void)s;
-  (void)args; (void)extra;
+  (void)f; (void)extra;
   ++fake_cuda_launches;
+  if (!g_params_parsed) parse_param_sizes();
+  if (g_param_count && f == &g_user_function) {
+    const unsigned config[7] = {gx, gy, gz, bx, by, bz, sm};
+    memcpy(fake_cuda_last_config, config, sizeof(config));
+    fake_cuda_last_stream = s;
+    size_t at = 0;
+    for (size_t i = 0; i < g_param_count && at + g_param_sizes[i] <= sizeof(fake_cuda_last_args);
+         ++i) {
+      memcpy(fake_cuda_last_args + at, args[i], g_param_sizes[i]);
+      at += g_param_sizes[i];
+    }
+  }
   return 0;
+}
+
+static CUresult cuFuncGetParamInfo(void* f, size_t index, size_t* offset, size_t* size) {
+  if (!g_params_parsed) parse_param_sizes();
+  if (f != &g_user_function) return 1; /* accelpy's kernels do not ask */
+  size_t at = 0;
+  for (size_t i = 0; i < g_param_count; ++i) {
+    const size_t n = g_param_sizes[i];
+    at = (at + n - 1) / n * n; /* each parameter aligned to its size */
+    if (i == index) {
+      *offset = at;
+      *size = n;
+      return 0;
+    }
+    at += n;
+  }
+  return 1; /* CUDA_ERROR_INVALID_VALUE: past the last parameter */
 }
 
 #define ENTRY(name) {#name, (void*)name}
@@ -164,6 +225,11 @@ CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64
       if (status) *status = 0;
       return 0;
     }
+  }
+  if (strcmp(symbol, "cuFuncGetParamInfo") == 0 && getenv("FAKE_CUDA_PARAM_SIZES")) {
+    *pfn = (void*)cuFuncGetParamInfo;
+    if (status) *status = 0;
+    return 0;
   }
   *pfn = NULL;
   if (status) *status = 1;

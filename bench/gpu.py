@@ -316,6 +316,23 @@ def per_op_us(run, sync, reps):
     return (t1 - t0) / reps * 1e6
 
 
+def burst_us(run, sync, burst=256, bursts=100):
+    """Host microseconds per call of run() in bursts shorter than the driver's launch queue,
+    synchronized between bursts (not timed): no call waits for the GPU to drain the queue, so
+    this is the host's own cost even when the GPU runs tiny kernels slower than they are queued."""
+    for _ in range(burst):
+        run()
+    samples = []
+    for _ in range(bursts):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(burst):
+            run()
+        samples.append((time.perf_counter() - t0) / burst * 1e6)
+    sync()
+    return statistics.median(samples)
+
+
 DISPATCH = """
 import sys
 import numpy as np
@@ -330,7 +347,8 @@ print(per_op_us(lambda: ap.eval(a + a), ap.cuda.synchronize, int(sys.argv[1])))
 def dispatch_us(reps=20000):
     a = ap.ones(1, dtype=np.float32, device="cuda")
     b = ap.ones(1, dtype=np.float32, device="cuda")
-    out = {"accelpy": per_op_us(lambda: ap.eval(a + b), ap.cuda.synchronize, reps)}
+    out = {"accelpy": per_op_us(lambda: ap.eval(a + b), ap.cuda.synchronize, reps),
+           "accelpy_burst": burst_us(lambda: ap.eval(a + b), ap.cuda.synchronize)}
     # The same loop without the small-block cache (every result allocated and freed through the
     # driver's pool), in a new process: the cache stays only while it measurably helps.
     r = subprocess.run([sys.executable, "-c", DISPATCH, str(reps), os.path.dirname(__file__)],
@@ -343,9 +361,11 @@ def dispatch_us(reps=20000):
     if torch is not None:
         ta = torch.ones(1, device="cuda")
         out["torch"] = per_op_us(lambda: ta + ta, torch.cuda.synchronize, reps)
+        out["torch_burst"] = burst_us(lambda: ta + ta, torch.cuda.synchronize)
     if cupy is not None:
         ca = cupy.ones(1, dtype=np.float32)
         out["cupy"] = per_op_us(lambda: ca + ca, cupy.cuda.runtime.deviceSynchronize, reps)
+        out["cupy_burst"] = burst_us(lambda: ca + ca, cupy.cuda.runtime.deviceSynchronize)
     return out
 
 
@@ -612,6 +632,8 @@ def main():
         d = cases["dispatch_us"]
         print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
               f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+        print(f"{'  in short bursts':24} {fmt(d.get('accelpy_burst')):>10} "
+              f"{fmt(d.get('cupy_burst')):>10} {fmt(d.get('torch_burst')):>10}")
         print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
         print(f"{'  3-op chain, eval':24} {fmt(d.get('accelpy_3op_chain')):>10}")
         t = cases["transfer_256MiB_gbps"]

@@ -41,21 +41,49 @@ def _per_launch_us(launch, sync, reps):
     return statistics.median(samples)
 
 
+def _burst_launch_us(launch, sync, burst=256, bursts=200):
+    """Host microseconds per launch in bursts shorter than the driver's launch queue (synchronized
+    between bursts, not timed), so that no launch waits for the GPU to drain the queue."""
+    for _ in range(burst):
+        launch()
+    samples = []
+    for _ in range(bursts):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(burst):
+            launch()
+        samples.append((time.perf_counter() - t0) / burst * 1e6)
+    sync()
+    return statistics.median(samples)
+
+
 def launch_overhead_us(reps=20000):
-    """Host microseconds per launch of a 4-argument kernel (1 block; the GPU is never the
-    bottleneck), accelpy against CuPy in the same run."""
+    """Host microseconds per launch of a 4-argument kernel (1 block), accelpy against CuPy in
+    the same run: in a long loop (as issue 5 measures it) and in short bursts (no launch waits
+    for the GPU). `accelpy_floor` is accelpy's launch of the same kernel repeated in C++ with the
+    arguments packed once: the driver's own cost (cuLaunchKernel), which no Python path beats."""
     a = ap.ones(256, dtype=np.float32, device="cuda")
     c = ap.empty(256, dtype=np.float32, device="cuda")
     k = ap.RawKernel(CODE, "add")
     n = np.int32(256)
     out = {"accelpy": _per_launch_us(lambda: k((1,), (256,), (a, a, c, n)),
-                                     ap.cuda.synchronize, reps)}
+                                     ap.cuda.synchronize, reps),
+           "accelpy_burst": _burst_launch_us(lambda: k((1,), (256,), (a, a, c, n)),
+                                             ap.cuda.synchronize)}
+    floors = []
+    for _ in range(5):
+        ap.cuda.synchronize()
+        floors.append(k._time_launches((1,), (256,), (a, a, c, n), 256) * 1e6)
+    ap.cuda.synchronize()
+    out["accelpy_floor"] = statistics.median(floors)
     if cupy is not None:
         ca = cupy.ones(256, dtype=np.float32)
         cc = cupy.empty_like(ca)
         ck = cupy.RawKernel(CODE, "add")
         out["cupy"] = _per_launch_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
                                      cupy.cuda.runtime.deviceSynchronize, reps)
+        out["cupy_burst"] = _burst_launch_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
+                                             cupy.cuda.runtime.deviceSynchronize)
         out["ratio_to_cupy"] = out["accelpy"] / out["cupy"]
     return out
 
@@ -88,6 +116,9 @@ def report(cases):
     lo = cases["raw_launch_us"]
     print(f"{'raw kernel launch us':24} {lo['accelpy']:>10.2f} "
           f"{lo.get('cupy', float('nan')):>10.2f} {'':>10} {'':>9} <=0.5x cupy")
+    print(f"{'raw launch burst us':24} {lo['accelpy_burst']:>10.2f} "
+          f"{lo.get('cupy_burst', float('nan')):>10.2f}   (driver floor "
+          f"{lo['accelpy_floor']:.2f} us: cuLaunchKernel alone)")
     for lib, s in cases["raw_startup_s"].items():
         print(f"{'raw startup ' + lib:24} cold {s['empty_cache_s']:.3f}s warm "
               f"{s['warm_cache_s']:.3f}s  (targets for accelpy: <=0.15s, <=0.05s)")

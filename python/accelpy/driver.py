@@ -265,9 +265,7 @@ def mem_alloc(nbytes):
 
 
 def _ptr(obj):
-    if isinstance(obj, DeviceAllocation | DevicePointer):
-        return int(obj)
-    if isinstance(obj, int | np.integer):
+    if isinstance(obj, (DeviceAllocation, DevicePointer, int, np.integer)):
         return int(obj)
     if isinstance(obj, _core.ndarray):
         return _core._data_ptr(obj)
@@ -448,6 +446,19 @@ _ARG_TYPES = {"P": np.uintp, "i": np.int32, "I": np.uint32, "l": np.int64, "L": 
               "D": np.complex128, "?": np.bool_, "e": np.float16}
 
 
+# Arguments a plain call converts before the launch (the rest go to the kernel as they are).
+_CONVERTED = (ArgumentHandler, DeviceAllocation)
+
+
+def _pointer_arg(obj):
+    """A pointer argument of a prepared call: an accelpy array goes to the kernel as it is (its
+    address, after its pending work and the write barrier, as in a plain call), anything else
+    as the address it stands for."""
+    if type(obj) is _core.ndarray:
+        return obj
+    return np.uintp(_ptr(obj))
+
+
 class Function:
     """A kernel of a SourceModule, called PyCUDA's way::
 
@@ -457,12 +468,6 @@ class Function:
     def __init__(self, kernel):
         self._kernel = kernel
         self._types = None
-
-    @staticmethod
-    def _dims(grid, block):
-        if block is None:
-            raise TypeError("block= is required (a tuple of up to 3 ints)")
-        return (grid if grid is not None else (1, 1)), block
 
     def _convert(self, args):
         handlers, out = [], []
@@ -490,7 +495,21 @@ class Function:
                  time_kernel=False):
         """Launches the kernel; with time_kernel=True waits for it and returns its duration
         in seconds (PyCUDA's convention)."""
-        grid, block = self._dims(grid, block)
+        if block is None:
+            raise TypeError("block= is required (a tuple of up to 3 ints)")
+        if grid is None:
+            grid = (1, 1)
+        if not time_kernel:
+            for a in args:
+                if isinstance(a, _CONVERTED):
+                    break
+            else:  # the common case: every argument goes to the kernel as it is
+                if stream is None and not shared:
+                    self._kernel(grid, block, args)
+                else:
+                    self._kernel(grid, block, args, shared_mem=shared,
+                                 stream=None if stream is None else stream.handle)
+                return None
         converted, handlers = self._convert(args)
         start = end = None
         if time_kernel:
@@ -517,6 +536,8 @@ class Function:
                                  f"known: {''.join(_ARG_TYPES)}") from None
         else:
             self._types = [np.dtype(t).type for t in arg_types]
+        # One converter per argument, chosen once: prepared calls only apply them.
+        self._converters = [_pointer_arg if t is np.uintp else t for t in self._types]
         return self
 
     def _prepared_args(self, args):
@@ -524,11 +545,13 @@ class Function:
             raise RuntimeError("call prepare(arg_types) before prepared_call")
         if len(args) != len(self._types):
             raise TypeError(f"prepared for {len(self._types)} arguments, {len(args)} given")
-        return tuple(t(_ptr(a)) if t is np.uintp else t(a)
-                     for t, a in zip(self._types, args, strict=True))
+        return tuple([conv(a) for conv, a in zip(self._converters, args, strict=True)])
 
     def prepared_call(self, grid, block, *args, shared_size=0):
-        self._kernel(grid, block, self._prepared_args(args), shared_mem=shared_size)
+        if shared_size:
+            self._kernel(grid, block, self._prepared_args(args), shared_mem=shared_size)
+        else:
+            self._kernel(grid, block, self._prepared_args(args))
 
     def prepared_async_call(self, grid, block, stream, *args, shared_size=0):
         self._kernel(grid, block, self._prepared_args(args), shared_mem=shared_size,

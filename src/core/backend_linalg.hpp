@@ -41,7 +41,8 @@ struct LinalgJob {
   int64_t qcols = 0;  // Qr
   bool lower = true;
   bool vectors = true;
-  bool full = false;  // Svd
+  bool full = false;     // Svd
+  bool inverse = false;  // Solve with b = I (inv): a backend may write a^-1 to b another way
   void* a = nullptr;
   void* b = nullptr;
   void* w = nullptr;

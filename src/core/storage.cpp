@@ -121,6 +121,11 @@ std::vector<std::shared_ptr<Node>> take_pending_readers(Storage& storage) {
 }
 
 void prepare_write(Storage& storage) {
+  // The common case (computed, not shared, no pending readers) has nothing to evaluate.
+  if (!storage.is_pending() && !storage.is_shared() && storage.readers().empty()) {
+    storage.bump_version();
+    return;
+  }
   if (storage.is_pending()) evaluate_storages({&storage});
   // `readers` keeps the nodes alive while their outputs are computed.
   const std::vector<std::shared_ptr<Node>> readers = take_pending_readers(storage);

@@ -18,13 +18,17 @@ void emit_params(const KernelPlan& plan, std::string& out);
 // logical flat index from `idx`, scalars and generator parameters from `p`.
 // `run_width` > 0: the body runs inside the vectorized loop, where the element is `idx0 + e` with
 // idx0 a multiple of run_width (random draws then share their Philox block across e).
-std::string emit_body(const KernelPlan& plan, int num_steps, int run_width = 0);
+// `scalars` spells the group's scalars: "p.s" for kernel parameters, "s" for the arguments of
+// an outlined body.
+std::string emit_body(const KernelPlan& plan, int num_steps, int run_width = 0,
+                      const char* scalars = "p.s");
 
 // The dtype of a step argument (an input's, a step's result's, or a scalar's).
 DType arg_dtype(const Group& g, const StepArg& a);
 // The expression of a step argument (an input's xJ, a step's vK, or a scalar parameter), given
 // the index of the first scalar parameter of its step.
-std::string arg_expr(const Group& g, const StepArg& a, int scalar_index);
+std::string arg_expr(const Group& g, const StepArg& a, int scalar_index,
+                     const char* scalars = "p.s");
 
 // "rem % p.shape[d]" decomposition of `linear` over `ndim` dims of `shape` into cD variables.
 std::string emit_coords(const char* linear, const char* shape, int ndim, const char* prefix);

@@ -233,7 +233,7 @@ DType arg_dtype(const Group& g, const StepArg& a) {
   return DType::Bool;
 }
 
-std::string arg_expr(const Group& g, const StepArg& a, int scalar_index) {
+std::string arg_expr(const Group& g, const StepArg& a, int scalar_index, const char* scalars) {
   (void)g;
   switch (a.kind) {
     case StepArg::Input:
@@ -241,12 +241,12 @@ std::string arg_expr(const Group& g, const StepArg& a, int scalar_index) {
     case StepArg::Step:
       return "v" + std::to_string(a.index);
     case StepArg::Scalar:
-      return "p.s" + std::to_string(scalar_index);
+      return scalars + std::to_string(scalar_index);
   }
   return {};
 }
 
-std::string emit_body(const KernelPlan& plan, int num_steps, int run_width) {
+std::string emit_body(const KernelPlan& plan, int num_steps, int run_width, const char* scalars) {
   const Group& g = *plan.group;
   std::string out;
   int s = 0;
@@ -256,7 +256,7 @@ std::string emit_body(const KernelPlan& plan, int num_steps, int run_width) {
     const std::string T = ctype(n.dtype);
     std::vector<std::string> a;
     for (const StepArg& arg : st.args) {
-      a.push_back(arg_expr(g, arg, s));
+      a.push_back(arg_expr(g, arg, s, scalars));
       if (arg.kind == StepArg::Scalar) ++s;
     }
     const std::string kk = std::to_string(k);

@@ -124,7 +124,7 @@ int vectors_aligned(const KernelPlan& p) {
   return 1;
 }
 
-void plan_elementwise(const Group& g, KernelPlan& p) {
+void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   Shape shape = g.shape;
   for (const GroupOutput& out : g.outputs) {
     if (out.dest.shape() != g.shape) throw Error("internal: output shape differs from its group's");
@@ -209,6 +209,15 @@ void plan_elementwise(const Group& g, KernelPlan& p) {
   // 4048 -> 4298 GB/s (PyTorch 4266); see docs/architecture.md for the case that got slower.
   const int64_t cap = int64_t(1) << 30;
   p.grid[0] = unsigned(std::clamp<int64_t>((p.n + per_block - 1) / per_block, 1, cap));
+  // Random draws are compute-bound: there a grid of 32 blocks per SM looping over tiles ran
+  // faster (H200, 2^28 float32 normals: 0.754 -> 0.708 ms; memory-bound bodies lost 3%).
+  for (const Step& st : g.steps) {
+    if (st.node->op >= OpKind::RandomUniform && st.node->op <= OpKind::RandomIntegers) {
+      const int64_t waves = 32 * int64_t(std::max(props.multiprocessor_count, 1));
+      p.grid[0] = unsigned(std::min<int64_t>(p.grid[0], waves));
+      break;
+    }
+  }
 }
 
 void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p) {
@@ -379,7 +388,7 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
     plan_reduction(g, props, p);
   } else {
     p.strategy = Strategy::Elementwise;
-    plan_elementwise(g, p);
+    plan_elementwise(g, props, p);
   }
   p.byref = param_bytes(p) > kMaxParamBytes;
 

@@ -1,10 +1,11 @@
-// cuBLAS's batched getrf/getrs, for batches of small matrices (the cost of a cuSOLVER call per
-// matrix is launch-bound there). The entry points come from the cuBLAS library the loader
-// opened (found again through its path), so no other loader state is needed.
+// cuBLAS's batched getrf/getrs (and getri for inverses), for batches of small matrices (the
+// cost of a cuSOLVER call per matrix is launch-bound there). The entry points come from the cuBLAS
+// library the loader opened (found again through its path), so no other loader state is needed.
 #include "src/cuda/linalg_batched.hpp"
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -21,10 +22,13 @@ using GetrfBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, void* con
 using GetrsBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, int, int,
                                              const void* const[], int, const int*, void* const[],
                                              int, int*, int);
+using GetriBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, const void* const[], int,
+                                             const int*, void* const[], int, int*, int);
 
 struct BatchedFns {
   GetrfBatched getrf[4] = {};  // S, D, C, Z
   GetrsBatched getrs[4] = {};
+  GetriBatched getri[4] = {};  // optional: inverses fall back to getrs against I
   bool ok = false;
 };
 
@@ -47,6 +51,8 @@ const BatchedFns& fns() {
           reinterpret_cast<GetrfBatched>(dlsym(h, ("cublas" + l + "getrfBatched").c_str()));
       r.getrs[i] =
           reinterpret_cast<GetrsBatched>(dlsym(h, ("cublas" + l + "getrsBatched").c_str()));
+      r.getri[i] =
+          reinterpret_cast<GetriBatched>(dlsym(h, ("cublas" + l + "getriBatched").c_str()));
       r.ok = r.ok && r.getrf[i] && r.getrs[i];
     }
     return r;
@@ -88,6 +94,7 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
   const Cublas& cb = *cublas();
   const int ti = type_index(job.dtype);
   const int n = int(job.n), nrhs = int(job.nrhs), batch = int(job.batch);
+  const bool getri = job.inverse && f.getri[ti] && !std::getenv("ACCELPY_TUNE_NO_GETRI");
   const size_t esize = itemsize(job.dtype);
   // Device arrays of matrix pointers, built on the host.
   std::vector<void*> ptrs(size_t(2 * batch));
@@ -114,15 +121,23 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
       check_cublas(cb.cublasSetStream_v2(handle, c.stream()), "cublasSetStream", c.index);
       check_cublas(f.getrf[ti](handle, n, dptrs, n, piv, infos, batch), "cublasXgetrfBatched",
                    c.index);
-      int arg_info = 0;  // a host pointer: argument checks only
-      check_cublas(f.getrs[ti](handle, /*CUBLAS_OP_N*/ 0, n, nrhs, dptrs, n, piv, dptrs + batch, n,
-                               &arg_info, batch),
-                   "cublasXgetrsBatched", c.index);
-      if (arg_info != 0) {
-        throw Error("internal: cublasXgetrsBatched argument " + std::to_string(-arg_info));
+      if (getri) {
+        // The inverse straight from the LU factors into b (out of place, as CuPy's inv), rather
+        // than n triangular solves against the identity already in b.
+        check_cublas(f.getri[ti](handle, n, dptrs, n, piv, dptrs + batch, n, infos, batch),
+                     "cublasXgetriBatched", c.index);
+      } else {
+        int arg_info = 0;  // a host pointer: argument checks only
+        check_cublas(f.getrs[ti](handle, /*CUBLAS_OP_N*/ 0, n, nrhs, dptrs, n, piv, dptrs + batch,
+                                 n, &arg_info, batch),
+                     "cublasXgetrsBatched", c.index);
+        if (arg_info != 0) {
+          throw Error("internal: cublasXgetrsBatched argument " + std::to_string(-arg_info));
+        }
       }
     }
-    c.last_kernel.store("cuBLAS getrfBatched/getrsBatched");
+    c.last_kernel.store(getri ? "cuBLAS getrfBatched/getriBatched"
+                              : "cuBLAS getrfBatched/getrsBatched");
     copy_device_to_host(c, infos, host_info.data(), info_bytes);
   } catch (...) {
     device_free(c, scratch, ptr_bytes + piv_bytes + info_bytes);

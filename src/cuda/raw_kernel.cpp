@@ -95,6 +95,9 @@ struct RawFunction::Impl {
   std::shared_ptr<LoadedModule> module;
   api::CUfunction fn = nullptr;
   int device = 0;
+  // The device's context and limits, looked up once (a launch needs both).
+  DeviceContext* ctx = nullptr;
+  const DeviceLimits* limits = nullptr;
   std::string name;
   const char* label = nullptr;  // "add (RawKernel)": what fault reports name
   FunctionAttributes attrs;
@@ -195,6 +198,8 @@ RawFunction RawModule::function(const std::string& name, int device) const {
   auto f = std::make_shared<RawFunction::Impl>();
   f->module = m;
   f->device = device;
+  f->ctx = &c;
+  f->limits = &limits(device);
   f->name = name;
   f->label = intern(name == impl_->spec.name ? name + " (user kernel)"
                                              : name + " (user kernel in " + impl_->spec.name + ")");
@@ -268,9 +273,10 @@ std::string RawFunction::describe_param(size_t i) const {
   return s;
 }
 
-void check_launch(int device, const FunctionAttributes& attrs, const unsigned grid[3],
-                  const unsigned block[3], size_t shared_mem) {
-  const DeviceLimits& l = limits(device);
+namespace {
+
+void check_launch_within(const DeviceLimits& l, int device, const FunctionAttributes& attrs,
+                         const unsigned grid[3], const unsigned block[3], size_t shared_mem) {
   uint64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
     if (block[i] == 0 || grid[i] == 0) {
@@ -303,10 +309,17 @@ void check_launch(int device, const FunctionAttributes& attrs, const unsigned gr
   }
 }
 
+}  // namespace
+
+void check_launch(int device, const FunctionAttributes& attrs, const unsigned grid[3],
+                  const unsigned block[3], size_t shared_mem) {
+  check_launch_within(limits(device), device, attrs, grid, block, shared_mem);
+}
+
 void RawFunction::launch(const unsigned grid[3], const unsigned block[3], size_t shared_mem,
                          uintptr_t stream, const Arg* args, size_t nargs) const {
   Impl& f = *impl_;
-  check_launch(f.device, f.attrs, grid, block, shared_mem);
+  check_launch_within(*f.limits, f.device, f.attrs, grid, block, shared_mem);
   if (f.params) {
     const std::vector<ParamInfo>& ps = *f.params;
     if (nargs != ps.size()) {
@@ -326,7 +339,7 @@ void RawFunction::launch(const unsigned grid[3], const unsigned block[3], size_t
       }
     }
   }
-  DeviceContext& c = context(f.device);
+  DeviceContext& c = *f.ctx;
   c.make_current();
   const Driver& d = drv();
   if (shared_mem > size_t(f.attrs.max_dynamic_shared_size_bytes)) {

@@ -36,11 +36,16 @@ def fake_driver(tmp_path_factory):
     return lib, str(d / "cache")
 
 
-def run_fake(fake_driver, code):
+def run_fake(fake_driver, code, param_sizes=None):
+    """Runs `code` in a new process on the fake driver; `param_sizes` ("8,8,4") is the parameter
+    list the driver reports for every kernel (and makes it record each launch's arguments)."""
     lib, cache = fake_driver
     env = dict(os.environ, ACCELPY_CUDA_DRIVER=lib, ACCELPY_CACHE_DIR=cache,
                ACCELPY_DEFAULT_DEVICE="cuda")
     env.pop("ACCELPY_CUDA_SMALL_BLOCK_CACHE", None)
+    env.pop("FAKE_CUDA_PARAM_SIZES", None)
+    if param_sizes is not None:
+        env["FAKE_CUDA_PARAM_SIZES"] = param_sizes
     r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
                        text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -130,4 +135,146 @@ def test_small_block_cache_reuses_blocks_on_the_default_stream(fake_driver):
     assert ap.cuda.memory_stats()["allocated_bytes"] == before
     print("ok")
     """)
+    assert out.startswith("ok")
+
+
+# Users' kernels: the fake driver records each launch's configuration and argument bytes, so the
+# launch path's packing is checked byte for byte. The kernel's parameters, as the driver reports
+# them: float* a, const float* b, int n, double x, long long m, char flag, float f.
+RAW_SIZES = "8,8,4,8,8,1,4"
+RAW = """
+    import ctypes, os, struct
+    import numpy as np, accelpy as ap
+    fake = ctypes.CDLL(os.environ["ACCELPY_CUDA_DRIVER"])
+    CODE = r'''extern "C" __global__ void k(float* a, const float* b, int n, double x,
+                                        long long m, char flag, float f) {}'''
+    k = ap.RawKernel(CODE, "k")
+    rng = np.random.default_rng()
+    a = ap.asarray(rng.standard_normal(16).astype(np.float32))
+    b = ap.asarray(rng.standard_normal(8).astype(np.float32))
+    ptr = ap._core._data_ptr
+
+    def launched(fmt="<QQidqbf"):
+        config = (ctypes.c_uint * 7).in_dll(fake, "fake_cuda_last_config")
+        raw = (ctypes.c_ubyte * struct.calcsize(fmt)).in_dll(fake, "fake_cuda_last_args")
+        return tuple(config), struct.unpack(fmt, bytes(raw))
+
+    def raises(exc, match, fn):
+        try:
+            fn()
+        except exc as e:
+            assert match in str(e), (match, str(e))
+        else:
+            raise AssertionError(f"no {exc.__name__} ({match})")
+"""
+
+
+def test_raw_kernel_arguments_are_packed_as_the_parameters_take_them(fake_driver):
+    out = run_fake(fake_driver, RAW + """
+    # Every argument kind, fresh values each launch: NumPy scalar types are read from the object
+    # once their layout is known, and each launch must still see its own value.
+    for _ in range(5):
+        n, m = (int(v) for v in rng.integers(-2**31, 2**31, 2))
+        m *= 3**15
+        f = np.float32(rng.standard_normal())
+        x = float(rng.standard_normal())
+        k((3, 2), (32, 4, 2), (a, b, np.int32(n), x, m, True, f), shared_mem=128)
+        assert launched() == ((3, 2, 1, 32, 4, 2, 128), (ptr(a), ptr(b), n, x, m, 1, f))
+        k(grid=7, block=[64], args=[b, a, n, np.float64(x), np.int64(m), np.int8(-3), f])
+        assert launched() == ((7, 1, 1, 64, 1, 1, 0), (ptr(b), ptr(a), n, x, m, -3, f))
+
+        class Int32(np.int32):  # a subclass of a NumPy scalar type: its own layout
+            pass
+
+        c_int = ctypes.c_int(n)  # a buffer that is not a NumPy scalar: read through the buffer
+        k(1, 1, (a, a, Int32(n), x, np.uint64(m % 2**64), np.bool_(False), f))
+        assert launched()[1][2:6] == (n, x, m, 0)
+        k(1, 1, (a, a, c_int, x, m, True, f))
+        c_int.value = n // 2
+        k(1, 1, (a, a, c_int, x, m, True, f))
+        assert launched()[1][2] == n // 2
+    print("ok")
+    """, RAW_SIZES)
+    assert out.startswith("ok")
+
+
+def test_raw_kernel_bad_calls_raise_and_launch_nothing(fake_driver):
+    out = run_fake(fake_driver, RAW + """
+    count = ctypes.c_ulonglong.in_dll(fake, "fake_cuda_launches")
+    ok = (a, b, np.int32(1), 1.0, 2, False, np.float32(1))
+    k(1, 1, ok)
+    before = count.value
+    bad = [
+        (TypeError, "takes 7 arguments (a, b, n, x, m, flag, f), 6 given", (1,), (1,), ok[:6], {}),
+        (TypeError, "parameter 2 'n' (4 bytes) was given a float64", 1, 1,
+         ok[:2] + (2.5,) + ok[3:], {}),
+        (TypeError, "parameter 6 'f' (4 bytes) was given a float64", 1, 1, ok[:6] + (1.0,), {}),
+        (TypeError, "parameter 1 'b' (8 bytes) was given a NumPy scalar (4 bytes)", 1, 1,
+         (a, np.float32(1)) + ok[2:], {}),
+        (OverflowError, "parameter 2 'n' (4 bytes) cannot hold the Python int 8589934592", 1, 1,
+         ok[:2] + (2**33,) + ok[3:], {}),
+        (OverflowError, "argument 4 does not fit in 64 bits", 1, 1, ok[:4] + (2**64,) + ok[5:],
+         {}),
+        (TypeError, "Copy NumPy arrays to the GPU first", 1, 1,
+         (np.zeros(4, np.float32),) + ok[1:], {}),
+        (TypeError, "args must be a tuple or list", 1, 1, a, {}),
+        (ValueError, "is an array on cpu", 1, 1, (ap.zeros(4, device="cpu"),) + ok[1:], {}),
+        (ValueError, "grid dimension x is 0", (0,), (32,), ok, {}),
+        (ValueError, "block dimension x is 2048; the device allows at most 1024", 1, 2048, ok,
+         {}),
+        (ValueError, "grid must have 1 to 3 dimensions, got 4", (1, 1, 1, 1), 1, ok, {}),
+        (ValueError, "grid dimension x is -1; it must be between 1 and", (-1,), 1, ok, {}),
+        (ValueError, "block dimension y is 36893488147419103232", (1,), (1, 2**65), ok, {}),
+        (TypeError, "block must be an int or a tuple of up to 3 ints, got float", 1, 1.0, ok, {}),
+        (ValueError, "shared memory of 1073741824 bytes", 1, 1, ok, {"shared_mem": 1 << 30}),
+        (ValueError, "shared_mem is -1 bytes", 1, 1, ok, {"shared_mem": -1}),
+        (TypeError, "shared_mem must be an int", 1, 1, ok, {"shared_mem": 1.5}),
+        (TypeError, "unexpected keyword argument 'shared'", 1, 1, ok, {"shared": 0}),
+        (TypeError, "multiple values for argument 'grid'", 1, 1, ok, {"grid": 1}),
+        (TypeError, "stream must be None, a stream", 1, 1, ok, {"stream": "s"}),
+    ]
+    for exc, match, grid, block, args, kw in bad:
+        raises(exc, match, lambda: k(grid, block, args, **kw))
+    raises(TypeError, "never initialized", lambda: k(1, 1, (ap.ndarray.__new__(ap.ndarray),)))
+    raises(TypeError, "missing argument 'args'", lambda: k(1, 1))
+    raises(TypeError, "takes 3 positional arguments", lambda: k(1, 1, ok, 0))
+    assert count.value == before
+    print("ok")
+    """, RAW_SIZES)
+    assert out.startswith("ok")
+
+
+def test_raw_kernel_arrays_are_computed_and_their_readers_run_first(fake_driver):
+    out = run_fake(fake_driver, RAW + """
+    pending = a + 1.0          # computed before the launch
+    reader = b * 2.0           # pending work reading b: runs before the kernel may write b
+    assert pending._is_pending() and reader._is_pending()
+    k(1, 1, (pending, b, 1, 1.0, 2, False, np.float32(1)))
+    assert not pending._is_pending() and not reader._is_pending()
+    assert launched()[1][:2] == (ptr(pending), ptr(b))
+    print("ok")
+    """, RAW_SIZES)
+    assert out.startswith("ok")
+
+
+def test_driver_function_calls_pack_like_raw_kernels(fake_driver):
+    out = run_fake(fake_driver, RAW + """
+    import accelpy.driver as drv
+    from accelpy.compiler import SourceModule
+    fn = SourceModule(CODE, no_extern_c=True).get_function("k")
+    alloc = drv.mem_alloc(64)
+    n, m = (int(v) for v in rng.integers(-2**31, 2**31, 2))
+    fn(a, alloc, np.int32(n), np.float64(0.5), np.int64(m), np.int8(1), np.float32(0.25),
+       block=(32, 2, 1), grid=(4, 1))
+    assert launched() == ((4, 1, 1, 32, 2, 1, 0), (ptr(a), int(alloc), n, 0.5, m, 1, 0.25))
+    fn.prepare("PPidqbf")
+    fn.prepared_call((2, 3), (8, 1, 1), b, int(alloc), n, 0.75, m, 0, 1.5, shared_size=64)
+    assert launched() == ((2, 3, 1, 8, 1, 1, 64), (ptr(b), int(alloc), n, 0.75, m, 0, 1.5))
+    fn.prepare([np.uintp, np.uintp, np.int32, np.float64, np.int64, np.int8, np.float32])
+    fn.prepared_call((1, 1), (1, 1, 1), alloc, a, np.int64(n), 2, m, True, 3)
+    assert launched()[1] == (int(alloc), ptr(a), n, 2.0, m, 1, 3.0)
+    raises(TypeError, "prepared for 7 arguments, 6 given",
+           lambda: fn.prepared_call((1, 1), (1, 1, 1), a, a, 1, 1.0, 2, 0))
+    print("ok")
+    """, RAW_SIZES)
     assert out.startswith("ok")

@@ -10,10 +10,11 @@
 // the result never depends on how elements are spread over threads).
 //
 // Bit-identical across backends: everything below uses integer arithmetic and IEEE-754 +, -,
-// *, / and sqrt in round-to-nearest, which the CPU (-ffp-contract=off) and CUDA (--fmad=false,
-// the default -prec-div / -prec-sqrt) both compute exactly; the logarithm and sine/cosine that
-// normals and exponentials need are the polynomials below rather than each side's libm (glibc's
-// and CUDA's logf/sinf differ by up to 1-2 ulp), so normals and exponentials match too.
+// *, /, sqrt and fused multiply-add in round-to-nearest, which the CPU (-ffp-contract=off, fma
+// written out) and CUDA (--fmad=false, the default -prec-div / -prec-sqrt) both compute
+// exactly; the logarithm and sine/cosine that normals and exponentials need are the polynomials
+// below rather than each side's libm (glibc's and CUDA's logf/sinf differ by up to 1-2 ulp), so
+// normals and exponentials match too.
 #pragma once
 
 #include "cast.h"
@@ -73,6 +74,23 @@ ACCEL_HD uint64_t word64(const Block& b, int j) {
 }
 
 // ---- the logarithm and sine/cosine, in T's own precision ------------------------------------
+
+// a * b + c rounded once. The polynomials below are Horner steps of these: one instruction each
+// on the GPU and on CPUs with FMA (the CPU backend is built with -march=native), against a
+// multiply and an add rounded apart, in draws that are compute-bound on the GPU (see
+// docs/architecture.md). IEEE's fma is exactly rounded everywhere, so backends still agree.
+template <class T>
+ACCEL_HD T fma(T a, T b, T c) {
+#if ACCEL_DEVICE_CODE
+  if constexpr (sizeof(T) == 4) {
+    return ::fmaf(a, b, c);
+  } else {
+    return ::fma(a, b, c);
+  }
+#else
+  return std::fma(a, b, c);
+#endif
+}
 
 // The unsigned integer of T's size, and 2^-bits for the uniforms' resolution.
 template <class T>
@@ -188,18 +206,19 @@ ACCEL_HD T log_positive(T x) {
   const T f = m - T(1);  // exact
   const T s = f / (T(2) + f);
   const T z = s * s;
-  T poly = T(0);
+  T q = T(inv_odd(F::log_terms));  // poly = z (1/3 + z (1/5 + ...)) by Horner steps
 #if ACCEL_DEVICE_CODE
 #pragma unroll
 #endif
-  for (int k = F::log_terms; k >= 1; --k) poly = (poly + T(inv_odd(k))) * z;
+  for (int k = F::log_terms - 1; k >= 1; --k) q = fma(q, z, T(inv_odd(k)));
+  const T poly = q * z;
   const T two_s = T(2) * s;
-  const T log_m = two_s + two_s * poly;
+  const T log_m = fma(two_s, poly, two_s);
   // ln 2 = ln2_hi + ln2_lo; ln2_hi has trailing zero bits, so e * ln2_hi is exact.
   const T ln2_hi = sizeof(T) == 4 ? T(0.693145751953125) : T(6.93147180369123816490e-01);
   const T ln2_lo = sizeof(T) == 4 ? T(1.428606765330187045e-06) : T(1.90821492927058770002e-10);
   const T te = T(e);
-  return te * ln2_hi + (te * ln2_lo + log_m);
+  return fma(te, ln2_hi, fma(te, ln2_lo, log_m));
 }
 
 // sin and cos of 2 pi t for t = k 2^-bits in [0, 1) (bits = float_traits<T>::uniform_bits): the
@@ -213,17 +232,21 @@ ACCEL_HD void sincos_turns(uint64_t k, T& sin_out, T& cos_out) {
   const int64_t rem = int64_t(k) - int64_t(q << kQuarterShift);  // |rem| <= 2^(bits-3), exact
   const T a = (T(rem) * F::ulp_of_one()) * T(6.283185307179586476925286766559);
   const T a2 = a * a;
-  T sp = T(0), cp = T(0);
+  // sin a = a + a (a^2 sp), cos a = 1 + a^2 cp, with sp and cp the series of the terms
+  // (-1)^j a^(2j) / (2j+1)! and (-1)^j a^(2j-2) / (2j)! for j >= 1, by Horner steps.
+  constexpr int J = F::sincos_terms - 1;
+  T sp = T(((J & 1) ? -1.0 : 1.0) * inv_factorial(2 * J + 1));
+  T cp = T(((J & 1) ? -1.0 : 1.0) * inv_factorial(2 * J));
 #if ACCEL_DEVICE_CODE
 #pragma unroll
 #endif
-  for (int j = F::sincos_terms - 1; j >= 1; --j) {
+  for (int j = J - 1; j >= 1; --j) {
     const double sign = (j & 1) ? -1.0 : 1.0;
-    sp = (sp + T(sign * inv_factorial(2 * j + 1))) * a2;  // sin: (-1)^j a^(2j+1) / (2j+1)!
-    cp = (cp + T(sign * inv_factorial(2 * j))) * a2;      // cos: (-1)^j a^(2j) / (2j)!
+    sp = fma(sp, a2, T(sign * inv_factorial(2 * j + 1)));
+    cp = fma(cp, a2, T(sign * inv_factorial(2 * j)));
   }
-  const T s = a + a * sp;
-  const T c = T(1) + cp;
+  const T s = fma(a, sp * a2, a);
+  const T c = fma(cp, a2, T(1));
   switch (q & 3) {
     case 0:
       sin_out = s, cos_out = c;

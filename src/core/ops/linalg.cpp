@@ -179,6 +179,7 @@ Array inv(const Array& a) {
   job.batch = batch_of(a.shape(), 2);
   job.n = n;
   job.nrhs = n;
+  job.inverse = true;
   if (f.size()) {
     job.a = f.data();
     job.b = x.data();
