@@ -61,33 +61,34 @@ std::string soname_identity(const std::string& soname) {
 }
 
 std::string search_fingerprint() {
-  std::string f = "accelpy nvrtc identity v1\ndriver " + driver_status().version + "\n";
+  std::string f = "accelpy nvrtc identity v2\ndriver " + driver_status().version + "\n";
   for (const std::string& c : library_candidates(Library::Nvrtc)) {
     f += c.find('/') != std::string::npos ? file_identity(c) : soname_identity(c);
   }
   return f;
 }
 
-// The record's text: "major minor\narchs a b ...\n" then the opened file's identity line.
+// The record's text: "major minor", "archs a b ...", the opened file's path, then its
+// identity, one a line (the path alone on its line: it may hold spaces).
 std::string record_text(const NvrtcIdentity& id, const std::string& path) {
   std::string t = std::to_string(id.major) + " " + std::to_string(id.minor) + "\narchs";
   for (int a : id.archs) t += " " + std::to_string(a);
-  return t + "\n" + file_identity(path);
+  return t + "\n" + path + "\n" + file_identity(path);
 }
 
 bool parse_record(const std::string& text, NvrtcIdentity& id) {
   std::istringstream in(text);
-  std::string archs_line, path_line;
+  std::string archs_line, path, identity;
   if (!(in >> id.major >> id.minor)) return false;
   in.ignore(1);
-  if (!std::getline(in, archs_line) || !std::getline(in, path_line)) return false;
+  if (!std::getline(in, archs_line) || !std::getline(in, path) || !std::getline(in, identity))
+    return false;
   std::istringstream archs(archs_line);
   std::string word;
   if (!(archs >> word) || word != "archs") return false;
   for (int a; archs >> a;) id.archs.push_back(a);
   // The file opened then is still the same file.
-  const std::string path = path_line.substr(0, path_line.find(' '));
-  return !path.empty() && file_identity(path) == path_line + "\n";
+  return !path.empty() && file_identity(path) == identity + "\n";
 }
 
 NvrtcIdentity from_library() {

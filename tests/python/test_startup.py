@@ -126,9 +126,9 @@ def test_disk_cache_hit_does_not_open_nvrtc(tmp_path, rng):
 def test_another_nvrtc_does_not_reuse_the_identity(tmp_path, rng):
     nvrtc_path = next(lib["path"] for lib in ap.cuda._c.libraries() if lib["name"] == "nvrtc")
     # The same library under another path (a link to its directory, so that NVRTC still finds
-    # its builtins library beside it).
-    (tmp_path / "other").symlink_to(os.path.dirname(nvrtc_path))
-    link = tmp_path / "other" / os.path.basename(nvrtc_path)
+    # its builtins library beside it; a space in it, as paths may have).
+    (tmp_path / "other nvrtc").symlink_to(os.path.dirname(nvrtc_path))
+    link = tmp_path / "other nvrtc" / os.path.basename(nvrtc_path)
     cache = {"ACCELPY_CACHE_DIR": str(tmp_path / "cache")}
     code = COMPILE % f"{float(rng.integers(1, 1000))}f"
     assert run(code, cache).split() == ["1", "0", "True"]
