@@ -84,7 +84,6 @@ _manipulation.install()
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
 _core._add_blas_search_dirs([_os.path.dirname(_os.path.dirname(_np.__file__))])
 
-from . import fft, linalg  # noqa: E402,F401 - numpy.fft's and numpy.linalg's functions
 
 device = Device
 AxisError = _np.exceptions.AxisError
@@ -105,12 +104,20 @@ if not hasattr(_core, "allclose"):
     from ._closeness import allclose, isclose  # noqa: F401 - composed; the core's own wins
 
 
+# Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions.
+_LAZY_SUBMODULES = ("fft", "linalg")
+
+
 def __getattr__(name):
     # bfloat16 imports ml_dtypes on first use (see _dtypes), keeping `import accelpy` fast.
     if name == "bfloat16":
         return _load_bfloat16().type
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")  # sets the attribute too
     raise AttributeError(f"module 'accelpy' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | {"bfloat16"})
+    return sorted(set(globals()) | {"bfloat16", *_LAZY_SUBMODULES})

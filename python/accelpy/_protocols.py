@@ -11,7 +11,7 @@
 """
 
 import numbers
-import uuid
+import os
 
 import numpy as np
 
@@ -281,7 +281,7 @@ def reduce(self):
 def dask_tokenize(self):
     """A fresh token per call: hashing the data would copy it to the host, and Dask needs
     tokens only to name graph keys (it treats accelpy chunks like any unhashable object)."""
-    return ("accelpy.ndarray", uuid.uuid4().hex)
+    return ("accelpy.ndarray", os.urandom(16).hex())  # uuid4's randomness; uuid is slow to import
 
 
 def sizeof(self):

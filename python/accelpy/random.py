@@ -21,6 +21,7 @@ Differences from NumPy:
 """
 
 import operator
+from _thread import allocate_lock
 
 import numpy as np
 
@@ -285,18 +286,39 @@ def default_rng(seed=None):
 
 # ---- the legacy module functions, on one global generator ------------------------------------
 
-_global = Generator()
+# Made on first use, not at import: seeding from OS entropy imports numpy.random (and secrets,
+# hashlib, ...), half of accelpy's own import time. The lock makes concurrent first draws share
+# one generator, as a generator made at import would be.
+_global = None
+_global_lock = allocate_lock()  # _thread: threading is slow to import
+
+
+def _global_generator():
+    g = _global
+    if g is None:
+        with _global_lock:
+            g = _global
+            if g is None:
+                g = _set_global(Generator())
+    return g
+
+
+def _set_global(g):
+    global _global
+    _global = g
+    return g
 
 
 def seed(seed=None):
     """Reseeds the global generator behind the module functions."""
-    global _global
-    _global = Generator(seed)
+    g = Generator(seed)
+    with _global_lock:
+        _set_global(g)
 
 
 def random(size=None, *, device=None):
     """Uniform float64 values in [0, 1) (``numpy.random.random``)."""
-    return _global.random(size, device=device)
+    return _global_generator().random(size, device=device)
 
 
 random_sample = random
@@ -304,49 +326,49 @@ random_sample = random
 
 def rand(*shape, device=None):
     """Uniform float64 values in [0, 1) of the given dimensions (``numpy.random.rand``)."""
-    return _global.random(shape, device=device)
+    return _global_generator().random(shape, device=device)
 
 
 def randn(*shape, device=None):
     """Standard normal float64 values of the given dimensions (``numpy.random.randn``)."""
-    return _global.standard_normal(shape, device=device)
+    return _global_generator().standard_normal(shape, device=device)
 
 
 def randint(low, high=None, size=None, dtype=np.int64, *, device=None):
     """Integers in [low, high), or [0, low) without high (``numpy.random.randint``)."""
-    return _global.integers(low, high, size, dtype, device=device)
+    return _global_generator().integers(low, high, size, dtype, device=device)
 
 
 def uniform(low=0.0, high=1.0, size=None, *, device=None):
     """Uniform float64 values in [low, high) (``numpy.random.uniform``)."""
-    return _global.uniform(low, high, size, device=device)
+    return _global_generator().uniform(low, high, size, device=device)
 
 
 def normal(loc=0.0, scale=1.0, size=None, *, device=None):
     """Normal float64 values (``numpy.random.normal``)."""
-    return _global.normal(loc, scale, size, device=device)
+    return _global_generator().normal(loc, scale, size, device=device)
 
 
 def standard_normal(size=None, *, device=None):
     """Standard normal float64 values (``numpy.random.standard_normal``)."""
-    return _global.standard_normal(size, device=device)
+    return _global_generator().standard_normal(size, device=device)
 
 
 def exponential(scale=1.0, size=None, *, device=None):
     """Exponential float64 values (``numpy.random.exponential``)."""
-    return _global.exponential(scale, size, device=device)
+    return _global_generator().exponential(scale, size, device=device)
 
 
 def permutation(x, *, device=None):
     """A permuted ``arange(x)``, or a permuted copy of array x (``numpy.random.permutation``)."""
-    return _global.permutation(x, device=device)
+    return _global_generator().permutation(x, device=device)
 
 
 def shuffle(x):
     """Permutes accelpy array x in place along its first axis (``numpy.random.shuffle``)."""
-    _global.shuffle(x)
+    _global_generator().shuffle(x)
 
 
 def choice(a, size=None, replace=True, p=None, *, device=None):
     """Random samples from ``arange(a)`` or array a (``numpy.random.choice``)."""
-    return _global.choice(a, size, replace, p, device=device)
+    return _global_generator().choice(a, size, replace, p, device=device)
