@@ -267,7 +267,11 @@ def putmask(a, /, mask, values):
     mask = asarray(mask, device=a.device)
     if mask.shape != a.shape:
         raise ValueError("putmask: mask and data must be the same size")
+    scalar = isinstance(values, (bool, int, float, complex))
     values = asarray(values, device=a.device)
+    if not scalar and not np.can_cast(values.dtype, a.dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from {values.dtype!r} to {a.dtype!r} according "
+                        "to the rule 'safe'")
     if values.size == 0:
         return
     a[...] = _core.where(mask.astype(np.bool_), resize(values, a.shape).astype(a.dtype), a)
@@ -283,7 +287,11 @@ def place(arr, mask, vals):
         raise ValueError("place: mask and data must be the same size")
     mask = mask.reshape(arr.shape)
     count = int(_core.count_nonzero(mask))
+    scalar = isinstance(vals, (bool, int, float, complex))
     vals = asarray(vals, device=arr.device)
+    if not scalar and not np.can_cast(vals.dtype, arr.dtype, "safe"):
+        raise TypeError(f"Cannot cast array data from {vals.dtype!r} to {arr.dtype!r} according "
+                        "to the rule 'safe'")
     if count == 0:
         return
     if vals.size == 0:
@@ -320,7 +328,13 @@ def piecewise(x, condlist, funclist, *args, **kw):
     none does; one more function than conditions is the 'otherwise' case (numpy.piecewise)."""
     x = asarray(x)
     n2 = len(funclist)
-    if isinstance(condlist, (bool, np.bool_)) or (
+    if isinstance(condlist, ndarray):
+        # NumPy looks at condlist[0]: a row (an array of conditions) only when it is >= 2-D.
+        if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
+            condlist = [condlist]
+        elif len(condlist) == 0:
+            raise IndexError("index 0 is out of bounds for axis 0 with size 0")
+    elif np.isscalar(condlist) or (
             not isinstance(condlist[0], (list, ndarray, np.ndarray)) and x.ndim != 0):
         condlist = [condlist]
     conds = [asarray(c, device=x.device).astype(np.bool_) for c in condlist]
