@@ -109,11 +109,15 @@ def triu_indices_from(arr, k=0):
     return _tri_indices(arr.shape[0], k, arr.shape[1], False, arr.device)
 
 
-def diag_indices(n, ndim=2, *, _on=None):
+def _diag_indices(n, ndim, device):
+    idx = _core.arange(operator.index(n), device=_device(device))
+    return (idx,) * ndim
+
+
+def diag_indices(n, ndim=2):
     """The indices of the main diagonal of an n x ... x n array of `ndim` dimensions
     (numpy.diag_indices): `ndim` copies of arange(n)."""
-    idx = _core.arange(operator.index(n), device=_device(_on))
-    return (idx,) * ndim
+    return _diag_indices(n, ndim, None)
 
 
 def diag_indices_from(arr):
@@ -123,7 +127,7 @@ def diag_indices_from(arr):
         raise ValueError("input array must be at least 2-d")
     if len(set(arr.shape)) != 1:
         raise ValueError("All dimensions of input must be of equal length")
-    return diag_indices(arr.shape[0], arr.ndim, _on=arr.device)
+    return _diag_indices(arr.shape[0], arr.ndim, arr.device)
 
 
 def diagflat(v, k=0):

@@ -2,6 +2,8 @@
 ravel_multi_index), choose/select/piecewise and the in-place writers (fill_diagonal, copyto,
 putmask, place) against NumPy, on both devices; bad arguments raise NumPy's exception types."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,11 @@ def compare(np_fn, ap_fn):
             ap_fn()
         return
     same(ap_fn(), expected)
+
+
+def in_place(fn, target, *args):
+    fn(target, *args)
+    return target
 
 
 def on(device, arrays):
@@ -123,7 +130,8 @@ def test_unravel_ravel(shape, order, device, rng):
     for mode in ("wrap", "clip", ("clip",) + ("wrap",) * (len(shape) - 1)):
         same(ap.ravel_multi_index(out, shape, mode=mode, order=order),
              np.ravel_multi_index(out_np, shape, mode=mode, order=order))
-    raises_like(lambda: np.ravel_multi_index(out_np, shape), lambda: ap.ravel_multi_index(out, shape))
+    raises_like(lambda: np.ravel_multi_index(out_np, shape),
+                lambda: ap.ravel_multi_index(out, shape))
     raises_like(lambda: np.unravel_index(size, shape), lambda: ap.unravel_index(size, shape))
     raises_like(lambda: np.unravel_index(-1, shape), lambda: ap.unravel_index(-1, shape))
     raises_like(lambda: np.unravel_index(1.0, shape), lambda: ap.unravel_index(1.0, shape))
@@ -172,7 +180,8 @@ def test_copyto(layout, dtype, device, rng):
     i_np = np.zeros(src_np.shape, np.int8)
     compare(lambda: np.copyto(i_np, src_np) or i_np,
             lambda: ap.copyto(i := to_device(i_np, device), src) or i)
-    raises_like(lambda: np.copyto(i_np, src_np * 1.5), lambda: ap.copyto(to_device(i_np, device), src * 1.5))
+    raises_like(lambda: np.copyto(i_np, src_np * 1.5),
+                lambda: ap.copyto(to_device(i_np, device), src * 1.5))
     raises_like(lambda: np.copyto(i_np, 1.5), lambda: ap.copyto(to_device(i_np, device), 1.5))
     raises_like(lambda: np.copyto(i_np, 1000), lambda: ap.copyto(to_device(i_np, device), 1000))
     raises_like(lambda: np.copyto(i_np, src_np, casting="bogus"),
@@ -186,14 +195,11 @@ def test_putmask_place(layout, dtype, device, rng):
     mask_np = rng.random(a_np.shape) < 0.5
     for values_np in (random_values(rng, (3,), dtype), random_values(rng, (1,), np.int64) % 50,
                       random_values(rng, (0,), dtype)):
-        b_np, b = a_np.copy(), to_device(a_np, device)
-        compare(lambda: np.putmask(b_np, mask_np, values_np) or b_np,
-                lambda: ap.putmask(b, to_device(mask_np, device), to_device(values_np, device))
-                or b)
-        b_np, b = a_np.copy(), to_device(a_np, device)
-        compare(lambda: np.place(b_np, mask_np, values_np) or b_np,
-                lambda: ap.place(b, to_device(mask_np, device), to_device(values_np, device))
-                or b)
+        mask = to_device(mask_np, device)
+        values = to_device(values_np, device)
+        for np_fn, ap_fn in ((np.putmask, ap.putmask), (np.place, ap.place)):
+            compare(partial(in_place, np_fn, a_np.copy(), mask_np, values_np),
+                    partial(in_place, ap_fn, to_device(a_np, device), mask, values))
     raises_like(lambda: np.putmask(np.zeros(3), np.ones(2, bool), 1),
                 lambda: ap.putmask(ap.zeros(3), ap.ones(2, dtype=bool), 1))
 
