@@ -320,11 +320,8 @@ def select(condlist, choicelist, default=0):
     result = default
     for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
         result = _core.where(cond, choice, result)
-    result = asarray(result)
-    shape = np.broadcast_shapes(*[c.shape for c in conds],
-                                *[np.shape(c) if not isinstance(c, ndarray) else c.shape
-                                  for c in choices])
-    return _core.broadcast_to(result.astype(dtype), shape).copy()
+    # Every condition and choice went through a where: the result has their broadcast shape.
+    return asarray(result).astype(dtype, copy=False)
 
 
 def piecewise(x, condlist, funclist, *args, **kw):

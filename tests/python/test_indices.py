@@ -214,6 +214,7 @@ def test_select(dtype, device, rng):
     same(ap.select([c1, c2], [x, y]), np.select([c1_np, c2_np], [x_np, y_np]))
     same(ap.select([c1, c2], [x, 2], default=7), np.select([c1_np, c2_np], [x_np, 2], default=7))
     same(ap.select([c2], [y], default=x), np.select([c2_np], [y_np], default=x_np))
+    same(ap.select([c2[:1, :1]], [3], default=x), np.select([c2_np[:1, :1]], [3], default=x_np))
     got = ap.select([c1], [x])
     assert got.device == x.device
     raises_like(lambda: np.select([c1_np], [x_np, y_np]), lambda: ap.select([c1], [x, y]))
