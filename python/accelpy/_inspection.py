@@ -139,6 +139,10 @@ def _fake_numpy(address, shp, strides, dtype):
                                   "typestr": dtype.str, "version": 3}))
 
 
+def _size_of(x):
+    return x.size if isinstance(x, ndarray) else np.size(x)
+
+
 def may_share_memory(a, b, /, max_work=0):
     """Whether the memory ranges of a and b overlap (numpy.may_share_memory); arrays on
     different devices never do."""
@@ -148,6 +152,8 @@ def may_share_memory(a, b, /, max_work=0):
 def shares_memory(a, b, /, max_work=-1):
     """Whether a and b share an element's memory (numpy.shares_memory); arrays on different
     devices never do. A deferred result is computed first (into memory of its own)."""
+    if _size_of(a) == 0 or _size_of(b) == 0:
+        return False  # no element to share (and an empty array's address may be null)
     dev_a, view_a = _extent_view(a)
     dev_b, view_b = _extent_view(b)
     if dev_a != dev_b:
