@@ -113,6 +113,20 @@ def cases(rng, n):
         ("unique 4M int64 (65536 values)", 2 * 8 * (n // 4), lambda: ap.eval(ap.unique(U)),
          lambda: np.unique(u_np), None),
     ]
+    # NumPy breadth A (issue 6): multidimensional histograms, select, insert/delete.
+    hx, hy = s_np, rng.standard_normal(n // 4, dtype=np.float32)
+    HX, HY = S, ap.asarray(hy)
+    cut = np.arange(0, n, 1000)
+    out += [
+        ("histogram2d 4M f32 points, 64x64 bins", 2 * 4 * (n // 4),
+         lambda: ap.eval(ap.histogram2d(HX, HY, bins=64)[0]),
+         lambda: np.histogram2d(hx, hy, bins=64), None),
+        ("select 3 cases 16M f32", 2 * 4 * n,
+         lambda: ap.eval(ap.select([A > 1, A < -1, B > 0], [A, B, A * B])),
+         lambda: np.select([a > 1, a < -1, b > 0], [a, b, a * b]), None),
+        ("delete every 1000th of 16M f32", 2 * 4 * n, lambda: ap.eval(ap.delete(A, cut)),
+         lambda: np.delete(a, cut), None),
+    ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
              (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)

@@ -523,6 +523,30 @@ def print_indexing(cases):
               f"{fmt(m.get('torch')):>8} {fmt(ratio):>8} >=0.97x")
 
 
+# ---- NumPy breadth A: histogram2d (4096 bins) and a three-case select ---------------------
+
+def case_breadth(name, n):
+    """accelpy against CuPy (and PyTorch where it has the op on CUDA) on n random float32."""
+    rng = np.random.default_rng(4)
+    x, y = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
+    ops = {"histogram2d": (lambda m, a, b: m.histogram2d(a, b, bins=64)[0], None),
+           "select": (lambda m, a, b: m.select([a > 1, a < -1, b > 0], [a, b, a * b]),
+                      lambda a, b: torch.where(a > 1, a, torch.where(
+                          a < -1, b, torch.where(b > 0, a * b, 0.0))))}
+    run, run_torch = ops[name]
+    a, b = ap.asarray(x, device="cuda"), ap.asarray(y, device="cuda")
+    out = {"accelpy": timer_ap(lambda: ap.eval(run(ap, a, b)))}
+    if torch is not None and run_torch is not None:
+        ta, tb = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+        out["torch"] = timer_torch(lambda: run_torch(ta, tb))
+        del ta, tb
+    if cupy is not None:
+        ca, cb = cupy.asarray(x), cupy.asarray(y)
+        out["cupy"] = timer_cupy(lambda: run(cupy, ca, cb))
+        del ca, cb
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
@@ -594,6 +618,9 @@ def main():
         measure(f"{op}_2^{log2n}_f32",
                 lambda op=op, log2n=log2n: {"ms": case_library(op, 1 << (20 if args.quick
                                                                         else log2n))})
+    for op in ("histogram2d", "select"):  # NumPy breadth A
+        measure(f"{op}_2^{24 if args.quick else 26}_f32",
+                lambda op=op: case_breadth(op, 1 << (24 if args.quick else 26)))
     measure("first_use_fused", first_use_fused_ms)
     measure("dispatch_us", dispatch_us)
     measure("transfer_256MiB_gbps", transfers)

@@ -121,3 +121,9 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | {"bfloat16", *_LAZY_SUBMODULES})
+
+# NumPy breadth, part A (issue 6): shapes, stacking, indices, inspection.
+from ._histogramdd import histogram2d, histogramdd  # noqa: E402,F401
+from ._indices import *  # noqa: E402,F401,F403 - indices, ix_, tril_indices, choose, copyto, ...
+from ._inspection import *  # noqa: E402,F401,F403 - shape, array_equal, shares_memory, ...
+from ._shaping import *  # noqa: E402,F401,F403 - hstack, vstack, block, insert, delete, ...
