@@ -114,3 +114,11 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | {"bfloat16"})
+
+# NumPy breadth, part B (issue 6): elementwise math, polynomials, windows, log-scale ranges and
+# products, composed from the core's ops (every device).
+from ._math import *  # noqa: E402,F401,F403 - angle, divmod, modf, frexp, ldexp, gcd, ...
+from ._polynomial import *  # noqa: E402,F401,F403 - polyval, polyfit, roots, poly, vander, ...
+from ._products import *  # noqa: E402,F401,F403 - kron, cross, matvec, vecmat
+from ._ranges import *  # noqa: E402,F401,F403 - logspace, geomspace
+from ._signal import *  # noqa: E402,F401,F403 - window functions, unwrap
