@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _core
 from ._creation import asarray as _asarray
-from ._creation import zeros_like
+from ._creation import full_like, zeros_like
 
 __all__ = ["angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd", "i0",
            "isneginf", "isposinf", "lcm", "ldexp", "modf", "nan_to_num", "real_if_close",
@@ -40,7 +40,7 @@ def _as(x, dtype):
 
 def _no_options(name, out=None, where=True, **kwargs):
     """Raises for the ufunc keywords accelpy does not take (results are always new arrays)."""
-    if out is not None and out != (None, None):
+    if out is not None and not (isinstance(out, tuple) and all(o is None for o in out)):
         raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
     if where is not True:
         raise NotImplementedError(f"accelpy.{name}: where= is not supported; use accelpy.where")
@@ -129,10 +129,17 @@ def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
     return x1 * _pow2(fk[0], dt) * _pow2(fk[1], dt) * _pow2(fk[2], dt)
 
 
+def _magnitudes(a, b):
+    """|a| and |b| in the unsigned type of their width: |INT_MIN| is exact there, and C's
+    wrapping results (NumPy's) come back by the cast to the signed type."""
+    unsigned = np.dtype(f"u{np.dtype(a.dtype).itemsize}")
+    return _core.abs(a).astype(unsigned), _core.abs(b).astype(unsigned)
+
+
 def _euclid(a, b):
-    """gcd(|a|, |b|) by Euclid's algorithm: one fused remainder step per pass until every
-    divisor is zero (at most ~93 passes for 64-bit integers)."""
-    a, b = _core.abs(a), _core.abs(b)
+    """gcd(a, b) of unsigned a, b by Euclid's algorithm: one fused remainder step per pass
+    until every divisor is zero (at most ~93 passes for 64-bit integers). No exact fixed
+    composition exists; a new scalar op would be the alternative."""
     while a.size and bool(_core.any(b != 0)):
         nonzero = b != 0
         r = _core.remainder(a, _core.where(nonzero, b, 1))
@@ -146,8 +153,8 @@ def gcd(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("gcd", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.gcd, x1, x2)[0]
-    a, b = _core.broadcast_arrays(_as(x1, dt), _as(x2, dt))
-    return _euclid(a, b)
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt), _as(x2, dt)))
+    return _euclid(a, b).astype(dt)
 
 
 def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
@@ -155,9 +162,9 @@ def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("lcm", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.lcm, x1, x2)[0]
-    a, b = _core.broadcast_arrays(_as(x1, dt), _as(x2, dt))
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt), _as(x2, dt)))
     g = _euclid(a, b)
-    return _core.abs(_core.floor_divide(a, _core.where(g == 0, 1, g)) * b)
+    return (_core.floor_divide(a, _core.where(g == 0, 1, g)) * b).astype(dt)
 
 
 def sinc(x):
@@ -234,6 +241,11 @@ def spacing(x, /, out=None, *, where=True, **kwargs):
     _no_options("spacing", out, where, **kwargs)
     x = _asarray(x)
     x = _as(x, _resolved(np.spacing, x)[0])
+    if x.dtype == np.float16:
+        # NumPy's float16 loop steps toward +inf for every x (positive spacings, NaN at
+        # either infinity); kept for bit-identical results.
+        up = _core.nextafter(x, full_like(x, np.inf)) - x
+        return _core.where(_core.isinf(x), np.nan, up).astype(x.dtype)
     return _core.nextafter(x, _core.where(x < 0, -np.inf, np.inf).astype(x.dtype)) - x
 
 
