@@ -67,9 +67,21 @@ def polysub(a1, a2):
     return _padded(a1, n - a1.shape[0]) - _padded(a2, n - a2.shape[0])
 
 
+def _poly1d_coefficients(a):
+    """a as numpy.poly1d keeps it: 1-D, leading zeros trimmed, [0] when nothing is left."""
+    a = _atleast_1d(a)
+    if a.ndim > 1:
+        raise ValueError("Polynomial must be 1d only.")
+    nonzero = host_values(_core.flatnonzero(a))
+    if len(nonzero) == 0:
+        return _core.zeros((1,), dtype=a.dtype, device=a.device)
+    return a[int(nonzero[0]) :]
+
+
 def polymul(a1, a2):
-    """The product of two polynomials: their coefficients' convolution (numpy.polymul)."""
-    return convolve(_atleast_1d(a1), _atleast_1d(a2))
+    """The product of two polynomials: their coefficients' convolution, leading zeros trimmed
+    first as NumPy does (numpy.polymul)."""
+    return convolve(_poly1d_coefficients(a1), _poly1d_coefficients(a2))
 
 
 def polyder(p, m=1):
