@@ -86,17 +86,16 @@ def modf(x, /, out=(None, None), *, where=True, **kwargs):
 
 
 def _pow2(k, dtype):
-    """2**k for integral-valued float k in the normal range: exact (exp2 of an integer)."""
-    return _core.exp2(k).astype(dtype)
+    """2**k for integral k in dtype's normal exponent range, built from its bits (biased
+    exponent, zero mantissa): exact on every device, where exp2 need not be."""
+    info = np.finfo(dtype)
+    bits = np.dtype(f"i{np.dtype(dtype).itemsize}")
+    return ((k.astype(bits) + (info.maxexp - 1)) << info.nmant).view(dtype)
 
 
-def frexp(x, /, out=(None, None), *, where=True, **kwargs):
-    """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
-    (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
-    _no_options("frexp", out, where, **kwargs)
-    x = _asarray(x)
-    dt = _resolved(np.frexp, x)[0]
-    x = _as(x, dt)
+def _split(x, dt):
+    """(m, e): x == m * 2**e with |m| in [0.5, 1) and integral float e where x is finite and
+    nonzero; (x, 0) elsewhere."""
     regular = _core.isfinite(x) & (x != 0)
     a = _core.where(regular, _core.abs(x), 1)
     e = _core.floor(_core.log2(a)) + 1
@@ -108,25 +107,35 @@ def frexp(x, /, out=(None, None), *, where=True, **kwargs):
     m, e = _core.where(big, m * 0.5, m), _core.where(big, e + 1, e)
     small = _core.abs(m) < 0.5
     m, e = _core.where(small, m * 2, m), _core.where(small, e - 1, e)
-    return (_core.where(regular, m, x),
-            _core.where(regular, e, 0).astype(np.int32))
+    return _core.where(regular, m, x), _core.where(regular, e, 0)
+
+
+def frexp(x, /, out=(None, None), *, where=True, **kwargs):
+    """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
+    (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
+    _no_options("frexp", out, where, **kwargs)
+    x = _asarray(x)
+    dt = _resolved(np.frexp, x)[0]
+    m, e = _split(_as(x, dt), dt)
+    return m, e.astype(np.int32)
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
-    """x1 * 2**x2 for integer x2 (numpy.ldexp)."""
+    """x1 * 2**x2 for integer x2, correctly rounded where the result is subnormal
+    (numpy.ldexp)."""
     _no_options("ldexp", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.ldexp, x1, x2)[0]
-    x1 = _as(x1, dt)
     info = np.finfo(dt)
-    # Beyond this the result is 0 or inf anyway; three steps keep each factor representable.
-    span = info.maxexp - info.minexp + info.nmant + 2
-    k = _core.clip(_as(x2, np.int64), -span, span)
-    k1 = k // 3
-    k2 = (k - k1) // 2
-    k3 = k - k1 - k2
-    fk = [_as(p, np.float64) for p in (k1, k2, k3)]
-    return x1 * _pow2(fk[0], dt) * _pow2(fk[1], dt) * _pow2(fk[2], dt)
+    m, e = _split(_as(x1, dt), dt)
+    # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
+    # factor keeps m normal (exact); only the second may round (into the subnormals) or
+    # overflow, so the result is rounded once, as NumPy's.
+    lo, hi = info.minexp - info.nmant - 2, info.maxexp + 1
+    k = _core.clip(_as(x2, np.int64), lo - hi, hi - lo)
+    big_e = _core.clip(e.astype(np.int64) + k, lo, hi)
+    first = _core.clip(big_e, info.minexp + 1, info.maxexp - 1)
+    return m * _pow2(first, dt) * _pow2(big_e - first, dt)
 
 
 def _magnitudes(a, b):

@@ -119,6 +119,11 @@ def test_ldexp_extremes(device, rng, dtype):
         expected = np.ldexp(m_np, e_np)
     got = to_numpy(ap.ldexp(to_device(m_np, device), to_device(e_np, device)))
     np.testing.assert_array_equal(got, expected)
+    # Results in the subnormal range, from full-precision mantissas of any magnitude: one
+    # rounding, as NumPy's.
+    m_np = (rng.uniform(-1, 1, 200) * 2.0 ** rng.integers(-20, 20, 200)).astype(dtype)
+    e_np = info.minexp - rng.integers(-2, info.nmant + 25, 200)
+    exact(ap.ldexp(to_device(m_np, device), to_device(e_np, device)), np.ldexp(m_np, e_np))
     with pytest.raises(TypeError):
         ap.ldexp(to_device(m_np, device), 1.5)
 
