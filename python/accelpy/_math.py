@@ -94,19 +94,18 @@ def _pow2(k, dtype):
 
 
 def _split(x, dt):
-    """(m, e): x == m * 2**e with |m| in [0.5, 1) and integral float e where x is finite and
-    nonzero; (x, 0) elsewhere."""
+    """(m, e): x == m * 2**e with |m| in [0.5, 1) and integer e where x is finite and nonzero;
+    (x, 0) elsewhere. Read from the bits (exponent field, mantissa with the exponent of 0.5);
+    subnormals are first scaled into the normal range by an exact power of two."""
+    info = np.finfo(dt)
+    bits = np.dtype(f"i{np.dtype(dt).itemsize}")
+    nmant, bias = info.nmant, info.maxexp - 1
+    field = (2 * bias + 1) << nmant  # the exponent bits
     regular = _core.isfinite(x) & (x != 0)
-    a = _core.where(regular, _core.abs(x), 1)
-    e = _core.floor(_core.log2(a)) + 1
-    # Scaling in two halves keeps each power of two representable, subnormals included.
-    half = _core.floor(e * 0.5)
-    m = _core.where(regular, x, 1) * _pow2(-half, dt) * _pow2(half - e, dt)
-    # log2 may round across a power of two: one step corrects the exponent either way.
-    big = _core.abs(m) >= 1
-    m, e = _core.where(big, m * 0.5, m), _core.where(big, e + 1, e)
-    small = _core.abs(m) < 0.5
-    m, e = _core.where(small, m * 2, m), _core.where(small, e - 1, e)
+    sub = regular & (_core.abs(x) < float(info.tiny))
+    b = _core.where(sub, x * float(2.0 ** (nmant + 1)), x).view(bits)
+    e = ((b >> nmant) & (2 * bias + 1)) - (bias - 1) - _core.where(sub, nmant + 1, 0)
+    m = ((b & ~field) | ((bias - 1) << nmant)).view(dt)
     return _core.where(regular, m, x), _core.where(regular, e, 0)
 
 
