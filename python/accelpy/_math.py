@@ -21,6 +21,14 @@ def _operand(x):
     return x if isinstance(x, _PY_SCALARS) else _asarray(x)
 
 
+def _arrays(*objs):
+    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
+    scalars) go to the device of the first that is, so mixed operands meet on one device."""
+    device = next((o.device for o in objs if isinstance(o, _core.ndarray)), None)
+    return tuple(o if isinstance(o, _core.ndarray) else _asarray(o, device=device)
+                 for o in objs)
+
+
 def _probe(x):
     # Python scalars stay weak (NEP 50), as NumPy resolves them.
     return x if isinstance(x, _PY_SCALARS) else np.empty(0, x.dtype)
@@ -32,9 +40,12 @@ def _resolved(ufunc, *operands):
     return tuple(o.dtype for o in out) if isinstance(out, tuple) else (out.dtype,)
 
 
-def _as(x, dtype):
+def _as(x, dtype, *others):
+    """x as an array of dtype; a Python scalar goes to the device of the array among `others`
+    (the default device when there is none)."""
     if isinstance(x, _PY_SCALARS):
-        return _asarray(x, dtype=dtype)
+        device = next((o.device for o in others if isinstance(o, _core.ndarray)), None)
+        return _asarray(x, dtype=dtype, device=device)
     return x.astype(dtype) if x.dtype != dtype else x
 
 
@@ -126,12 +137,12 @@ def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.ldexp, x1, x2)[0]
     info = np.finfo(dt)
-    m, e = _split(_as(x1, dt), dt)
+    m, e = _split(_as(x1, dt, x2), dt)
     # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
     # factor keeps m normal (exact); only the second may round (into the subnormals) or
     # overflow, so the result is rounded once, as NumPy's.
     lo, hi = info.minexp - info.nmant - 2, info.maxexp + 1
-    k = _core.clip(_as(x2, np.int64), lo - hi, hi - lo)
+    k = _core.clip(_as(x2, np.int64, x1), lo - hi, hi - lo)
     big_e = _core.clip(e.astype(np.int64) + k, lo, hi)
     first = _core.clip(big_e, info.minexp + 1, info.maxexp - 1)
     return m * _pow2(first, dt) * _pow2(big_e - first, dt)
@@ -161,7 +172,7 @@ def gcd(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("gcd", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.gcd, x1, x2)[0]
-    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt), _as(x2, dt)))
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
     return _euclid(a, b).astype(dt)
 
 
@@ -170,7 +181,7 @@ def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("lcm", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.lcm, x1, x2)[0]
-    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt), _as(x2, dt)))
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
     g = _euclid(a, b)
     return (_core.floor_divide(a, _core.where(g == 0, 1, g)) * b).astype(dt)
 
@@ -198,7 +209,7 @@ def float_power(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("float_power", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.float_power, x1, x2)[0]
-    return _core.pow(_as(x1, dt), _as(x2, dt))
+    return _core.pow(_as(x1, dt, x2), _as(x2, dt, x1))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -219,7 +230,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
         fixed.append(_core.where(isneginf(d), lo, d).astype(d.dtype))
     if len(fixed) == 1:
         return fixed[0]
-    return (fixed[0] + fixed[1] * 1j).astype(x.dtype)
+    out = _core.copy(x)  # parts stored as they are (no complex arithmetic to move -0.0)
+    out.real = fixed[0]
+    out.imag = fixed[1]
+    return out
 
 
 def isposinf(x, out=None):

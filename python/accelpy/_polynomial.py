@@ -11,15 +11,16 @@ from . import _core
 from ._closeness import allclose
 from ._creation import asarray as _asarray
 from ._creation import host_values, zeros_like
+from ._math import _arrays
 from ._searching import convolve
 
 __all__ = ["poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
            "polyval", "roots", "vander"]
 
 
-def _atleast_1d(a):
-    a = _asarray(a)
-    return _core.reshape(a, (1,)) if a.ndim == 0 else a
+def _atleast_1d(*objs):
+    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in _arrays(*objs))
+    return out if len(out) > 1 else out[0]
 
 
 def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
@@ -29,9 +30,11 @@ def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
     dt = np.promote_types(x.dtype, np.int_)
-    if n <= 0:
-        return _core.zeros((x.shape[0], max(n, 0)), dtype=dt, device=x.device)
+    if n == 0:
+        return _core.zeros((x.shape[0], 0), dtype=dt, device=x.device)
     cols = _core.broadcast_to(_core.reshape(x.astype(dt), (-1, 1)), (x.shape[0], n - 1))
     ones = _core.ones((x.shape[0], 1), dtype=dt, device=x.device)
     v = _core.concatenate([ones, _core.cumprod(cols, axis=1)], axis=1)
@@ -41,10 +44,11 @@ def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
 def polyval(p, x):
     """The polynomial with coefficients p (highest power first) at x, by Horner's scheme
     (numpy.polyval)."""
-    p = _asarray(p)
-    x = _asarray(x)
+    p, x = _arrays(p, x)
+    if p.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
     y = zeros_like(x)
-    for i in range(p.shape[0] if p.ndim else 0):
+    for i in range(p.shape[0]):
         y = y * x + p[i]
     return y
 
@@ -55,14 +59,14 @@ def _padded(a, n):
 
 def polyadd(a1, a2):
     """The sum of two polynomials, aligned at the constant term (numpy.polyadd)."""
-    a1, a2 = _atleast_1d(a1), _atleast_1d(a2)
+    a1, a2 = _atleast_1d(a1, a2)
     n = max(a1.shape[0], a2.shape[0])
     return _padded(a1, n - a1.shape[0]) + _padded(a2, n - a2.shape[0])
 
 
 def polysub(a1, a2):
     """The difference of two polynomials, aligned at the constant term (numpy.polysub)."""
-    a1, a2 = _atleast_1d(a1), _atleast_1d(a2)
+    a1, a2 = _atleast_1d(a1, a2)
     n = max(a1.shape[0], a2.shape[0])
     return _padded(a1, n - a1.shape[0]) - _padded(a2, n - a2.shape[0])
 
@@ -81,6 +85,7 @@ def _poly1d_coefficients(a):
 def polymul(a1, a2):
     """The product of two polynomials: their coefficients' convolution, leading zeros trimmed
     first as NumPy does (numpy.polymul)."""
+    a1, a2 = _arrays(a1, a2)
     return convolve(_poly1d_coefficients(a1), _poly1d_coefficients(a2))
 
 
@@ -115,8 +120,8 @@ def polyint(p, m=1, k=None):
 
 def polydiv(u, v):
     """Quotient and remainder of polynomial division (numpy.polydiv)."""
-    u = _atleast_1d(u) + 0.0
-    v = _atleast_1d(v) + 0.0
+    u, v = _atleast_1d(u, v)
+    u, v = u + 0.0, v + 0.0
     dt = _core.result_type(u, v)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]
@@ -199,8 +204,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     a column-scaled Vandermonde system solved by accelpy.linalg.lstsq."""
     linalg = _core_linalg()
     order = int(deg) + 1
-    x = _asarray(x) + 0.0
-    y = _asarray(y) + 0.0
+    x, y, w = _arrays(x, y, w) if w is not None else (*_arrays(x, y), None)
+    x, y = x + 0.0, y + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
@@ -216,7 +221,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     lhs = vander(x, order)
     rhs = y
     if w is not None:
-        w = _asarray(w) + 0.0
+        w = w + 0.0
         if w.ndim != 1:
             raise TypeError("expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:

@@ -6,15 +6,15 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._creation import asarray as _asarray
 from ._manipulation import _axis
+from ._math import _arrays
 
 __all__ = ["cross", "kron", "matvec", "vecmat"]
 
 
 def kron(a, b):
     """The Kronecker product: blocks a[i, j, ...] * b (numpy.kron)."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = _arrays(a, b)
     nd = max(a.ndim, b.ndim)
     sa = (1,) * (nd - a.ndim) + tuple(a.shape)
     sb = (1,) * (nd - b.ndim) + tuple(b.shape)
@@ -29,7 +29,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     axes, broadcasting the rest (numpy.cross)."""
     if axis is not None:
         axisa, axisb, axisc = (axis,) * 3
-    a, b = _asarray(a), _asarray(b)
+    a, b = _arrays(a, b)
     a = _core.moveaxis(a, _axis(axisa, a.ndim) if a.ndim else _axis(axisa, 1), -1)
     b = _core.moveaxis(b, _axis(axisb, b.ndim) if b.ndim else _axis(axisb, 1), -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
@@ -64,7 +64,7 @@ def matvec(x1, x2, /, out=None, **kwargs):
     """The matrix-vector product over the last two axes of x1 and the last of x2, broadcasting
     the rest (numpy.matvec)."""
     _gufunc_options("matvec", out, kwargs)
-    x1, x2 = _asarray(x1), _asarray(x2)
+    x1, x2 = _arrays(x1, x2)
     if x1.ndim < 2 or x2.ndim < 1:
         raise ValueError("matvec: Input operand does not have enough dimensions (has "
                          f"{x1.ndim if x1.ndim < 2 else x2.ndim}, gufunc core with signature "
@@ -76,7 +76,7 @@ def vecmat(x1, x2, /, out=None, **kwargs):
     """The vector-matrix product conj(x1) @ x2 over the last axis of x1 and the last two of x2,
     broadcasting the rest (numpy.vecmat)."""
     _gufunc_options("vecmat", out, kwargs)
-    x1, x2 = _asarray(x1), _asarray(x2)
+    x1, x2 = _arrays(x1, x2)
     if x1.ndim < 1 or x2.ndim < 2:
         raise ValueError("vecmat: Input operand does not have enough dimensions (has "
                          f"{x1.ndim if x1.ndim < 1 else x2.ndim}, gufunc core with signature "

@@ -198,6 +198,9 @@ def test_nan_to_num(device, rng, dtype):
     kw = {"nan": 7.5, "posinf": 1e4, "neginf": -3.25}
     assert_matches(ap.nan_to_num(x, **kw), np.nan_to_num(x_np, **kw), rtol=0, atol=0)
     assert_matches(ap.nan_to_num(x[::-2]), np.nan_to_num(x_np[::-2]), rtol=0, atol=0)
+    got, expected = to_numpy(ap.nan_to_num(x)), np.nan_to_num(x_np)
+    for part in (np.real, np.imag):  # signs of zeros kept, as NumPy
+        np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(expected)))
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64], ids=str)
@@ -261,3 +264,19 @@ def test_unsupported_keywords(device):
         ap.gcd(ap.arange(3), 2, where=ap.ones(3, dtype=bool))
     with pytest.raises(NotImplementedError, match="casting="):
         ap.ldexp(x, 2, casting="unsafe")
+
+
+def test_operands_follow_the_array_device(device, rng):
+    """Python scalars and lists meet an array on its device, whatever the default device."""
+    k_np = rng.integers(-4, 4, 5)
+    x_np = rng.standard_normal(5)
+    k, x = to_device(k_np, device), to_device(x_np, device)
+    with ap.device("cpu"):
+        for got, expected in [(ap.ldexp(1.5, k), np.ldexp(1.5, k_np)),
+                              (ap.gcd(k, 6), np.gcd(k_np, 6)),
+                              (ap.float_power(2, x), np.float_power(2, x_np)),
+                              (ap.polyval([1.0, -2.0, 0.5], x), np.polyval([1.0, -2.0, 0.5], x_np)),
+                              (ap.kron([1, 2], x), np.kron([1, 2], x_np)),
+                              (ap.polyadd([1.0, 2.0], x), np.polyadd([1.0, 2.0], x_np))]:
+            assert got.device == device
+            assert_matches(got, expected, ulps=16)

@@ -27,6 +27,8 @@ def test_polyval(device, rng, dtype, xshape):
     x2 = random_values(rng, (6, 8), dtype, low=-2, high=2)
     assert_matches(ap.polyval(to_device(p_np, device)[::-1], to_device(x2, device)[::2, ::-3]),
                    np.polyval(p_np[::-1], x2[::2, ::-3]), ulps=64)
+    with pytest.raises(TypeError):
+        ap.polyval(to_device(p_np[0], device), to_device(x_np, device))
     # 2-D coefficients evaluate one polynomial per column.
     p2 = random_values(rng, (4, 3), dtype, low=-5, high=5)
     x3 = random_values(rng, (3,), dtype, low=-2, high=2)
@@ -195,3 +197,5 @@ def test_vander(device, rng, dtype, N, increasing):
     assert_matches(ap.vander(to_device(x_np[:0], device), N), np.vander(x_np[:0], N))
     with pytest.raises(ValueError):
         ap.vander(ap.ones((2, 2)))
+    with pytest.raises(ValueError):
+        ap.vander(ap.ones(3), -1)
