@@ -156,13 +156,15 @@ def _magnitudes(a, b):
 
 
 def _euclid(a, b):
-    """gcd(a, b) of unsigned a, b by Euclid's algorithm: one fused remainder step per pass
-    until every divisor is zero (at most ~93 passes for 64-bit integers). No exact fixed
-    composition exists; a new scalar op would be the alternative."""
+    """gcd(a, b) of unsigned a, b by Euclid's algorithm (at most ~93 remainder steps for
+    64-bit integers; a step is a no-op once b is 0). Eight steps fuse into one kernel between
+    checks of whether any divisor is left. No exact fixed composition exists; a new scalar op
+    would be the alternative."""
     while a.size and bool(_core.any(b != 0)):
-        nonzero = b != 0
-        r = _core.remainder(a, _core.where(nonzero, b, 1))
-        a, b = _core.where(nonzero, b, a), _core.where(nonzero, r, 0)
+        for _ in range(8):
+            nonzero = b != 0
+            r = _core.remainder(a, _core.where(nonzero, b, 1))
+            a, b = _core.where(nonzero, b, a), _core.where(nonzero, r, 0)
         _core.eval(a, b)
     return a
 
