@@ -127,6 +127,16 @@ def cases(rng, n):
         ("delete every 1000th of 16M f32", 2 * 4 * n, lambda: ap.eval(ap.delete(A, cut)),
          lambda: np.delete(a, cut), None),
     ]
+    # NumPy breadth composed from fused elementwise ops (issue 6, part B).
+    coef = rng.standard_normal(9)
+    out += [
+        ("sinc 16M f32", 2 * 4 * n, lambda: ap.eval(ap.sinc(X)), lambda: np.sinc(x), None),
+        ("i0 16M f32", 2 * 4 * n, lambda: ap.eval(ap.i0(X)), lambda: np.i0(x), None),
+        ("polyval deg 8 16M f32", 2 * 4 * n, lambda: ap.eval(ap.polyval(coef, X)),
+         lambda: np.polyval(coef, x), None),
+        ("frexp 16M f32", 4 * n + 8 * n, lambda: ap.eval(*ap.frexp(X)), lambda: np.frexp(x),
+         None),
+    ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
              (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)

@@ -210,12 +210,28 @@ def _expr_kept_sumsq(xp, a, b):
     return t, (t * t).sum()
 
 
+def _expr_sinc(xp, x):
+    return xp.sinc(x)
+
+
+def _expr_i0(xp, x):
+    return xp.i0(x)
+
+
+def _expr_nan_to_num(xp, x):
+    return xp.nan_to_num(x)
+
+
 FUSION_CASES = [
     ("fused a*b+c*d-e 5x2^26", _expr_abcde, 5, 1),
     ("fused sqrt*sin+exp 2x2^26", _expr_trig, 2, 1),
     ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
     ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
     ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
+    # NumPy breadth composed from elementwise ops (issue 6, part B): one kernel each.
+    ("sinc 2^26", _expr_sinc, 1, 1),
+    ("i0 2^26", _expr_i0, 1, 1),
+    ("nan_to_num 2^26", _expr_nan_to_num, 1, 1),
 ]
 
 
@@ -227,7 +243,8 @@ def _torch_ns():
         return torch.maximum(x, y) if torch.is_tensor(y) else torch.clamp_min(x, y)
 
     return types.SimpleNamespace(sqrt=torch.sqrt, sin=torch.sin, exp=torch.exp, abs=torch.abs,
-                                 maximum=maximum, where=torch.where)
+                                 maximum=maximum, where=torch.where, sinc=torch.sinc,
+                                 i0=torch.i0, nan_to_num=torch.nan_to_num)
 
 
 def case_fused(fn, nin, nout, n):

@@ -101,7 +101,7 @@ def test_ufunc_methods_accelpy_lacks_raise_type_error(device, rng):
     with pytest.raises(TypeError):
         np.add.at(a, [0, 1], 1.0)
     with pytest.raises(TypeError):
-        np.frexp(a)  # a ufunc accelpy does not have
+        np.isnat(a)  # a ufunc accelpy does not have
 
 
 def test_ufunc_accumulate_uses_the_scan_when_accelpy_has_one(device, monkeypatch, rng):
@@ -172,7 +172,7 @@ def test_array_functions_dispatch_to_accelpy(layout, device, rng):
 def test_array_functions_accelpy_lacks_raise_type_error(device):
     a = ap.ones((3, 3), device=device)
     with pytest.raises(TypeError, match="no implementation found"):
-        np.polyval(a[0], a[1])
+        np.apply_over_axes(np.sum, a, [0])
     # NumPy's functions that accelpy has dispatch to it and stay on the device.
     got = np.nanpercentile(a, 50, axis=0)
     assert isinstance(got, ap.ndarray) and got.device == a.device

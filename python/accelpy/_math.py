@@ -1,0 +1,359 @@
+"""NumPy's elementwise math beyond the core table, composed from the core's elementwise ops so
+they fuse and run on every device: angle, divmod, modf, frexp, ldexp, gcd, lcm, sinc, fix,
+float_power, nan_to_num, isneginf, isposinf, spacing, i0, real_if_close, sort_complex,
+bitwise_count. Result dtypes are NumPy's own type resolution, asked of the ufunc on empty
+operands (no array data leaves the device)."""
+
+import numpy as np
+
+from . import _core
+from ._creation import asarray as _asarray
+from ._creation import full_like, zeros_like
+
+__all__ = ["angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd", "i0",
+           "isneginf", "isposinf", "lcm", "ldexp", "modf", "nan_to_num", "real_if_close",
+           "sinc", "sort_complex", "spacing"]
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _operand(x):
+    return x if isinstance(x, _PY_SCALARS) else _asarray(x)
+
+
+def _arrays(*objs):
+    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
+    scalars) go to the device of the first that is, so mixed operands meet on one device."""
+    device = next((o.device for o in objs if isinstance(o, _core.ndarray)), None)
+    return tuple(o if isinstance(o, _core.ndarray) else _asarray(o, device=device)
+                 for o in objs)
+
+
+def _probe(x):
+    # Python scalars stay weak (NEP 50), as NumPy resolves them.
+    return x if isinstance(x, _PY_SCALARS) else np.empty(0, x.dtype)
+
+
+def _resolved(ufunc, *operands):
+    """The output dtypes NumPy's `ufunc` gives these operands (TypeError where it has no loop)."""
+    out = ufunc(*(_probe(x) for x in operands))
+    return tuple(o.dtype for o in out) if isinstance(out, tuple) else (out.dtype,)
+
+
+def _as(x, dtype, *others):
+    """x as an array of dtype; a Python scalar goes to the device of the array among `others`
+    (the default device when there is none)."""
+    if isinstance(x, _PY_SCALARS):
+        device = next((o.device for o in others if isinstance(o, _core.ndarray)), None)
+        return _asarray(x, dtype=dtype, device=device)
+    return x.astype(dtype) if x.dtype != dtype else x
+
+
+def _no_options(name, out=None, where=True, **kwargs):
+    """Raises for the ufunc keywords accelpy does not take (results are always new arrays)."""
+    if out is not None and not (isinstance(out, tuple) and all(o is None for o in out)):
+        raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
+    if where is not True:
+        raise NotImplementedError(f"accelpy.{name}: where= is not supported; use accelpy.where")
+    for key in kwargs:
+        raise NotImplementedError(f"accelpy.{name}: the ufunc keyword {key}= is not supported")
+
+
+def _is_complex(dt):
+    return np.dtype(dt).kind == "c"
+
+
+def _is_float(dt):
+    return np.dtype(dt).kind == "f" or str(dt) == "bfloat16"
+
+
+def angle(z, deg=False):
+    """The counterclockwise angle from the positive real axis, in radians (degrees with
+    ``deg``) (numpy.angle)."""
+    z = _asarray(z)
+    if _is_complex(z.dtype):
+        a = _core.atan2(_core.imag(z), _core.real(z))
+    else:
+        a = _core.atan2(zeros_like(z, dtype=_resolved(np.arctan2, 0, z)[0]), z)
+    return a * (180 / np.pi) if deg else a
+
+
+def divmod(x1, x2, /, out=(None, None), *, where=True, **kwargs):  # noqa: A001 - NumPy's name
+    """(floor_divide(x1, x2), remainder(x1, x2)) in one call (numpy.divmod)."""
+    _no_options("divmod", out, where, **kwargs)
+    x1, x2 = _operand(x1), _operand(x2)
+    _resolved(np.divmod, x1, x2)
+    return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
+
+
+def modf(x, /, out=(None, None), *, where=True, **kwargs):
+    """The fractional and integral parts, both with x's sign (numpy.modf)."""
+    _no_options("modf", out, where, **kwargs)
+    x = _asarray(x)
+    x = _as(x, _resolved(np.modf, x)[0])
+    whole = _core.trunc(x)
+    frac = _core.copysign(_core.where(_core.isinf(x), 0, x - whole), x)
+    return frac, whole
+
+
+def _pow2(k, dtype):
+    """2**k for integral k in dtype's normal exponent range, built from its bits (biased
+    exponent, zero mantissa): exact on every device, where exp2 need not be."""
+    info = np.finfo(dtype)
+    bits = np.dtype(f"i{np.dtype(dtype).itemsize}")
+    return ((k.astype(bits) + (info.maxexp - 1)) << info.nmant).view(dtype)
+
+
+def _split(x, dt):
+    """(m, e): x == m * 2**e with |m| in [0.5, 1) and integer e where x is finite and nonzero;
+    (x, 0) elsewhere. Read from the bits (exponent field, mantissa with the exponent of 0.5);
+    subnormals are first scaled into the normal range by an exact power of two."""
+    info = np.finfo(dt)
+    bits = np.dtype(f"i{np.dtype(dt).itemsize}")
+    nmant, bias = info.nmant, info.maxexp - 1
+    field = (2 * bias + 1) << nmant  # the exponent bits
+    regular = _core.isfinite(x) & (x != 0)
+    sub = regular & (_core.abs(x) < float(info.tiny))
+    b = _core.where(sub, x * float(2.0 ** (nmant + 1)), x).view(bits)
+    e = ((b >> nmant) & (2 * bias + 1)) - (bias - 1) - _core.where(sub, nmant + 1, 0)
+    m = ((b & ~field) | ((bias - 1) << nmant)).view(dt)
+    return _core.where(regular, m, x), _core.where(regular, e, 0)
+
+
+def frexp(x, /, out=(None, None), *, where=True, **kwargs):
+    """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
+    (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
+    _no_options("frexp", out, where, **kwargs)
+    x = _asarray(x)
+    dt = _resolved(np.frexp, x)[0]
+    m, e = _split(_as(x, dt), dt)
+    return m, e.astype(np.int32)
+
+
+def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
+    """x1 * 2**x2 for integer x2, correctly rounded where the result is subnormal
+    (numpy.ldexp)."""
+    _no_options("ldexp", out, where, **kwargs)
+    x1, x2 = _operand(x1), _operand(x2)
+    dt = _resolved(np.ldexp, x1, x2)[0]
+    info = np.finfo(dt)
+    m, e = _split(_as(x1, dt, x2), dt)
+    # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
+    # factor keeps m normal (exact); only the second may round (into the subnormals) or
+    # overflow, so the result is rounded once, as NumPy's.
+    lo, hi = info.minexp - info.nmant - 2, info.maxexp + 1
+    k = _core.clip(_as(x2, np.int64, x1), lo - hi, hi - lo)
+    big_e = _core.clip(e.astype(np.int64) + k, lo, hi)
+    first = _core.clip(big_e, info.minexp + 1, info.maxexp - 1)
+    return m * _pow2(first, dt) * _pow2(big_e - first, dt)
+
+
+def _magnitudes(a, b):
+    """|a| and |b| in the unsigned type of their width: |INT_MIN| is exact there, and C's
+    wrapping results (NumPy's) come back by the cast to the signed type."""
+    unsigned = np.dtype(f"u{np.dtype(a.dtype).itemsize}")
+    return _core.abs(a).astype(unsigned), _core.abs(b).astype(unsigned)
+
+
+def _euclid(a, b):
+    """gcd(a, b) of unsigned a, b by Euclid's algorithm (at most ~93 remainder steps for
+    64-bit integers; a step is a no-op once b is 0). Eight steps fuse into one kernel between
+    checks of whether any divisor is left. No exact fixed composition exists; a new scalar op
+    would be the alternative."""
+    while a.size and bool(_core.any(b != 0)):
+        for _ in range(8):
+            nonzero = b != 0
+            r = _core.remainder(a, _core.where(nonzero, b, 1))
+            a, b = _core.where(nonzero, b, a), _core.where(nonzero, r, 0)
+        _core.eval(a, b)
+    return a
+
+
+def gcd(x1, x2, /, out=None, *, where=True, **kwargs):
+    """The greatest common divisor of |x1| and |x2| (numpy.gcd); integers only."""
+    _no_options("gcd", out, where, **kwargs)
+    x1, x2 = _operand(x1), _operand(x2)
+    dt = _resolved(np.gcd, x1, x2)[0]
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
+    return _euclid(a, b).astype(dt)
+
+
+def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
+    """The lowest common multiple of |x1| and |x2| (numpy.lcm); integers only."""
+    _no_options("lcm", out, where, **kwargs)
+    x1, x2 = _operand(x1), _operand(x2)
+    dt = _resolved(np.lcm, x1, x2)[0]
+    a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
+    g = _euclid(a, b)
+    return (_core.floor_divide(a, _core.where(g == 0, 1, g)) * b).astype(dt)
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0 (numpy.sinc)."""
+    x = _asarray(x) * np.pi
+    eps = float(np.finfo(x.dtype).eps) if np.dtype(x.dtype).kind == "f" else 1e-20
+    y = _core.where(x != 0, x, eps)
+    return _core.sin(y) / y
+
+
+def fix(x, out=None):
+    """Rounds toward zero (numpy.fix); integers are returned unchanged."""
+    _no_options("fix", out)
+    x = _asarray(x)
+    if x.dtype == np.bool_:
+        raise TypeError("ufunc 'ceil' did not contain a loop with signature matching types "
+                        "bool; fix() takes numbers")
+    return _core.trunc(x) if _is_float(x.dtype) else _core.copy(x)
+
+
+def float_power(x1, x2, /, out=None, *, where=True, **kwargs):
+    """x1 ** x2 computed in float64 (complex128 for complex operands) (numpy.float_power)."""
+    _no_options("float_power", out, where, **kwargs)
+    x1, x2 = _operand(x1), _operand(x2)
+    dt = _resolved(np.float_power, x1, x2)[0]
+    return _core.pow(_as(x1, dt, x2), _as(x2, dt, x1))
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN replaced by `nan`, infinities by `posinf`/`neginf` (default: the dtype's largest
+    finite magnitudes), on real and imaginary parts alike (numpy.nan_to_num). Always a new
+    array: copy=False cannot write into accelpy's input."""
+    x = _asarray(x)
+    if not (_is_float(x.dtype) or _is_complex(x.dtype)):
+        return _core.copy(x)
+    parts = (_core.real(x), _core.imag(x)) if _is_complex(x.dtype) else (x,)
+    info = np.finfo(parts[0].dtype)
+    hi = info.max if posinf is None else posinf
+    lo = info.min if neginf is None else neginf
+    fixed = []
+    for d in parts:
+        d = _core.where(_core.isnan(d), nan, d)
+        d = _core.where(isposinf(d), hi, d)
+        fixed.append(_core.where(isneginf(d), lo, d).astype(d.dtype))
+    if len(fixed) == 1:
+        return fixed[0]
+    out = _core.copy(x)  # parts stored as they are (no complex arithmetic to move -0.0)
+    out.real = fixed[0]
+    out.imag = fixed[1]
+    return out
+
+
+def isposinf(x, out=None):
+    """True where x is +inf (numpy.isposinf); complex input raises TypeError."""
+    _no_options("isposinf", out)
+    x = _asarray(x)
+    if _is_complex(x.dtype):
+        raise TypeError("This operation is not supported for complex values because it would "
+                        "be ambiguous.")
+    return _core.isinf(x) & ~_core.signbit(x) if _is_float(x.dtype) else zeros_like(
+        x, dtype=np.bool_)
+
+
+def isneginf(x, out=None):
+    """True where x is -inf (numpy.isneginf); complex input raises TypeError."""
+    _no_options("isneginf", out)
+    x = _asarray(x)
+    if _is_complex(x.dtype):
+        raise TypeError("This operation is not supported for complex values because it would "
+                        "be ambiguous.")
+    return _core.isinf(x) & _core.signbit(x) if _is_float(x.dtype) else zeros_like(
+        x, dtype=np.bool_)
+
+
+def spacing(x, /, out=None, *, where=True, **kwargs):
+    """The distance from x to the next representable value away from zero (numpy.spacing)."""
+    _no_options("spacing", out, where, **kwargs)
+    x = _asarray(x)
+    x = _as(x, _resolved(np.spacing, x)[0])
+    if x.dtype == np.float16:
+        # NumPy's float16 loop steps toward +inf for every x (positive spacings, NaN at
+        # either infinity); kept for bit-identical results.
+        up = _core.nextafter(x, full_like(x, np.inf)) - x
+        return _core.where(_core.isinf(x), np.nan, up).astype(x.dtype)
+    return _core.nextafter(x, _core.where(x < 0, -np.inf, np.inf).astype(x.dtype)) - x
+
+
+# Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on (8, inf)
+# (Cephes, as numpy.i0 uses them).
+_I0A = (-4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
+        1.715391285555133e-15, -1.1685332877993451e-14, 7.676185498604936e-14,
+        -4.856446783111929e-13, 2.95505266312964e-12, -1.726826291441556e-11,
+        9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
+        -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07,
+        1.1173875391201037e-06, -4.4167383584587505e-06, 1.6448448070728896e-05,
+        -5.754195010082104e-05, 0.00018850288509584165, -0.0005763755745385824,
+        0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
+        -0.02373741480589947, 0.04930528423967071, -0.09490109704804764, 0.17162090152220877,
+        -0.3046826723431984, 0.6767952744094761)
+_I0B = (-7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
+        3.461222867697461e-17, -2.8276239805165836e-16, -3.425485619677219e-16,
+        1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
+        -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
+        7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11,
+        -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
+        3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07,
+        2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
+        0.8044904110141088)
+
+
+def _chbevl(x, coefficients):
+    b0, b1, b2 = coefficients[0], 0.0, 0.0
+    for c in coefficients[1:]:
+        b2, b1 = b1, b0
+        b0 = x * b1 - b2 + c
+    return 0.5 * (b0 - b2)
+
+
+def i0(x):
+    """The modified Bessel function of the first kind, order 0 (numpy.i0)."""
+    x = _asarray(x)
+    if _is_complex(x.dtype):
+        raise TypeError("i0 not supported for complex values")
+    if not _is_float(x.dtype):
+        x = x.astype(np.float64)
+    x = _core.abs(x)
+    low = x <= 8.0
+    xl = _core.where(low, x, 8.0)
+    xh = _core.where(low, 9.0, x)
+    inner = _core.exp(xl) * _chbevl(xl / 2.0 - 2, _I0A)
+    outer = _core.exp(xh) * _chbevl(32.0 / xh - 2.0, _I0B) / _core.sqrt(xh)
+    return _core.where(low, inner, outer).astype(x.dtype)
+
+
+def real_if_close(a, tol=100):
+    """The real part when every imaginary part is below `tol` machine epsilons (tol > 1) or
+    below `tol` itself (tol <= 1), else `a` (numpy.real_if_close)."""
+    a = _asarray(a)
+    if not _is_complex(a.dtype):
+        return a
+    if tol > 1:
+        tol = float(np.finfo(a.dtype).eps) * tol
+    if bool(_core.all(_core.abs(_core.imag(a)) < tol)):
+        return _core.real(a)
+    return a
+
+
+def sort_complex(a):
+    """a sorted by real part, then imaginary part, as complex (numpy.sort_complex)."""
+    a = _asarray(a)
+    b = _core.sort(a)
+    if _is_complex(b.dtype):
+        return b
+    return b.astype(np.complex64 if np.dtype(b.dtype).char in "bhBH" else np.complex128)
+
+
+def bitwise_count(x, /, out=None, *, where=True, **kwargs):
+    """The number of 1 bits in |x| (numpy.bitwise_count), as uint8; integers only."""
+    _no_options("bitwise_count", out, where, **kwargs)
+    x = _asarray(x)
+    _resolved(np.bitwise_count, x)
+    dt = np.dtype(x.dtype)
+    unsigned = np.dtype(f"u{dt.itemsize}")
+    v = (_core.abs(x) if dt.kind == "i" else x).astype(unsigned)
+    # SWAR popcount: pairs, nibbles, bytes, then the bytes summed by one multiply.
+    m1, m2, m4, h01 = (((1 << (8 * dt.itemsize)) - 1) // d for d in (3, 5, 17, 255))
+    v = v - ((v >> 1) & m1)
+    v = (v & m2) + ((v >> 2) & m2)
+    v = (v + (v >> 4)) & m4
+    v = (v * h01) >> (8 * (dt.itemsize - 1))
+    return v.astype(np.uint8)

@@ -1,0 +1,251 @@
+"""NumPy's power-series polynomial functions (numpy.polyval, polyfit, polyadd, ...) and vander,
+composed from the core's elementwise ops, convolve, lstsq and eigvals, so coefficients and
+samples stay on their device."""
+
+import operator
+import warnings
+
+import numpy as np
+
+from . import _core
+from ._closeness import allclose
+from ._creation import asarray as _asarray
+from ._creation import host_values, zeros_like
+from ._math import _arrays
+from ._searching import convolve
+
+__all__ = ["poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
+           "polyval", "roots", "vander"]
+
+
+def _atleast_1d(*objs):
+    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in _arrays(*objs))
+    return out if len(out) > 1 else out[0]
+
+
+def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
+    """The Vandermonde matrix of 1-D x: columns x**(N-1), ..., x**0 (reversed with
+    ``increasing``), as running products like NumPy (numpy.vander)."""
+    x = _asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = x.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dt = np.promote_types(x.dtype, np.int_)
+    if n == 0:
+        return _core.zeros((x.shape[0], 0), dtype=dt, device=x.device)
+    cols = _core.broadcast_to(_core.reshape(x.astype(dt), (-1, 1)), (x.shape[0], n - 1))
+    ones = _core.ones((x.shape[0], 1), dtype=dt, device=x.device)
+    v = _core.concatenate([ones, _core.cumprod(cols, axis=1)], axis=1)
+    return v if increasing else v[:, ::-1]
+
+
+def polyval(p, x):
+    """The polynomial with coefficients p (highest power first) at x, by Horner's scheme
+    (numpy.polyval)."""
+    p, x = _arrays(p, x)
+    if p.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    y = zeros_like(x)
+    for i in range(p.shape[0]):
+        y = y * x + p[i]
+    return y
+
+
+def _padded(a, n):
+    return _core.concatenate([_core.zeros(n, dtype=a.dtype, device=a.device), a]) if n else a
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials, aligned at the constant term (numpy.polyadd)."""
+    a1, a2 = _atleast_1d(a1, a2)
+    n = max(a1.shape[0], a2.shape[0])
+    return _padded(a1, n - a1.shape[0]) + _padded(a2, n - a2.shape[0])
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials, aligned at the constant term (numpy.polysub)."""
+    a1, a2 = _atleast_1d(a1, a2)
+    n = max(a1.shape[0], a2.shape[0])
+    return _padded(a1, n - a1.shape[0]) - _padded(a2, n - a2.shape[0])
+
+
+def _poly1d_coefficients(a):
+    """a as numpy.poly1d keeps it: 1-D, leading zeros trimmed, [0] when nothing is left."""
+    a = _atleast_1d(a)
+    if a.ndim > 1:
+        raise ValueError("Polynomial must be 1d only.")
+    nonzero = host_values(_core.flatnonzero(a))
+    if len(nonzero) == 0:
+        return _core.zeros((1,), dtype=a.dtype, device=a.device)
+    return a[int(nonzero[0]) :]
+
+
+def polymul(a1, a2):
+    """The product of two polynomials: their coefficients' convolution, leading zeros trimmed
+    first as NumPy does (numpy.polymul)."""
+    a1, a2 = _arrays(a1, a2)
+    return convolve(_poly1d_coefficients(a1), _poly1d_coefficients(a2))
+
+
+def polyder(p, m=1):
+    """The m-th derivative of a polynomial (numpy.polyder)."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    p = _asarray(p)
+    for _ in range(m):
+        n = p.shape[0] - 1
+        p = p[:-1] * _core.arange(n, 0, -1, device=p.device)
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative of a polynomial, with integration constants k (numpy.polyint)."""
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    k = np.zeros(m, float) if k is None else np.atleast_1d(host_values(k))
+    if len(k) == 1 and m > 1:
+        k = k[0] * np.ones(m, float)
+    if len(k) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    p = _asarray(p)
+    for i in range(m):
+        c = _asarray(k[i : i + 1], device=p.device)
+        p = _core.concatenate([p / _core.arange(p.shape[0], 0, -1, device=p.device), c])
+    return p
+
+
+def polydiv(u, v):
+    """Quotient and remainder of polynomial division (numpy.polydiv)."""
+    u, v = _atleast_1d(u, v)
+    u, v = u + 0.0, v + 0.0
+    dt = _core.result_type(u, v)
+    m, n = u.shape[0] - 1, v.shape[0] - 1
+    scale = 1.0 / v[0]
+    r = u.astype(dt)
+    quotient = []
+    for k in range(m - n + 1):
+        d = scale * r[k]
+        quotient.append(d)
+        r[k : k + n + 1] = r[k : k + n + 1] - d * v
+    q = (_core.stack(quotient) if quotient
+         else _core.zeros((1,), dtype=dt, device=u.device)).astype(dt)
+    while r.shape[-1] > 1 and bool(allclose(r[0], 0, rtol=1e-14)):
+        r = r[1:]
+    return q, r
+
+
+def poly(seq_of_zeros):
+    """The coefficients of the monic polynomial with the given roots, or the characteristic
+    polynomial of a square matrix (numpy.poly)."""
+    z = _atleast_1d(seq_of_zeros)
+    sh = z.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        z = _eigvals(z)
+    elif len(sh) == 1:
+        z = z.astype(np.mintypecode(np.dtype(z.dtype).char))
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if z.shape[0] == 0:
+        return 1.0
+    dt = z.dtype
+    a = _core.ones((1,), dtype=dt, device=z.device)
+    for i in range(z.shape[0]):  # a * (x - z_i): one shifted multiply-subtract per root
+        zero = _core.zeros((1,), dtype=dt, device=z.device)
+        a = _core.concatenate([a, zero]) - z[i] * _core.concatenate([zero, a])
+    if np.dtype(dt).kind == "c":
+        roots_ = z.astype(np.complex128)
+        if bool(_core.all(_core.sort(roots_) == _core.sort(_core.conj(roots_)))):
+            a = _core.copy(_core.real(a))
+    return a
+
+
+def _core_linalg():
+    from . import linalg
+
+    return linalg
+
+
+def _eigvals(a):
+    """Eigenvalues as numpy.linalg.eigvals returns them: real when a is real and they all are."""
+    w = _core_linalg().eigvals(a)
+    if np.dtype(a.dtype).kind != "c" and bool(_core.all(_core.imag(w) == 0)):
+        w = _core.copy(_core.real(w))
+    return w
+
+
+def roots(p):
+    """The roots of a polynomial: eigenvalues of its companion matrix (numpy.roots)."""
+    p = _atleast_1d(p)
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    non_zero = host_values(_core.flatnonzero(p))
+    if len(non_zero) == 0:
+        return _core.zeros((0,), dtype=np.float64, device=p.device)
+    trailing = p.shape[0] - int(non_zero[-1]) - 1
+    p = p[int(non_zero[0]) : int(non_zero[-1]) + 1]
+    if np.dtype(p.dtype).kind not in "fc":
+        p = p.astype(np.float64)
+    n = p.shape[0]
+    if n > 1:
+        a = _core.eye(n - 1, n - 1, k=-1, dtype=p.dtype, device=p.device)
+        a[0, :] = -p[1:] / p[0]
+        r = _eigvals(a)
+    else:
+        r = _core.zeros((0,), dtype=np.float64, device=p.device)
+    return _core.concatenate([r, _core.zeros((trailing,), dtype=r.dtype, device=p.device)])
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """Least-squares polynomial fit of degree `deg`, highest power first (numpy.polyfit):
+    a column-scaled Vandermonde system solved by accelpy.linalg.lstsq."""
+    linalg = _core_linalg()
+    order = int(deg) + 1
+    x, y, w = _arrays(x, y, w) if w is not None else (*_arrays(x, y), None)
+    x, y = x + 0.0, y + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = x.shape[0] * float(np.finfo(x.dtype).eps)
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = w + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
+    scale = _core.sqrt((lhs * lhs).sum(axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = linalg.lstsq(lhs, rhs, rcond=rcond)
+    c = (c.T / scale).T
+    rank = int(rank)
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning,
+                      stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        vbase = linalg.inv(lhs.T @ lhs) / _core.outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if x.shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale the "
+                                 "covariance matrix")
+            fac = resids / (x.shape[0] - order)
+        return c, (vbase * fac if y.ndim == 1 else vbase[:, :, None] * fac)
+    return c
