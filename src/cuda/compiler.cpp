@@ -155,8 +155,8 @@ __device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Ac
 std::vector<std::string> compile_options(int cc, bool& cubin) {
   std::vector<std::string> opts = {"-std=c++17", "--fmad=false"};
   // --fmad=false: NumPy rounds a * b and then + c; a fused multiply-add would differ.
-  const NvrtcIdentity& nv = nvrtc_identity();
-  if (nv.found && (nv.major > 12 || (nv.major == 12 && nv.minor >= 8))) {
+  const Nvrtc* nv = nvrtc();
+  if (nv && (nv->major > 12 || (nv->major == 12 && nv->minor >= 8))) {
     // --minimal leaves out of NVRTC's built-in headers what generated code never uses
     // (textures, surfaces, device-runtime calls). --pch: the first program of the process
     // saves the parsed embedded headers (everything before the first declaration of the
@@ -165,45 +165,30 @@ std::vector<std::string> compile_options(int cc, bool& cubin) {
     // the 2-core build machine: prelude + trivial kernel 55 -> 30 ms, float32 add 87 -> 61 ms.
     opts.push_back("--minimal");
     opts.push_back("--pch");
-    // Opt-in, to weigh compile time against kernel speed on a GPU: NVRTC's -Ofast-compile
-    // level (fewer optimizations, different code: on the build machine exp(sin) 97 -> 76 ms
-    // with min, sum 157 -> 109 ms). Part of the options, so of the cache keys.
-    static const std::string fast = [] {
-      const char* v = std::getenv("ACCELPY_NVRTC_FAST_COMPILE");
-      const std::string level = v ? v : "";
-      if (level.empty() || level == "0") return std::string();
-      if (level != "min" && level != "mid" && level != "max") {
-        throw ValueError("ACCELPY_NVRTC_FAST_COMPILE is '" + level +
-                         "'; expected min, mid, max or 0 (off, the default)");
-      }
-      return level;
-    }();
-    if (!fast.empty()) opts.push_back("-Ofc=" + fast);
   }
   int arch = cc;
   cubin = true;
-  if (!nv.archs.empty()) {
+  if (nv && !nv->archs.empty()) {
     bool native = false;
     int best = 0;
-    for (int a : nv.archs) {
+    for (int a : nv->archs) {
       native = native || a == cc;
       if (a <= cc && a > best) best = a;
     }
     if (!native) {
       cubin = false;  // PTX for the newest architecture NVRTC knows; the driver finishes it
-      arch = best ? best : nv.archs.front();
+      arch = best ? best : nv->archs.front();
     }
   }
   opts.push_back((cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(arch));
   return opts;
 }
 
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
-                              bool* identity_confirmed) {
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name) {
+  const Nvrtc* nv = nvrtc();
+  if (!nv)
+    throw Error("cannot compile CUDA kernels: NVRTC is not available: " + nvrtc_status().error);
   const auto t0 = std::chrono::steady_clock::now();
-  bool confirmed = false;
-  const Nvrtc* nv = &nvrtc_for_compiling(confirmed);
-  if (identity_confirmed) *identity_confirmed = confirmed;
   const std::string source = program_prelude() + code;
   const NvrtcProgram prog(*nv, source, name + ".cu", true);
   bool cubin = true;
@@ -293,10 +278,10 @@ std::string default_cache_dir() {
 }
 
 std::string disk_key(const std::string& code, int cc) {
-  const NvrtcIdentity& nv = nvrtc_identity();
+  const Nvrtc* nv = nvrtc();
   bool cubin = true;
   std::string k = "accelpy kernel cache v1\nnvrtc ";
-  k += nv.found ? std::to_string(nv.major) + "." + std::to_string(nv.minor) : "?";
+  k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
   k += "\noptions";
   for (const std::string& o : compile_options(cc, cubin)) k += " " + o;
   k += "\nheaders " + hex64(headers_hash()) + "\n";
@@ -423,9 +408,8 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
     ++stats().s.disk_hits;
   } else {
     t_last_lookup = "compiled";
-    bool identity_confirmed = false;
-    img = compile_program(src.code, cc, k->name, &identity_confirmed);
-    if (identity_confirmed) disk_cache().store(key_text, *img);
+    img = compile_program(src.code, cc, k->name);
+    disk_cache().store(key_text, *img);
   }
   c.make_current();
   const Driver& d = drv();

@@ -26,9 +26,7 @@ struct CompiledImage {
 // needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
 std::vector<std::string> compile_options(int cc, bool& cubin);
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
-// `identity_confirmed` (optional) is set as nvrtc_for_compiling() sets it.
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
-                              bool* identity_confirmed = nullptr);
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
 
 // An NVRTC program of `source` (`file` names it in NVRTC's messages), given the embedded kernel
 // headers when `with_headers`; destroyed with this object. Throws accel::Error when NVRTC
@@ -72,22 +70,6 @@ class DiskCache {
 std::string default_cache_dir();
 // The text that keys a program in the disk cache.
 std::string disk_key(const std::string& code, int cc);
-
-// The NVRTC that compilations would use: its version and supported architectures (sm_XX as
-// XX), which key the disk caches. Read from a record in the cache directory when the files
-// that decide which NVRTC would load are unchanged (nvrtc_identity.cpp), so that a process
-// whose kernels all come from the disk cache never opens NVRTC; else NVRTC is loaded.
-struct NvrtcIdentity {
-  bool found = false;  // false: no usable NVRTC (nvrtc_status() says why)
-  int major = 0, minor = 0;
-  std::vector<int> archs;
-  bool from_record = false;  // known without loading NVRTC
-};
-const NvrtcIdentity& nvrtc_identity();
-// NVRTC itself, loaded now, for a compilation (throws accel::Error when there is none).
-// `identity_confirmed` says whether it is the one nvrtc_identity() described, which is what
-// the keys were made with; when it is not, the compiled image must not be stored.
-const Nvrtc& nvrtc_for_compiling(bool& identity_confirmed);
 
 // Counts a compilation (and its time) or a disk-cache hit in kernel_cache_stats(), for
 // programs compiled outside get_kernel (users' kernels).

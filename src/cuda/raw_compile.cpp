@@ -57,17 +57,6 @@ std::vector<std::string> nvrtc_options(const ProgramSpec& spec, int cc, bool& cu
   return opts;
 }
 
-// Whether a user's program is compiled with --minimal first (see compile_user_program): NVRTC
-// 12.8 or newer, and options that do not ask for it already or for device debugging.
-bool minimal_first(const std::vector<std::string>& options) {
-  const NvrtcIdentity& nv = nvrtc_identity();
-  if (nv.major < 12 || (nv.major == 12 && nv.minor < 8)) return false;
-  for (const std::string& o : options) {
-    if (o == "--minimal" || o == "-minimal" || o == "-G" || o == "--device-debug") return false;
-  }
-  return true;
-}
-
 // The image of a program with name expressions, framed so that the disk cache keeps the
 // lowered names with it: "ACCLOWR1", count, then (length, text) pairs, then the image.
 std::string frame(const ProgramImage& p) {
@@ -112,9 +101,9 @@ bool unframe(const std::string& data, ProgramImage& p) {
 }
 
 std::string key_text(const ProgramSpec& spec, const std::vector<std::string>& opts) {
-  const NvrtcIdentity& nv = nvrtc_identity();
+  const Nvrtc* nv = nvrtc();
   std::string k = "accelpy user program v1\nnvrtc ";
-  k += nv.found ? std::to_string(nv.major) + "." + std::to_string(nv.minor) : "?";
+  k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
   k += "\noptions";
   for (const std::string& o : opts) k += " " + o;
   k += "\nnames";
@@ -175,7 +164,8 @@ int default_compute_capability() {
 }
 
 ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
-  if (!nvrtc_identity().found) {
+  const Nvrtc* nv = nvrtc();
+  if (!nv) {
     throw Error("cannot compile CUDA code: NVRTC is not available: " + nvrtc_status().error);
   }
   bool cubin = true;
@@ -201,38 +191,21 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
     out.cubin = cubin;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  bool identity_confirmed = false;  // NVRTC is opened only now, on a miss
-  const Nvrtc* nv = &nvrtc_for_compiling(identity_confirmed);
   const std::string source = spec.with_prelude ? program_prelude() + spec.code : spec.code;
   const std::string file = (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
+  const NvrtcProgram prog(*nv, source, file, spec.with_prelude);
   api::nvrtcResult r;
-  // One program compiled with `options`, its name expressions added.
-  auto attempt = [&](const std::vector<std::string>& options) {
-    auto p = std::make_unique<NvrtcProgram>(*nv, source, file, spec.with_prelude);
-    for (const std::string& e : spec.name_expressions) {
-      r = nv->nvrtcAddNameExpression(p->get(), e.c_str());
-      if (r != api::NVRTC_SUCCESS) {
-        throw ValueError("NVRTC refused the name expression '" + e +
-                         "': " + nv->nvrtcGetErrorString(r));
-      }
+  for (const std::string& e : spec.name_expressions) {
+    r = nv->nvrtcAddNameExpression(prog.get(), e.c_str());
+    if (r != api::NVRTC_SUCCESS) {
+      throw ValueError("NVRTC refused the name expression '" + e +
+                       "': " + nv->nvrtcGetErrorString(r));
     }
-    std::vector<const char*> copts;
-    for (const std::string& o : options) copts.push_back(o.c_str());
-    r = nv->nvrtcCompileProgram(p->get(), int(copts.size()), copts.data());
-    return p;
-  };
-  // First with --minimal, which leaves out of NVRTC's built-in declarations what most kernels
-  // never use (textures, surfaces, device-runtime calls): 20% less compile time for a small
-  // kernel, the same cubin. A program that needs them fails to compile that way and is compiled
-  // again as given, and only that compilation's log and errors are reported.
-  std::unique_ptr<NvrtcProgram> prog;
-  if (minimal_first(opts)) {
-    std::vector<std::string> minimal = opts;
-    minimal.push_back("--minimal");
-    prog = attempt(minimal);
   }
-  if (!prog || r != api::NVRTC_SUCCESS) prog = attempt(opts);
-  out.log = prog->log();
+  std::vector<const char*> copts;
+  for (const std::string& o : opts) copts.push_back(o.c_str());
+  r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
+  out.log = prog.log();
   if (r != api::NVRTC_SUCCESS) {
     const std::string excerpt = offending_lines(source, out.log);
     std::string msg = "NVRTC could not compile '" + spec.name + "' (" + nv->nvrtcGetErrorString(r) +
@@ -245,19 +218,19 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   }
   for (const std::string& e : spec.name_expressions) {
     const char* lowered = nullptr;
-    r = nv->nvrtcGetLoweredName(prog->get(), e.c_str(), &lowered);
+    r = nv->nvrtcGetLoweredName(prog.get(), e.c_str(), &lowered);
     if (r != api::NVRTC_SUCCESS || !lowered) {
       throw ValueError("NVRTC could not lower the name expression '" + e + "'");
     }
     out.lowered.emplace_back(e, lowered);
   }
-  out.image = prog->image(cubin);
+  out.image = prog.image(cubin);
   record_compilation(
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   CompiledImage stored;
   stored.cubin = cubin;
   stored.data = spec.name_expressions.empty() ? out.image : frame(out);
-  if (identity_confirmed) cache.store(key, stored);
+  cache.store(key, stored);
   return out;
 }
 

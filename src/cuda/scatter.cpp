@@ -71,9 +71,8 @@ class CudaScatter final : public ScatterBackend {
     const std::string key = disk_key(kSource, cc);
     std::optional<CompiledImage> img = cache.enabled() ? cache.load(key) : std::nullopt;
     if (!img) {
-      bool identity_confirmed = false;
-      img = compile_program(kSource, cc, "accel_scatter_add", &identity_confirmed);
-      if (cache.enabled() && identity_confirmed) cache.store(key, *img);
+      img = compile_program(kSource, cc, "accel_scatter_add");
+      if (cache.enabled()) cache.store(key, *img);
     }
     api::CUmodule mod = nullptr;
     check(drv().cuModuleLoadData(&mod, img->data.c_str()), "cuModuleLoadData", c.index);
