@@ -5,7 +5,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -94,7 +93,7 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
   const Cublas& cb = *cublas();
   const int ti = type_index(job.dtype);
   const int n = int(job.n), nrhs = int(job.nrhs), batch = int(job.batch);
-  const bool getri = job.inverse && f.getri[ti] && !std::getenv("ACCELPY_TUNE_NO_GETRI");
+  const bool getri = job.inverse && f.getri[ti];
   const size_t esize = itemsize(job.dtype);
   // Device arrays of matrix pointers, built on the host.
   std::vector<void*> ptrs(size_t(2 * batch));
