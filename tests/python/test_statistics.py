@@ -73,11 +73,15 @@ def test_nanprod_and_ddof(device, rng, dtype):
 
 def reference(name, a, q, axis, method):
     """NumPy's quantiles in the documented layout (q's shape first): NumPy 2.4's nanquantile
-    returns a 2-D q with a tuple axis in another order ((1, 3, 2) for (2, 1) and (3,))."""
+    returns a 2-D q with a tuple axis in another order ((1, 3, 2) for (2, 1) and (3,)); and in
+    the dtype quantile's rule gives."""
     fn = getattr(np, name)
+    # The dtype by quantile's rule: NumPy's nanquantile returns float32 instead of float64 for
+    # float32 data and float64 q when a slice along `axis` is all NaN (another code path).
+    dtype = getattr(np, name.removeprefix("nan"))(np.zeros_like(a), q, axis=axis,
+                                                  method=method).dtype
     if np.ndim(q) < 2:
-        return fn(a, q, axis=axis, method=method)
-    dtype = fn(a, q, axis=axis, method=method).dtype
+        return fn(a, q, axis=axis, method=method).astype(dtype)
     parts = [fn(a, qi, axis=axis, method=method) for qi in np.ravel(q)]
     return np.stack(parts).reshape(np.shape(q) + np.shape(parts[0])).astype(dtype)
 
