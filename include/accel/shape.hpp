@@ -18,6 +18,18 @@ inline constexpr int kMaxDims = 64;
 int64_t shape_size(const Shape& shape);
 Strides contiguous_strides(const Shape& shape);
 bool is_contiguous(const Shape& shape, const Strides& strides);
+// Whether `strides` are exactly contiguous_strides(shape), without building them (the planners
+// ask per operand on the dispatch path, hence inline); stricter than is_contiguous, which
+// ignores the strides of length-1 dimensions.
+inline bool is_row_major(const Shape& shape, const Strides& strides) {
+  if (strides.size() != shape.size()) return false;
+  int64_t s = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (strides[d] != s) return false;
+    s *= shape[d] > 1 ? shape[d] : 1;
+  }
+  return true;
+}
 
 // NumPy's broadcasting rules; ValueError naming all shapes when they do not broadcast.
 Shape broadcast_shapes(const Shape& a, const Shape& b);

@@ -165,6 +165,20 @@ def unravel_index(indices, shape, order="C"):
     return tuple(out)
 
 
+def _in_range(idx, n, mode, what):
+    """Integer positions `idx` brought into [0, n) by NumPy's index mode: "raise" (ValueError
+    naming `what`), "wrap" or "clip"."""
+    if mode == "raise":
+        if idx.size and (bool(_core.any(idx < 0)) or bool(_core.any(idx >= n))):
+            raise ValueError(f"invalid entry in {what} array")
+        return idx
+    if mode == "wrap":
+        return idx % n
+    if mode == "clip":
+        return _core.clip(idx, 0, n - 1)
+    raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+
+
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """The flat indices into an array of shape `dims` of the multi-index arrays
     (numpy.ravel_multi_index); mode 'raise', 'wrap' or 'clip' (one or one per dimension)."""
@@ -185,16 +199,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         strides[i] = strides[j] * dims[j]
     total = None
     for p, d, m, s in zip(parts, dims, modes, strides, strict=True):
-        if m == "raise":
-            if p.size and (bool(_core.any(p < 0)) or bool(_core.any(p >= d))):
-                raise ValueError("invalid entry in coordinates array")
-        elif m == "wrap":
-            p = p % d
-        elif m == "clip":
-            p = _core.clip(p, 0, d - 1)
-        else:
-            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
-        term = p * s
+        term = _in_range(p, d, m, "coordinates") * s
         total = term if total is None else total + term
     return total
 
@@ -369,16 +374,7 @@ def choose(a, choices, out=None, mode="raise"):
     n = len(choices)
     if n == 0:
         raise ValueError("0-length sequence.")
-    a = a.astype(np.intp)
-    if mode == "raise":
-        if a.size and (bool(_core.any(a < 0)) or bool(_core.any(a >= n))):
-            raise ValueError("invalid entry in choice array")
-    elif mode == "wrap":
-        a = a % n
-    elif mode == "clip":
-        a = _core.clip(a, 0, n - 1)
-    else:
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    a = _in_range(a.astype(np.intp), n, mode, "choice")
     parts = _core.broadcast_arrays(a, *choices)
     stacked = _core.stack(parts[1:])
     result = _core.take_along_axis(stacked, parts[0].reshape((1,) + parts[0].shape), axis=0)

@@ -238,26 +238,26 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return out
 
 
-def isposinf(x, out=None):
-    """True where x is +inf (numpy.isposinf); complex input raises TypeError."""
-    _no_options("isposinf", out)
+def _signed_inf(name, x, out, negative):
+    _no_options(name, out)
     x = _asarray(x)
     if _is_complex(x.dtype):
         raise TypeError("This operation is not supported for complex values because it would "
                         "be ambiguous.")
-    return _core.isinf(x) & ~_core.signbit(x) if _is_float(x.dtype) else zeros_like(
-        x, dtype=np.bool_)
+    if not _is_float(x.dtype):
+        return zeros_like(x, dtype=np.bool_)
+    sign = _core.signbit(x)
+    return _core.isinf(x) & (sign if negative else ~sign)
+
+
+def isposinf(x, out=None):
+    """True where x is +inf (numpy.isposinf); complex input raises TypeError."""
+    return _signed_inf("isposinf", x, out, False)
 
 
 def isneginf(x, out=None):
     """True where x is -inf (numpy.isneginf); complex input raises TypeError."""
-    _no_options("isneginf", out)
-    x = _asarray(x)
-    if _is_complex(x.dtype):
-        raise TypeError("This operation is not supported for complex values because it would "
-                        "be ambiguous.")
-    return _core.isinf(x) & _core.signbit(x) if _is_float(x.dtype) else zeros_like(
-        x, dtype=np.bool_)
+    return _signed_inf("isneginf", x, out, True)
 
 
 def spacing(x, /, out=None, *, where=True, **kwargs):

@@ -182,16 +182,21 @@ def _positions(obj, n):
     return idx.astype(np.intp), False
 
 
+def _edit_target(arr, obj, axis):
+    """delete's and insert's operands: the array (flattened when axis is None), the axis, and
+    obj's positions along it (see _positions)."""
+    arr = asarray(arr)
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    axis = _axis(axis, arr.ndim)
+    return (arr, axis, *_positions(obj, arr.shape[axis]))
+
+
 def delete(arr, obj, axis=None):
     """`arr` without the entries `obj` (an int, slice, integer array or boolean mask) along
     `axis` (numpy.delete); the flattened array when axis is None."""
-    arr = asarray(arr)
-    if axis is None:
-        arr = arr.reshape(-1)
-        axis = 0
-    axis = _axis(axis, arr.ndim)
+    arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
     n = arr.shape[axis]
-    idx, is_mask = _positions(obj, n)
     keep = np.ones(n, dtype=bool)
     if is_mask:
         if idx.shape != (n,):
@@ -211,13 +216,8 @@ def delete(arr, obj, axis=None):
 def insert(arr, obj, values, axis=None):
     """`arr` with `values` inserted before the positions `obj` along `axis` (numpy.insert);
     the flattened array when axis is None."""
-    arr = asarray(arr)
-    if axis is None:
-        arr = arr.reshape(-1)
-        axis = 0
-    axis = _axis(axis, arr.ndim)
+    arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
     n = arr.shape[axis]
-    idx, is_mask = _positions(obj, n)
     if is_mask:
         if idx.ndim != 1:
             raise ValueError("boolean array argument obj to insert must be one dimensional")

@@ -66,17 +66,6 @@ struct Fnv {
   }
 };
 
-// Whether `st` are exactly contiguous_strides(shape), without building them (dispatch path).
-bool is_row_major(const Shape& shape, const Strides& st) {
-  if (st.size() != shape.size()) return false;
-  int64_t s = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (st[d] != s) return false;
-    s *= std::max<int64_t>(shape[d], 1);
-  }
-  return true;
-}
-
 int layout_class(const Array& a, const Shape& space) {
   const Strides& st = a.strides();
   if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;

@@ -120,17 +120,6 @@ void analyze_references(std::span<Storage* const> targets, Plan& plan) {
 
 namespace {
 
-// Whether `st` are exactly contiguous_strides(shape), without building them.
-bool is_row_major(const Shape& shape, const Strides& st) {
-  if (st.size() != shape.size()) return false;
-  int64_t s = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (st[d] != s) return false;
-    s *= std::max<int64_t>(shape[d], 1);
-  }
-  return true;
-}
-
 // Whether operand `in` of a consumer reads producer `p`'s output exactly as laid out.
 bool reads_as_is(const Operand& in, const Node* p) {
   const Array& a = in.array;

@@ -46,17 +46,6 @@ void collapse(Shape& shape, const StridesRefs& ops) {
   for (size_t j = 0; j < ops.size(); ++j) *ops[j] = kept[j];
 }
 
-// Whether `st` are exactly contiguous_strides(shape), without building them (dispatch path).
-bool is_row_major(const Shape& shape, const Strides& st) {
-  if (st.size() != shape.size()) return false;
-  int64_t s = 1;
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (st[d] != s) return false;
-    s *= std::max<int64_t>(shape[d], 1);
-  }
-  return true;
-}
-
 bool all_zero(const Strides& st) {
   return std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; });
 }

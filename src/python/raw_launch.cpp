@@ -322,6 +322,18 @@ void to_dims(nb::handle obj, unsigned out[3], const char* what) {
   }
 }
 
+// What every launch checks and packs: the configuration into `g` and `b`, the arguments into
+// `p`; returns the function for the arguments' device.
+cuda::RawFunction& prepare_launch(BoundKernel& k, PyObject* grid, PyObject* block, PyObject* args,
+                                  unsigned g[3], unsigned b[3], PackedArgs& p) {
+  check_args_sequence(args);
+  to_dims(grid, g, "grid");
+  to_dims(block, b, "block");
+  cuda::RawFunction* fn = nullptr;
+  pack_args(k, args, p, fn);
+  return *fn;
+}
+
 uintptr_t to_stream(nb::handle s) {
   if (s.is_none()) return 0;
   if (PyLong_Check(s.ptr())) return nb::cast<uintptr_t>(s);
@@ -347,26 +359,18 @@ cuda::RawFunction& BoundKernel::function(int device) {
 
 void BoundKernel::launch(PyObject* grid, PyObject* block, PyObject* args, size_t shared_mem,
                          PyObject* stream) {
-  check_args_sequence(args);
   unsigned g[3], b[3];
-  to_dims(grid, g, "grid");
-  to_dims(block, b, "block");
   PackedArgs p;
-  cuda::RawFunction* fn = nullptr;
-  pack_args(*this, args, p, fn);
-  fn->launch(g, b, shared_mem, to_stream(stream), p.out, p.n);
+  prepare_launch(*this, grid, block, args, g, b, p)
+      .launch(g, b, shared_mem, to_stream(stream), p.out, p.n);
 }
 
 double BoundKernel::time_launches(PyObject* grid, PyObject* block, PyObject* args, size_t count) {
-  check_args_sequence(args);
   unsigned g[3], b[3];
-  to_dims(grid, g, "grid");
-  to_dims(block, b, "block");
   PackedArgs p;
-  cuda::RawFunction* fn = nullptr;
-  pack_args(*this, args, p, fn);
+  cuda::RawFunction& fn = prepare_launch(*this, grid, block, args, g, b, p);
   const auto t0 = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < count; ++i) fn->launch(g, b, 0, 0, p.out, p.n);
+  for (size_t i = 0; i < count; ++i) fn.launch(g, b, 0, 0, p.out, p.n);
   const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
   return count ? dt.count() / double(count) : 0.0;
 }

@@ -170,6 +170,29 @@ def np_outcome(fn, *args, **kwargs):
             return None, exc
 
 
+def assert_exact(got, expected):
+    """`got` is accelpy's result (an array, or a tuple of them) equal to NumPy's exactly:
+    dtype, shape and every value (for functions that only move or select elements)."""
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            assert_exact(g, e)
+        return
+    assert isinstance(got, ap.ndarray)
+    g, e = to_numpy(got), np.asarray(expected)
+    assert g.dtype == e.dtype, f"dtype {g.dtype} != NumPy's {e.dtype}"
+    assert g.shape == e.shape, f"shape {g.shape} != NumPy's {e.shape}"
+    np.testing.assert_array_equal(g, e)
+
+
+def assert_raises_like(np_fn, ap_fn):
+    """NumPy's call raises; accelpy's raises exactly the same exception type."""
+    with pytest.raises(Exception) as np_exc:  # noqa: PT011 - the type is NumPy's, compared next
+        np_fn()
+    with pytest.raises(type(np_exc.value)):
+        ap_fn()
+
+
 def assert_same_outcome(np_fn, ap_fn):
     """Runs both; when NumPy raises, accelpy must raise the same exception type. Returns
     (numpy result, accelpy result), or None when both raised."""

@@ -8,29 +8,16 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import LAYOUTS, make_array, random_values, to_device, to_numpy
+from helpers import (
+    LAYOUTS,
+    make_array,
+    random_values,
+    to_device,
+)
+from helpers import assert_exact as same
+from helpers import assert_raises_like as raises_like
 
 DTYPES = [np.bool_, np.int8, np.uint16, np.int64, np.float32, np.float64, np.complex64]
-
-
-def same(got, expected):
-    if isinstance(expected, tuple):
-        assert isinstance(got, tuple) and len(got) == len(expected)
-        for g, e in zip(got, expected, strict=True):
-            same(g, e)
-        return
-    assert isinstance(got, ap.ndarray)
-    g, e = to_numpy(got), np.asarray(expected)
-    assert g.dtype == e.dtype, f"dtype {g.dtype} != NumPy's {e.dtype}"
-    assert g.shape == e.shape, f"shape {g.shape} != NumPy's {e.shape}"
-    np.testing.assert_array_equal(g, e)
-
-
-def raises_like(np_fn, ap_fn):
-    with pytest.raises(Exception) as np_exc:  # noqa: PT011 - the type is NumPy's, compared next
-        np_fn()
-    with pytest.raises(type(np_exc.value)):
-        ap_fn()
 
 
 def compare(np_fn, ap_fn):

@@ -6,18 +6,17 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import LAYOUTS, make_array, random_values, to_device, to_numpy
+from helpers import (
+    LAYOUTS,
+    make_array,
+    random_values,
+    to_device,
+    to_numpy,
+)
+from helpers import assert_exact as same
 
 DTYPES = [np.bool_, np.int8, np.uint32, np.int64, np.float32, np.float64, np.complex64,
           np.complex128]
-
-
-def same(got, expected):
-    assert isinstance(got, ap.ndarray)
-    g, e = to_numpy(got), np.asarray(expected)
-    assert g.dtype == e.dtype, f"dtype {g.dtype} != NumPy's {e.dtype}"
-    assert g.shape == e.shape, f"shape {g.shape} != NumPy's {e.shape}"
-    np.testing.assert_array_equal(g, e)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
