@@ -42,7 +42,8 @@ struct LinalgJob {
   bool lower = true;
   bool vectors = true;
   bool full = false;     // Svd
-  bool inverse = false;  // Solve with b = I (inv): a backend may write a^-1 to b another way
+  bool inverse = false;  // Solve with b = I (inv): a backend may write a^-1 to b another way,
+                         // or, where inverts_out_of_place(), with b uninitialized
   void* a = nullptr;
   void* b = nullptr;
   void* w = nullptr;
@@ -62,6 +63,9 @@ class LinalgBackend {
   // Runs the job (CUDA: queues it, then waits for the info codes, which decide whether the
   // call raises); returns each matrix's info code (LAPACK's meaning; 0 is success).
   virtual std::vector<int64_t> run(const LinalgJob& job) = 0;
+  // Whether an inverse job (`inverse`) only reads a and writes a^-1 to b without reading b:
+  // then the caller needs neither a copy of a to be factored in place nor an identity in b.
+  virtual bool inverts_out_of_place(const LinalgJob& /*job*/) { return false; }
 };
 
 }  // namespace accel

@@ -1,6 +1,7 @@
-// cuBLAS's batched getrf/getrs (and getri for inverses), for batches of small matrices (the
-// cost of a cuSOLVER call per matrix is launch-bound there). The entry points come from the cuBLAS
-// library the loader opened (found again through its path), so no other loader state is needed.
+// cuBLAS's batched getrf/getrs (and matinv or getri for inverses), for batches of small matrices
+// (the cost of a cuSOLVER call per matrix is launch-bound there). The entry points come from the
+// cuBLAS library the loader opened (found again through its path), so no other loader state is
+// needed.
 #include "src/cuda/linalg_batched.hpp"
 
 #include <dlfcn.h>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <string>
 
+#include "accel/cuda.hpp"
 #include "accel/errors.hpp"
 #include "src/cuda/allocator.hpp"
 #include "src/cuda/transfer.hpp"
@@ -23,11 +25,16 @@ using GetrsBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, int, int,
                                              int, int*, int);
 using GetriBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, const void* const[], int,
                                              const int*, void* const[], int, int*, int);
+using MatinvBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, const void* const[], int,
+                                              void* const[], int, int*, int);
 
 struct BatchedFns {
   GetrfBatched getrf[4] = {};  // S, D, C, Z
   GetrsBatched getrs[4] = {};
   GetriBatched getri[4] = {};  // optional: inverses fall back to getrs against I
+  // Optional, n <= 32: LU and inverse in one kernel that leaves a unchanged, which made
+  // NVIDIA's MatX faster than getrf + getri (NVIDIA/MatX#739).
+  MatinvBatched matinv[4] = {};
   bool ok = false;
 };
 
@@ -52,6 +59,8 @@ const BatchedFns& fns() {
           reinterpret_cast<GetrsBatched>(dlsym(h, ("cublas" + l + "getrsBatched").c_str()));
       r.getri[i] =
           reinterpret_cast<GetriBatched>(dlsym(h, ("cublas" + l + "getriBatched").c_str()));
+      r.matinv[i] =
+          reinterpret_cast<MatinvBatched>(dlsym(h, ("cublas" + l + "matinvBatched").c_str()));
       r.ok = r.ok && r.getrf[i] && r.getrs[i];
     }
     return r;
@@ -70,10 +79,14 @@ void check_cublas(api::cublasStatus_t r, const char* call, int device) {
   }
 }
 
-// One cuBLAS handle per device, used under its mutex.
+// One cuBLAS handle per device, used under its mutex, and a pinned buffer per device for the
+// matrix pointers: from pageable memory the driver may wait for the stream before copying,
+// which would leave the GPU idle while the host queues the factorization.
 struct Handles {
   std::mutex mutex;
   api::cublasHandle_t handle[kMaxDevices] = {};
+  void* pointers[kMaxDevices] = {};
+  size_t pointer_bytes[kMaxDevices] = {};
 };
 Handles& handles() {
   static Handles* h = new Handles();
@@ -88,21 +101,20 @@ bool use_batched_solve(const LinalgJob& job) {
          fns().ok;
 }
 
+bool inverts_out_of_place(const LinalgJob& job) {
+  return job.inverse && job.n <= 32 && use_batched_solve(job) &&
+         fns().matinv[type_index(job.dtype)];
+}
+
 std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
   const BatchedFns& f = fns();
   const Cublas& cb = *cublas();
   const int ti = type_index(job.dtype);
   const int n = int(job.n), nrhs = int(job.nrhs), batch = int(job.batch);
+  const bool matinv = inverts_out_of_place(job);
   const bool getri = job.inverse && f.getri[ti];
   const size_t esize = itemsize(job.dtype);
-  // Device arrays of matrix pointers, built on the host.
-  std::vector<void*> ptrs(size_t(2 * batch));
-  for (int k = 0; k < batch; ++k) {
-    ptrs[size_t(k)] = static_cast<char*>(job.a) + size_t(k) * size_t(n) * size_t(n) * esize;
-    ptrs[size_t(batch + k)] =
-        static_cast<char*>(job.b) + size_t(k) * size_t(n) * size_t(nrhs) * esize;
-  }
-  const size_t ptr_bytes = ptrs.size() * sizeof(void*);
+  const size_t ptr_bytes = size_t(2 * batch) * sizeof(void*);
   const size_t piv_bytes = size_t(batch) * size_t(n) * sizeof(int);
   const size_t info_bytes = size_t(batch) * sizeof(int);
   char* scratch = static_cast<char*>(device_allocate(c, ptr_bytes + piv_bytes + info_bytes));
@@ -111,18 +123,35 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
     void** dptrs = reinterpret_cast<void**>(scratch);
     int* piv = reinterpret_cast<int*>(scratch + ptr_bytes);
     int* infos = reinterpret_cast<int*>(scratch + ptr_bytes + piv_bytes);
-    copy_host_to_device(c, ptrs.data(), dptrs, ptr_bytes);
-    {
-      Handles& h = handles();
-      std::lock_guard<std::mutex> lock(h.mutex);
-      api::cublasHandle_t& handle = h.handle[c.index];
-      if (!handle) check_cublas(cb.cublasCreate_v2(&handle), "cublasCreate", c.index);
-      check_cublas(cb.cublasSetStream_v2(handle, c.stream()), "cublasSetStream", c.index);
+    // Held until the infos are back: the stream has then read the pinned pointers.
+    Handles& h = handles();
+    std::lock_guard<std::mutex> lock(h.mutex);
+    if (h.pointer_bytes[c.index] < ptr_bytes) {
+      pinned_free(h.pointers[c.index]);
+      h.pointers[c.index] = nullptr;
+      h.pointer_bytes[c.index] = 0;
+      h.pointers[c.index] = pinned_alloc(ptr_bytes);
+      h.pointer_bytes[c.index] = ptr_bytes;
+    }
+    // Device arrays of matrix pointers, built on the host.
+    void** ptrs = static_cast<void**>(h.pointers[c.index]);
+    for (int k = 0; k < batch; ++k) {
+      ptrs[k] = static_cast<char*>(job.a) + size_t(k) * size_t(n) * size_t(n) * esize;
+      ptrs[batch + k] = static_cast<char*>(job.b) + size_t(k) * size_t(n) * size_t(nrhs) * esize;
+    }
+    copy_host_to_device(c, ptrs, dptrs, ptr_bytes);
+    api::cublasHandle_t& handle = h.handle[c.index];
+    if (!handle) check_cublas(cb.cublasCreate_v2(&handle), "cublasCreate", c.index);
+    check_cublas(cb.cublasSetStream_v2(handle, c.stream()), "cublasSetStream", c.index);
+    if (matinv) {
+      check_cublas(f.matinv[ti](handle, n, dptrs, n, dptrs + batch, n, infos, batch),
+                   "cublasXmatinvBatched", c.index);
+    } else {
       check_cublas(f.getrf[ti](handle, n, dptrs, n, piv, infos, batch), "cublasXgetrfBatched",
                    c.index);
       if (getri) {
-        // The inverse straight from the LU factors into b (out of place, as CuPy's inv), rather
-        // than n triangular solves against the identity already in b.
+        // The inverse straight from the LU factors into b (out of place, as CuPy's inv),
+        // rather than n triangular solves against the identity already in b.
         check_cublas(f.getri[ti](handle, n, dptrs, n, piv, dptrs + batch, n, infos, batch),
                      "cublasXgetriBatched", c.index);
       } else {
@@ -135,8 +164,9 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
         }
       }
     }
-    c.last_kernel.store(getri ? "cuBLAS getrfBatched/getriBatched"
-                              : "cuBLAS getrfBatched/getrsBatched");
+    c.last_kernel.store(matinv  ? "cuBLAS matinvBatched"
+                        : getri ? "cuBLAS getrfBatched/getriBatched"
+                                : "cuBLAS getrfBatched/getrsBatched");
     copy_device_to_host(c, infos, host_info.data(), info_bytes);
   } catch (...) {
     device_free(c, scratch, ptr_bytes + piv_bytes + info_bytes);

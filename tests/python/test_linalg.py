@@ -47,7 +47,12 @@ SHAPES = [(1, 1), (5, 5), (3, 7, 7), (2, 3, 4, 4), (0, 3, 3), (33, 33)]
 def test_inv_det_slogdet(device, rng, dtype, shape):
     a = well_conditioned(rng, shape, dtype)
     x = ap.asarray(a)
-    close(ap.linalg.inv(x), np.linalg.inv(a), dtype)
+    inv = ap.linalg.inv(x)
+    close(inv, np.linalg.inv(a), dtype)
+    assert inv.flags.c_contiguous  # as NumPy's
+    # Transposed and reversed views: the factorization reads a C-ordered copy.
+    view = np.swapaxes(a, -1, -2)[..., ::-1, :]
+    close(ap.linalg.inv(np.swapaxes(x, -1, -2)[..., ::-1, :]), np.linalg.inv(view), dtype)
     d = np.linalg.det(a)
     close(ap.linalg.det(x), d, dtype, scale=max(float(np.max(np.abs(d), initial=1)), 1))
     sign, logdet = ap.linalg.slogdet(x)
@@ -117,8 +122,9 @@ def test_uplo_reads_one_triangle(device, rng):
           scale=20)
 
 
-def test_inputs_unchanged(device, rng):
-    a = well_conditioned(rng, (4, 4), np.float64)
+@pytest.mark.parametrize("shape", [(4, 4), (6, 4, 4)])  # a batch: inverses read a in place
+def test_inputs_unchanged(device, rng, shape):
+    a = well_conditioned(rng, shape, np.float64)
     x = ap.asarray(a)
     for fn in (ap.linalg.inv, ap.linalg.det, ap.linalg.cholesky, ap.linalg.eigvalsh):
         try:

@@ -98,6 +98,7 @@ struct float_traits;
 template <>
 struct float_traits<float> {
   using bits_type = uint32_t;
+  using signed_bits_type = int32_t;
   static constexpr int mantissa = 23, bias = 127, uniform_bits = 24;
   static constexpr int log_terms = 5;     // |s| <= 0.1716: the next term is below 2^-26
   static constexpr int sincos_terms = 6;  // on [-pi/4, pi/4] the next term is below 2^-28
@@ -106,6 +107,7 @@ struct float_traits<float> {
 template <>
 struct float_traits<double> {
   using bits_type = uint64_t;
+  using signed_bits_type = int64_t;
   static constexpr int mantissa = 52, bias = 1023, uniform_bits = 53;
   static constexpr int log_terms = 11;     // the next term is below 2^-56
   static constexpr int sincos_terms = 11;  // the next term is below 2^-60
@@ -228,9 +230,17 @@ template <class T>
 ACCEL_HD void sincos_turns(uint64_t k, T& sin_out, T& cos_out) {
   using F = float_traits<T>;
   constexpr int kQuarterShift = F::uniform_bits - 2;
-  const uint64_t q = (k + (uint64_t(1) << (kQuarterShift - 1))) >> kQuarterShift;  // round(4t)
-  const int64_t rem = int64_t(k) - int64_t(q << kQuarterShift);  // |rem| <= 2^(bits-3), exact
-  const T a = (T(rem) * F::ulp_of_one()) * T(6.283185307179586476925286766559);
+  // For float, k < 2^24: 32-bit integers, whose conversion to float is one instruction on the
+  // GPU (a 64-bit one is several). Both give the same rem, exactly.
+  using U = typename F::bits_type;
+  using S = typename F::signed_bits_type;
+  const U kk = U(k);
+  const U q = (kk + (U(1) << (kQuarterShift - 1))) >> kQuarterShift;  // round(4t)
+  const S rem = S(kk) - S(q << kQuarterShift);                        // |rem| <= 2^(bits-3), exact
+  // rem 2^-bits 2 pi in one product: scaling by 2^-bits is exact, so the step constant rounds
+  // as 2 pi alone does and the product is the one of (rem 2^-bits) and 2 pi.
+  constexpr T step = T(F::ulp_of_one() * 6.283185307179586476925286766559);
+  const T a = T(rem) * step;
   const T a2 = a * a;
   // sin a = a + a (a^2 sp), cos a = 1 + a^2 cp, with sp and cp the series of the terms
   // (-1)^j a^(2j) / (2j+1)! and (-1)^j a^(2j-2) / (2j)! for j >= 1, by Horner steps.
@@ -247,20 +257,13 @@ ACCEL_HD void sincos_turns(uint64_t k, T& sin_out, T& cos_out) {
   }
   const T s = fma(a, sp * a2, a);
   const T c = fma(cp, a2, T(1));
-  switch (q & 3) {
-    case 0:
-      sin_out = s, cos_out = c;
-      break;
-    case 1:
-      sin_out = c, cos_out = T(0) - s;
-      break;
-    case 2:
-      sin_out = T(0) - s, cos_out = T(0) - c;
-      break;
-    default:
-      sin_out = T(0) - c, cos_out = s;
-      break;
-  }
+  // The quadrant q turns (s, c) into (s, c), (c, -s), (-s, -c) or (-c, s): selects rather than
+  // a switch, which the GPU ran as divergent branches (random quadrants in every warp).
+  const bool odd = (q & 1) != 0;
+  const T x = odd ? c : s;
+  const T y = odd ? s : c;
+  sin_out = (q & 2) != 0 ? T(0) - x : x;
+  cos_out = ((q + 1) & 2) != 0 ? T(0) - y : y;
 }
 
 // ---- distributions: values of one block ------------------------------------------------------

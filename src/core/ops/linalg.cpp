@@ -167,12 +167,12 @@ Array solve(const Array& a, const Array& b) {
 
 Array inv(const Array& a) {
   // Solves a x = I: the same LU and triangular solves as LAPACK's getri, and one code path for
-  // every library (cuSOLVER has no getri).
+  // every library (cuSOLVER has no getri). The job runs on a^T: a C-ordered `a` is a^T in
+  // column-major order, and the inverse of a^T, (a^-1)^T, left column-major in x is a^-1 in C
+  // order. So no transposing copies, and the result is C-contiguous, as NumPy's.
   check_square(a);
   const DType dt = compute_dtype(a.dtype(), "inv");
   const int64_t n = a.shape().back();
-  Array f = column_major_copy(a, dt);
-  Array x = column_major_copy(broadcast_to(eye(n, std::nullopt, 0, dt, a.device()), a.shape()), dt);
   LinalgJob job;
   job.kind = LinalgKind::Solve;
   job.dtype = dt;
@@ -180,12 +180,22 @@ Array inv(const Array& a) {
   job.n = n;
   job.nrhs = n;
   job.inverse = true;
-  if (f.size()) {
-    job.a = f.data();
-    job.b = x.data();
-    check_info(run(job, a.device()), "Singular matrix");
+  if (job.batch == 0 || n == 0) return Array::empty(a.shape(), dt, a.device());
+  Array f, x;
+  if (linalg_backend(a.device()).inverts_out_of_place(job)) {
+    f = astype(a, dt, false);
+    if (!f.is_contiguous()) f = copy(f);
+    x = Array::empty(a.shape(), dt, a.device());
+    f.eval();
+  } else {
+    f = astype(a, dt, true);
+    x = astype(broadcast_to(eye(n, std::nullopt, 0, dt, a.device()), a.shape()), dt, true);
+    eval({f, x});
   }
-  return as_matrices(x);
+  job.a = f.data();
+  job.b = x.data();
+  check_info(run(job, a.device()), "Singular matrix");
+  return x;
 }
 
 Array cholesky(const Array& a, bool upper) {
