@@ -566,7 +566,12 @@ def main():
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
     parser.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
     parser.add_argument("--only", default="", help="comma-separated case names (default: all)")
+    parser.add_argument("--table", metavar="JSON", help="print the table of a saved run and exit")
     args = parser.parse_args()
+    if args.table:
+        with open(args.table) as f:
+            print_table(json.load(f), args.quick)
+        return
     if not ap.cuda.is_available():
         sys.exit(f"no CUDA GPU: {ap.cuda.unavailable_reason()}")
     n = 1 << (22 if args.quick else 28)
@@ -645,97 +650,108 @@ def main():
 
     measure("spectral", lambda: gpu_spectral.cases(
         (timer_ap, timer_torch, timer_cupy, torch, cupy), args.quick))
-    spectral = cases.pop("spectral", {})
-    cases.update(spectral)
+    cases.update(cases.pop("spectral", {}))
     import raw_kernels  # issue 5: raw kernel launch overhead and new-process startup
 
     measure("raw_launch_us", raw_kernels.launch_overhead_us)
     measure("raw_startup_s", raw_kernels.startup_seconds)
     save()
 
-    def print_table():
-        # A case that failed above is missing here: the table stops at it (the per-case
-        # lines and the JSON file have everything measured).
-        def fmt(v, unit=""):
-            return "-" if v is None else f"{v:.1f}{unit}"
-
-        def rfmt(ratio):
-            return "-" if ratio is None else f"{ratio:.3f}x"
-
-        print("==== results", props.name, "====")
-        print(f"{'case':24} {'accelpy':>10} {'cupy':>10} {'torch':>10} {'vs torch':>9} target")
-        for name, target in [("add_2^28_f32", ">=0.97x torch"), ("sum_2^28_f32", "~torch"),
-                             ("sum_16384^2_axis0", "~torch"), ("sum_16384^2_axis1", "~torch")]:
-            g = cases[name]["gbps"]
-            ratio = (g["accelpy"] / g["torch"]) if g.get("torch") else None
-            print(f"{name + ' GB/s':24} {fmt(g['accelpy']):>10} {fmt(g.get('cupy')):>10} "
-                  f"{fmt(g.get('torch')):>10} {rfmt(ratio):>9} {target}")
-        for name in ("randn_2^28_f32", "rand_2^28_f32"):
-            m = cases[name]["ms"]
-            peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
-            ratio = min(peers) / m["accelpy"] if peers else None
-            print(f"{name + ' ms':24} {fmt(m['accelpy']):>10} {fmt(m.get('cupy')):>10} "
-                  f"{fmt(m.get('torch')):>10} {rfmt(ratio):>9} >=0.97x faster peer")
-        print(f"{'d2d copy GB/s (floor)':24} {fmt(gbps(floor_bytes, floor_ms['accelpy'])):>10} "
-              f"{'-':>10} {fmt(gbps(floor_bytes, floor_ms.get('torch'))):>10}")
-        d = cases["dispatch_us"]
-        print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
-              f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
-        print(f"{'  in short bursts':24} {fmt(d.get('accelpy_burst')):>10} "
-              f"{fmt(d.get('cupy_burst')):>10} {fmt(d.get('torch_burst')):>10}")
-        print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
-        print(f"{'  3-op chain, eval':24} {fmt(d.get('accelpy_3op_chain')):>10}")
-        t = cases["transfer_256MiB_gbps"]
-        for i, way in enumerate(["H2D", "D2H"]):
-            print(f"{'256MiB ' + way + ' GB/s':24} {fmt(t['accelpy'][i]):>10} "
-                  f"{fmt(t['cupy'][i] if 'cupy' in t else None):>10} "
-                  f"{fmt(t['torch'][i] if 'torch' in t else None):>10} {'':>9} >=40")
-        for dt in ("float32", "bfloat16"):
-            t = cases[f"matmul_{mside}^3_{dt}"]["tflops"]
-            ratio = (t["accelpy"] / t["torch"]) if t.get("torch") else None
-            print(f"{'matmul ' + dt + ' TFLOP/s':24} {fmt(t['accelpy']):>10} "
-                  f"{fmt(t.get('cupy')):>10} {fmt(t.get('torch')):>10} {rfmt(ratio):>9} "
-                  ">=0.97x torch")
-        fu = cases["first_use"]
-        print(f"{'new kernel, empty cache':24} {fmt(fu['empty_cache_ms'], 'ms'):>10} "
-              f"{'':>32} <=60ms (exp/sin/sqrt; arithmetic: "
-              f"{fmt(fu.get('empty_cache_arith_ms'), 'ms')})")
-        print(f"{'new kernel, disk hit':24} {fmt(fu['disk_hit_ms'], 'ms'):>10} {'':>32} <=2ms")
-        print(f"{'import accelpy':24} {fmt(cases['import_s'], 's'):>10} {'':>32} <=0.15s "
-              f"(numpy alone {fmt(cases.get('import_numpy_s'), 's')})")
-        h = cases["transfer_256MiB_gbps"]["host"]
-        print(f"{'host bounds GB/s':24} first touch {h['first_touch_gbps']:.1f}, memcpy (1 core) "
-              f"{h['memcpy_1thread_gbps']:.1f}, pinned H2D {h['pinned_h2d_gbps']:.1f}")
-        print(f"\n{'fusion (ms)':30} {'floor':>7} {'accelpy':>8} {'x floor':>8} {'cupy':>7} "
-              f"{'c.fuse':>7} {'torch':>7} {'compile':>8} target")
-        targets = ["<=1.05x", "<=1.10x", "<=1.15x", "<=1.10x", "~1 pass"]
-        for (name, *_), target in zip(FUSION_CASES, targets, strict=True):
-            c = cases[name]
-            m = c["ms"]
-            print(f"{name:30} {c['floor_ms']:7.3f} {m['accelpy']:8.3f} "
-                  f"{m['accelpy'] / c['floor_ms']:7.2f}x {fmt(m.get('cupy')):>7} "
-                  f"{fmt(m.get('cupy.fuse')):>7} {fmt(m.get('torch')):>7} "
-                  f"{fmt(m.get('torch.compile')):>8} {target}")
-        raw_kernels.report(cases)
-        print(f"\n{'library op (ms)':30} {'accelpy':>8} {'cupy':>7} {'torch':>7} "
-              f"{'vs best':>8} target")
-        for op, log2n in LIBRARY_CASES:
-            m = cases[f"{op}_2^{log2n}_f32"]["ms"]
-            peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
-            ratio = min(peers) / m["accelpy"] if peers else None
-            print(f"{op + f' 2^{log2n} f32':30} {m['accelpy']:8.3f} {fmt(m.get('cupy')):>7} "
-                  f"{fmt(m.get('torch')):>7} {rfmt(ratio):>8} >=0.97x")
-        fu = cases["first_use_fused"]
-        print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
-        print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
-        print("\n".join(gpu_spectral.report(spectral)))
-        print_indexing(cases)
-
-
     try:
-        print_table()
+        print_table(result, args.quick)
     except (KeyError, TypeError):
         traceback.print_exc()
+
+
+
+def print_table(result, quick=False):
+    """The short table of a run's results (also for a saved JSON file: --table)."""
+    cases = result["cases"]
+    floor = cases["d2d_copy"]
+    floor_ms, floor_bytes = floor["ms"], floor["bytes"]
+    mside = 2048 if quick else 8192
+    import gpu_spectral
+    import raw_kernels
+
+    # A case that failed is missing here: the table stops at it (the per-case
+    # lines and the JSON file have everything measured).
+    def fmt(v, unit=""):
+        return "-" if v is None else f"{v:.1f}{unit}"
+
+    def rfmt(ratio):
+        return "-" if ratio is None else f"{ratio:.3f}x"
+
+    print("==== results", result["device"], "====")
+    print(f"{'case':24} {'accelpy':>10} {'cupy':>10} {'torch':>10} {'vs torch':>9} target")
+    for name, target in [("add_2^28_f32", ">=0.97x torch"), ("sum_2^28_f32", "~torch"),
+                         ("sum_16384^2_axis0", "~torch"), ("sum_16384^2_axis1", "~torch")]:
+        g = cases[name]["gbps"]
+        ratio = (g["accelpy"] / g["torch"]) if g.get("torch") else None
+        print(f"{name + ' GB/s':24} {fmt(g['accelpy']):>10} {fmt(g.get('cupy')):>10} "
+              f"{fmt(g.get('torch')):>10} {rfmt(ratio):>9} {target}")
+    for name in ("randn_2^28_f32", "rand_2^28_f32"):
+        m = cases[name]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = min(peers) / m["accelpy"] if peers else None
+        ms3 = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+        print(f"{name + ' ms':24} {ms3(m['accelpy']):>10} {ms3(m.get('cupy')):>10} "
+              f"{ms3(m.get('torch')):>10} {rfmt(ratio):>9} >=0.97x faster peer")
+    print(f"{'d2d copy GB/s (floor)':24} {fmt(gbps(floor_bytes, floor_ms['accelpy'])):>10} "
+          f"{'-':>10} {fmt(gbps(floor_bytes, floor_ms.get('torch'))):>10}")
+    d = cases["dispatch_us"]
+    print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
+          f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+    print(f"{'  in short bursts':24} {fmt(d.get('accelpy_burst')):>10} "
+          f"{fmt(d.get('cupy_burst')):>10} {fmt(d.get('torch_burst')):>10}")
+    print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
+    print(f"{'  3-op chain, eval':24} {fmt(d.get('accelpy_3op_chain')):>10}")
+    t = cases["transfer_256MiB_gbps"]
+    for i, way in enumerate(["H2D", "D2H"]):
+        print(f"{'256MiB ' + way + ' GB/s':24} {fmt(t['accelpy'][i]):>10} "
+              f"{fmt(t['cupy'][i] if 'cupy' in t else None):>10} "
+              f"{fmt(t['torch'][i] if 'torch' in t else None):>10} {'':>9} >=40")
+    for dt in ("float32", "bfloat16"):
+        t = cases[f"matmul_{mside}^3_{dt}"]["tflops"]
+        ratio = (t["accelpy"] / t["torch"]) if t.get("torch") else None
+        print(f"{'matmul ' + dt + ' TFLOP/s':24} {fmt(t['accelpy']):>10} "
+              f"{fmt(t.get('cupy')):>10} {fmt(t.get('torch')):>10} {rfmt(ratio):>9} "
+              ">=0.97x torch")
+    fu = cases["first_use"]
+    print(f"{'new kernel, empty cache':24} {fmt(fu['empty_cache_ms'], 'ms'):>10} "
+          f"{'':>32} <=60ms (exp/sin/sqrt; arithmetic: "
+          f"{fmt(fu.get('empty_cache_arith_ms'), 'ms')})")
+    print(f"{'new kernel, disk hit':24} {fmt(fu['disk_hit_ms'], 'ms'):>10} {'':>32} <=2ms")
+    print(f"{'import accelpy':24} {fmt(cases['import_s'], 's'):>10} {'':>32} <=0.15s "
+          f"(numpy alone {fmt(cases.get('import_numpy_s'), 's')})")
+    h = cases["transfer_256MiB_gbps"]["host"]
+    print(f"{'host bounds GB/s':24} first touch {h['first_touch_gbps']:.1f}, memcpy (1 core) "
+          f"{h['memcpy_1thread_gbps']:.1f}, pinned H2D {h['pinned_h2d_gbps']:.1f}")
+    print(f"\n{'fusion (ms)':30} {'floor':>7} {'accelpy':>8} {'x floor':>8} {'cupy':>7} "
+          f"{'c.fuse':>7} {'torch':>7} {'compile':>8} target")
+    targets = ["<=1.05x", "<=1.10x", "<=1.15x", "<=1.10x", "~1 pass", "~torch", "~torch", "~torch"]
+    for (name, *_), target in zip(FUSION_CASES, targets, strict=True):
+        c = cases[name]
+        m = c["ms"]
+        print(f"{name:30} {c['floor_ms']:7.3f} {m['accelpy']:8.3f} "
+              f"{m['accelpy'] / c['floor_ms']:7.2f}x {fmt(m.get('cupy')):>7} "
+              f"{fmt(m.get('cupy.fuse')):>7} {fmt(m.get('torch')):>7} "
+              f"{fmt(m.get('torch.compile')):>8} {target}")
+    raw_kernels.report(cases)
+    print(f"\n{'library op (ms)':30} {'accelpy':>8} {'cupy':>7} {'torch':>7} "
+          f"{'vs best':>8} target")
+    for op, log2n in LIBRARY_CASES:
+        m = cases[f"{op}_2^{log2n}_f32"]["ms"]
+        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
+        ratio = min(peers) / m["accelpy"] if peers else None
+        print(f"{op + f' 2^{log2n} f32':30} {m['accelpy']:8.3f} {fmt(m.get('cupy')):>7} "
+              f"{fmt(m.get('torch')):>7} {rfmt(ratio):>8} >=0.97x")
+    fu = cases["first_use_fused"]
+    print(f"{'new fused expr, empty cache':30} {fmt(fu['empty_cache_ms'], 'ms'):>10} <=100ms")
+    print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
+    print("\n".join(gpu_spectral.report(cases)))
+    print_indexing(cases)
+
+
 
 
 if __name__ == "__main__":
