@@ -228,7 +228,7 @@ FUSION_CASES = [
     ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
     ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
     ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
-    # NumPy breadth composed from elementwise ops (issue 6, part B): one kernel each.
+    # NumPy breadth beyond the op table (issue 6, part B): one kernel each.
     ("sinc 2^26", _expr_sinc, 1, 1),
     ("i0 2^26", _expr_i0, 1, 1),
     ("nan_to_num 2^26", _expr_nan_to_num, 1, 1),

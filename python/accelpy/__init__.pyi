@@ -113,6 +113,7 @@ from ._core import greater as greater
 from ._core import greater_equal as greater_equal
 from ._core import heaviside as heaviside
 from ._core import hypot as hypot
+from ._core import i0 as i0
 from ._core import imag as imag
 from ._core import inner as inner
 from ._core import intersect1d as intersect1d
@@ -301,7 +302,6 @@ from ._math import fix as fix
 from ._math import float_power as float_power
 from ._math import frexp as frexp
 from ._math import gcd as gcd
-from ._math import i0 as i0
 from ._math import isneginf as isneginf
 from ._math import isposinf as isposinf
 from ._math import lcm as lcm

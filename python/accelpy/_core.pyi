@@ -973,6 +973,13 @@ def fabs(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     Elementwise fabs with NumPy's semantics and type promotion (see numpy.fabs).
     """
 
+def i0(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
+    """
+    i0(x, /, *, out=None)
+
+    Elementwise i0 with NumPy's semantics and type promotion (see numpy.i0).
+    """
+
 def deg2rad(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     """
     deg2rad(x, /, *, out=None)

@@ -1,6 +1,6 @@
 """NumPy's elementwise math beyond the core table, composed from the core's elementwise ops so
 they fuse and run on every device: angle, divmod, modf, frexp, ldexp, gcd, lcm, sinc, fix,
-float_power, nan_to_num, isneginf, isposinf, spacing, i0, real_if_close, sort_complex,
+float_power, nan_to_num, isneginf, isposinf, spacing, real_if_close, sort_complex,
 bitwise_count. Result dtypes are NumPy's own type resolution, asked of the ufunc on empty
 operands (no array data leaves the device)."""
 
@@ -10,7 +10,7 @@ from . import _core
 from ._creation import asarray as _asarray
 from ._creation import full_like, zeros_like
 
-__all__ = ["angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd", "i0",
+__all__ = ["angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd",
            "isneginf", "isposinf", "lcm", "ldexp", "modf", "nan_to_num", "real_if_close",
            "sinc", "sort_complex", "spacing"]
 
@@ -271,53 +271,6 @@ def spacing(x, /, out=None, *, where=True, **kwargs):
         up = _core.nextafter(x, full_like(x, np.inf)) - x
         return _core.where(_core.isinf(x), np.nan, up).astype(x.dtype)
     return _core.nextafter(x, _core.where(x < 0, -np.inf, np.inf).astype(x.dtype)) - x
-
-
-# Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on (8, inf)
-# (Cephes, as numpy.i0 uses them).
-_I0A = (-4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
-        1.715391285555133e-15, -1.1685332877993451e-14, 7.676185498604936e-14,
-        -4.856446783111929e-13, 2.95505266312964e-12, -1.726826291441556e-11,
-        9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
-        -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07,
-        1.1173875391201037e-06, -4.4167383584587505e-06, 1.6448448070728896e-05,
-        -5.754195010082104e-05, 0.00018850288509584165, -0.0005763755745385824,
-        0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
-        -0.02373741480589947, 0.04930528423967071, -0.09490109704804764, 0.17162090152220877,
-        -0.3046826723431984, 0.6767952744094761)
-_I0B = (-7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
-        3.461222867697461e-17, -2.8276239805165836e-16, -3.425485619677219e-16,
-        1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
-        -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
-        7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11,
-        -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
-        3.3962320257083865e-09, 2.266668990498178e-08, 2.0489185894690638e-07,
-        2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
-        0.8044904110141088)
-
-
-def _chbevl(x, coefficients):
-    b0, b1, b2 = coefficients[0], 0.0, 0.0
-    for c in coefficients[1:]:
-        b2, b1 = b1, b0
-        b0 = x * b1 - b2 + c
-    return 0.5 * (b0 - b2)
-
-
-def i0(x):
-    """The modified Bessel function of the first kind, order 0 (numpy.i0)."""
-    x = _asarray(x)
-    if _is_complex(x.dtype):
-        raise TypeError("i0 not supported for complex values")
-    if not _is_float(x.dtype):
-        x = x.astype(np.float64)
-    x = _core.abs(x)
-    low = x <= 8.0
-    xl = _core.where(low, x, 8.0)
-    xh = _core.where(low, 9.0, x)
-    inner = _core.exp(xl) * _chbevl(xl / 2.0 - 2, _I0A)
-    outer = _core.exp(xh) * _chbevl(32.0 / xh - 2.0, _I0B) / _core.sqrt(xh)
-    return _core.where(low, inner, outer).astype(x.dtype)
 
 
 def real_if_close(a, tol=100):

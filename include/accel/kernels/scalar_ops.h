@@ -694,6 +694,68 @@ ACCEL_MATH_OP(Atanh, atanh)
 ACCEL_MATH_OP(Fabs, fabs)
 #undef ACCEL_MATH_OP
 
+namespace detail {
+
+// Clenshaw's recurrence for a Chebyshev series, as numpy.i0's _chbevl writes it: every
+// operation rounded to T (float16 included, as NumPy's float16 loops round each one).
+template <class T, int N>
+ACCEL_HD T chbevl(T x, const double (&c)[N]) {
+  T b0 = T(c[0]), b1 = T(0.0), b2 = T(0.0);
+#if ACCEL_DEVICE_CODE
+#pragma unroll
+#endif
+  for (int i = 1; i < N; ++i) {
+    b2 = b1;
+    b1 = b0;
+    b0 = T(T(T(x * b1) - b2) + T(c[i]));
+  }
+  return T(T(0.5) * T(b0 - b2));
+}
+
+}  // namespace detail
+
+// The modified Bessel function of the first kind, order 0, as numpy.i0 computes it: Cephes'
+// Chebyshev series of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) past 8, the same
+// operations in the same order (so float16's exp(x) overflows near x = 11.1 as NumPy's does,
+// and i0(+-inf) is inf / inf = NaN). bfloat16, which NumPy has no loops for, is computed in
+// float32 and rounded once, as its other functions are.
+struct I0 {
+  template <class T>
+  ACCEL_HD T operator()(T v) const {
+    if constexpr (is_same_v<T, bfloat16>) {
+      return T((*this)(float(v)));
+    } else {
+      constexpr double low[30] = {
+          -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16,
+          1.715391285555133e-15,   -1.1685332877993451e-14, 7.676185498604936e-14,
+          -4.856446783111929e-13,  2.95505266312964e-12,   -1.726826291441556e-11,
+          9.675809035373237e-11,   -5.189795601635263e-10, 2.6598237246823866e-09,
+          -1.300025009986248e-08,  6.046995022541919e-08,  -2.670793853940612e-07,
+          1.1173875391201037e-06,  -4.4167383584587505e-06, 1.6448448070728896e-05,
+          -5.754195010082104e-05,  0.00018850288509584165, -0.0005763755745385824,
+          0.0016394756169413357,   -0.004324309995050576,  0.010546460394594998,
+          -0.02373741480589947,    0.04930528423967071,    -0.09490109704804764,
+          0.17162090152220877,     -0.3046826723431984,    0.6767952744094761};
+      constexpr double high[25] = {
+          -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17,
+          3.461222867697461e-17,  -2.8276239805165836e-16, -3.425485619677219e-16,
+          1.7725601330565263e-15, 3.8116806693526224e-15, -9.554846698828307e-15,
+          -4.150569347287222e-14, 1.54008621752141e-14,   3.8527783827421426e-13,
+          7.180124451383666e-13,  -1.7941785315068062e-12, -1.3215811840447713e-11,
+          -3.1499165279632416e-11, 1.1889147107846439e-11, 4.94060238822497e-10,
+          3.3962320257083865e-09, 2.266668990498178e-08,  2.0489185894690638e-07,
+          2.8913705208347567e-06, 6.889758346916825e-05,  0.0033691164782556943,
+          0.8044904110141088};
+      const T x = math::fabs(v);
+      if (x <= T(8.0)) {
+        return T(math::exp(x) * detail::chbevl(T(T(x / T(2.0)) - T(2.0)), low));
+      }
+      const T series = detail::chbevl(T(T(T(32.0) / x) - T(2.0)), high);
+      return T(T(math::exp(x) * series) / math::sqrt(x));
+    }
+  }
+};
+
 // Degrees and radians scale by a constant rounded to the compute precision, as NumPy's.
 struct Deg2rad {
   template <class T>
