@@ -604,6 +604,15 @@ def main():
         print(f"case {name} ({time.perf_counter() - t0:.1f}s): {cases[name]}", flush=True)
         save()
 
+    # The host-bound cases first, before torch.compile (the fusion cases) starts its compile
+    # workers: a full run measured pageable copies at 8.5 GB/s on a host where runs without
+    # torch.compile before them measured 31 (the workers' CPU use is the suspect, not proven).
+    measure("dispatch_us", dispatch_us)
+    measure("transfer_256MiB_gbps", transfers)
+    measure("first_use", first_use_ms)
+    measure("first_use_fused", first_use_fused_ms)
+    measure("import_s", import_seconds)
+    measure("import_numpy_s", lambda: import_seconds(module="numpy"))  # part of import_s
     floor_ms, floor_bytes = case_d2d(n)
     d2d = gbps(floor_bytes, floor_ms.get("torch") or floor_ms["accelpy"])
     cases["d2d_copy"] = {"bytes": floor_bytes, "ms": floor_ms, "gbps": d2d}
@@ -640,12 +649,6 @@ def main():
     for op in ("histogram2d", "select"):  # NumPy breadth A
         measure(f"{op}_2^{24 if args.quick else 26}_f32",
                 lambda op=op: case_breadth(op, 1 << (24 if args.quick else 26)))
-    measure("first_use_fused", first_use_fused_ms)
-    measure("dispatch_us", dispatch_us)
-    measure("transfer_256MiB_gbps", transfers)
-    measure("first_use", first_use_ms)
-    measure("import_s", import_seconds)
-    measure("import_numpy_s", lambda: import_seconds(module="numpy"))  # part of import_s
     import gpu_spectral  # fft and linalg (issue 8), beside this file
 
     measure("spectral", lambda: gpu_spectral.cases(
