@@ -4,6 +4,7 @@
 // or on where a block ends.
 #include "src/cpu/vector_math.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #if defined(ACCEL_HAVE_SLEEF)
@@ -38,6 +39,16 @@ using VecD = __m128d;
 constexpr const char* kBackend = "sleef-sse4";
 #endif
 
+// SLEEF's sinh and cosh return infinity a little before the results overflow (float: from
+// |x| ~ 88.7, where sinh(89) = 2.24e38 is finite; double: from ~709.8, overflow at 710.48): the
+// lanes past `F::large` are recomputed by the C library.
+template <class T, class F>
+void fix_large(const T* x, T* y, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    if (std::fabs(x[j]) > F::large()) y[j] = F::scalar(x[j]);
+  }
+}
+
 // F: a class whose static apply(V) calls one SLEEF function (function pointers to SLEEF's
 // declarations, with their vector attributes, do not convert to template arguments).
 template <class T, class V, class F>
@@ -51,6 +62,7 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     std::memcpy(&x, a + i, sizeof(V));
     const V y = F::apply(x);
     std::memcpy(o + i, &y, sizeof(V));
+    if constexpr (requires { F::scalar(T()); }) fix_large<T, F>(a + i, o + i, W);
   }
   if (i < n) {
     T buf[W];
@@ -61,6 +73,7 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     const V y = F::apply(x);
     std::memcpy(buf, &y, sizeof(V));
     std::memcpy(o + i, buf, size_t(n - i) * sizeof(T));
+    if constexpr (requires { F::scalar(T()); }) fix_large<T, F>(a + i, o + i, n - i);
   }
 }
 
@@ -95,8 +108,24 @@ void add_vector_math_loops(loops::Table& t) {
   ACCEL_SLEEF_ROW(Log2, log2)
   ACCEL_SLEEF_ROW(Log10, log10)
   ACCEL_SLEEF_ROW(Log1p, log1p)
-  ACCEL_SLEEF_ROW(Sinh, sinh)
-  ACCEL_SLEEF_ROW(Cosh, cosh)
+#define ACCEL_SLEEF_ROW_LARGE(Op, name)                               \
+  {                                                                   \
+    struct F {                                                        \
+      static constexpr float large() { return 88.0f; }                \
+      static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }    \
+      static float scalar(float x) { return std::name(x); }           \
+    };                                                                \
+    struct D {                                                        \
+      static constexpr double large() { return 709.0; }               \
+      static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }    \
+      static double scalar(double x) { return std::name(x); }         \
+    };                                                                \
+    set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);  \
+    set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>); \
+  }
+  ACCEL_SLEEF_ROW_LARGE(Sinh, sinh)
+  ACCEL_SLEEF_ROW_LARGE(Cosh, cosh)
+#undef ACCEL_SLEEF_ROW_LARGE
   ACCEL_SLEEF_ROW(Tanh, tanh)
   ACCEL_SLEEF_ROW(Asinh, asinh)
   ACCEL_SLEEF_ROW(Acosh, acosh)

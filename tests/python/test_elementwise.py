@@ -182,6 +182,18 @@ def test_table_covers_the_array_api():
         assert callable(getattr(ap, name)), name
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
+def test_hyperbolic_near_overflow(dtype, device):
+    # Finite results just below overflow (sinh(89) = 2.24e38 in float32), which SLEEF's vector
+    # sinh and cosh return as infinity; past overflow, infinity.
+    big = {np.float32: [88.5, 89.0, 89.4, 89.5], np.float64: [709.5, 710.0, 710.4, 710.5]}[dtype]
+    a = np.array([-v for v in big] + big + [1.5, -2.0], dtype)
+    x = to_device(a, device)
+    with np.errstate(over="ignore"):
+        for name in ("sinh", "cosh"):
+            assert_matches(getattr(ap, name)(x), getattr(np, name)(a), ulps=8)
+
+
 # ---- integer corner cases NumPy defines and C leaves undefined -------------------------------
 
 @pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
