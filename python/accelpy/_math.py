@@ -226,10 +226,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
     fixed = []
-    for d in parts:
-        d = _core.where(_core.isnan(d), nan, d)
-        d = _core.where(isposinf(d), hi, d)
-        fixed.append(_core.where(isneginf(d), lo, d).astype(d.dtype))
+    for d in parts:  # the masks are the input's, as NumPy's (nan=inf is not then replaced)
+        infinite = _core.where(_core.signbit(d), lo, hi)
+        d = _core.where(_core.isnan(d), nan, _core.where(_core.isinf(d), infinite, d))
+        fixed.append(d.astype(parts[0].dtype))
     if len(fixed) == 1:
         return fixed[0]
     out = _core.copy(x)  # parts stored as they are (no complex arithmetic to move -0.0)

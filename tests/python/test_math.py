@@ -198,6 +198,9 @@ def test_nan_to_num(device, rng, dtype):
     kw = {"nan": 7.5, "posinf": 1e4, "neginf": -3.25}
     assert_matches(ap.nan_to_num(x, **kw), np.nan_to_num(x_np, **kw), rtol=0, atol=0)
     assert_matches(ap.nan_to_num(x[::-2]), np.nan_to_num(x_np[::-2]), rtol=0, atol=0)
+    # Infinite replacements: NumPy's masks are the input's, so a NaN made inf stays inf.
+    kw = {"nan": np.inf, "posinf": -np.inf}
+    assert_matches(ap.nan_to_num(x, **kw), np.nan_to_num(x_np, **kw), rtol=0, atol=0)
     got, expected = to_numpy(ap.nan_to_num(x)), np.nan_to_num(x_np)
     for part in (np.real, np.imag):  # signs of zeros kept, as NumPy
         np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(expected)))
