@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #if defined(ACCEL_HAVE_SLEEF)
 #include <immintrin.h>
@@ -39,13 +40,24 @@ using VecD = __m128d;
 constexpr const char* kBackend = "sleef-sse4";
 #endif
 
-// SLEEF's sinh and cosh return infinity a little before the results overflow (float: from
-// |x| ~ 88.7, where sinh(89) = 2.24e38 is finite; double: from ~709.8, overflow at 710.48): the
-// lanes past `F::large` are recomputed by the C library.
+// Lanes SLEEF gets wrong, compared with NumPy, and corrected after each vector:
+// - Large: sinh and cosh return infinity a little before the results overflow (float: from
+//   |x| ~ 88.7, where sinh(89) = 2.24e38 is finite; double: from ~709.8, overflow at 710.48);
+//   past |x| = 88 / 709 the C library computes them.
+// - Tiny: log1p, asinh and tan return 0 for the smallest subnormals (1e-45 in float, 5e-324 in
+//   double); below the smallest normal number the correctly rounded result is x itself (the
+//   next term of the series is far below half an ulp).
+enum class Fix { None, Large, Tiny };
+
 template <class T, class F>
-void fix_large(const T* x, T* y, int64_t n) {
+void fix_lanes(const T* x, T* y, int64_t n) {
   for (int64_t j = 0; j < n; ++j) {
-    if (std::fabs(x[j]) > F::large()) y[j] = F::scalar(x[j]);
+    const T ax = std::fabs(x[j]);
+    if constexpr (F::fix() == Fix::Large) {
+      if (ax > (sizeof(T) == 4 ? T(88) : T(709))) y[j] = F::scalar(x[j]);
+    } else if (ax < std::numeric_limits<T>::min()) {
+      y[j] = x[j];
+    }
   }
 }
 
@@ -62,7 +74,7 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     std::memcpy(&x, a + i, sizeof(V));
     const V y = F::apply(x);
     std::memcpy(o + i, &y, sizeof(V));
-    if constexpr (requires { F::scalar(T()); }) fix_large<T, F>(a + i, o + i, W);
+    if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, W);
   }
   if (i < n) {
     T buf[W];
@@ -73,7 +85,7 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     const V y = F::apply(x);
     std::memcpy(buf, &y, sizeof(V));
     std::memcpy(o + i, buf, size_t(n - i) * sizeof(T));
-    if constexpr (requires { F::scalar(T()); }) fix_large<T, F>(a + i, o + i, n - i);
+    if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, n - i);
   }
 }
 
@@ -84,53 +96,41 @@ void set(loops::Table& t, OpKind op, DType dt, LoopFn fn) {
 }  // namespace
 
 void add_vector_math_loops(loops::Table& t) {
-#define ACCEL_SLEEF_ROW(Op, name)                                     \
+#define ACCEL_SLEEF_ROW(Op, name, fix_kind)                           \
   {                                                                   \
     struct F {                                                        \
-      static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }    \
-    };                                                                \
-    struct D {                                                        \
-      static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }    \
-    };                                                                \
-    set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);  \
-    set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>); \
-  }
-  ACCEL_SLEEF_ROW(Sin, sin)
-  ACCEL_SLEEF_ROW(Cos, cos)
-  ACCEL_SLEEF_ROW(Tan, tan)
-  ACCEL_SLEEF_ROW(Asin, asin)
-  ACCEL_SLEEF_ROW(Acos, acos)
-  ACCEL_SLEEF_ROW(Atan, atan)
-  ACCEL_SLEEF_ROW(Exp, exp)
-  ACCEL_SLEEF_ROW(Exp2, exp2)
-  ACCEL_SLEEF_ROW(Expm1, expm1)
-  ACCEL_SLEEF_ROW(Log, log)
-  ACCEL_SLEEF_ROW(Log2, log2)
-  ACCEL_SLEEF_ROW(Log10, log10)
-  ACCEL_SLEEF_ROW(Log1p, log1p)
-#define ACCEL_SLEEF_ROW_LARGE(Op, name)                               \
-  {                                                                   \
-    struct F {                                                        \
-      static constexpr float large() { return 88.0f; }                \
+      static constexpr Fix fix() { return Fix::fix_kind; }            \
       static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }    \
       static float scalar(float x) { return std::name(x); }           \
     };                                                                \
     struct D {                                                        \
-      static constexpr double large() { return 709.0; }               \
+      static constexpr Fix fix() { return Fix::fix_kind; }            \
       static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }    \
       static double scalar(double x) { return std::name(x); }         \
     };                                                                \
     set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);  \
     set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>); \
   }
-  ACCEL_SLEEF_ROW_LARGE(Sinh, sinh)
-  ACCEL_SLEEF_ROW_LARGE(Cosh, cosh)
-#undef ACCEL_SLEEF_ROW_LARGE
-  ACCEL_SLEEF_ROW(Tanh, tanh)
-  ACCEL_SLEEF_ROW(Asinh, asinh)
-  ACCEL_SLEEF_ROW(Acosh, acosh)
-  ACCEL_SLEEF_ROW(Atanh, atanh)
-  ACCEL_SLEEF_ROW(Cbrt, cbrt)
+  ACCEL_SLEEF_ROW(Sin, sin, None)
+  ACCEL_SLEEF_ROW(Cos, cos, None)
+  ACCEL_SLEEF_ROW(Tan, tan, Tiny)
+  ACCEL_SLEEF_ROW(Asin, asin, None)
+  ACCEL_SLEEF_ROW(Acos, acos, None)
+  ACCEL_SLEEF_ROW(Atan, atan, None)
+  ACCEL_SLEEF_ROW(Exp, exp, None)
+  ACCEL_SLEEF_ROW(Exp2, exp2, None)
+  ACCEL_SLEEF_ROW(Expm1, expm1, None)
+  ACCEL_SLEEF_ROW(Log, log, None)
+  ACCEL_SLEEF_ROW(Log2, log2, None)
+  ACCEL_SLEEF_ROW(Log10, log10, None)
+  ACCEL_SLEEF_ROW(Log1p, log1p, Tiny)
+  ACCEL_SLEEF_ROW(Sinh, sinh, Large)
+  ACCEL_SLEEF_ROW(Cosh, cosh, Large)
+  ACCEL_SLEEF_ROW(Tanh, tanh, None)
+  ACCEL_SLEEF_ROW(Asinh, asinh, Tiny)
+  ACCEL_SLEEF_ROW(Acosh, acosh, None)
+  ACCEL_SLEEF_ROW(Atanh, atanh, None)
+  ACCEL_SLEEF_ROW(Cbrt, cbrt, None)
 #undef ACCEL_SLEEF_ROW
 }
 

@@ -194,6 +194,41 @@ def test_hyperbolic_near_overflow(dtype, device):
             assert_matches(getattr(ap, name)(x), getattr(np, name)(a), ulps=8)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=str)
+def test_smallest_subnormals(dtype, device):
+    # log1p, asinh and tan of the smallest subnormals are x itself (SLEEF's returned 0).
+    tiny = np.finfo(dtype).smallest_subnormal
+    a = np.array([tiny, -tiny, 3 * tiny, -0.0, 0.0], dtype)
+    x = to_device(a, device)
+    for name in ("log1p", "arcsinh", "tan", "sin", "expm1", "arctan", "tanh"):
+        assert_matches(getattr(ap, name)(x), getattr(np, name)(a), rtol=0, atol=0)
+
+
+# Complex values at the ends of the range, against NumPy (npymath): each was wrong once.
+COMPLEX_EXTREMES = {
+    "cosh": [12899.99 + 0j, -60543.5 + 0j, -0.0 + 0j],  # overflowing cosh(x) * 0 gave NaN
+    "sinh": [12899.99 + 0j, -60543.5 - 0j],
+    "cos": [63383.5j, -5000j],
+    "log": [3.4e38 + 3.4e38j, -3e38 + 3e38j],  # |z| past the largest float32
+    "log10": [3.4e38 + 3.4e38j],
+    "sqrt": [1e-45j, 1e-45 + 1e-45j, -1e-45 - 1e-45j, 3e-39 + 2e-39j],  # subnormal roots
+    "arccos": [-1 + 1e-45j, 1 - 1e-45j],  # through sqrt: an infinite imaginary part
+    "arccosh": [-1 + 1e-45j],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=str)
+@pytest.mark.parametrize("name", sorted(COMPLEX_EXTREMES))
+def test_complex_extremes(name, dtype, device):
+    a = np.array(COMPLEX_EXTREMES[name], dtype)
+    with np.errstate(all="ignore"):
+        expected = getattr(np, name)(a)
+    got = to_numpy(getattr(ap, name)(to_device(a, device)))
+    for part in (np.real, np.imag):
+        assert_matches(part(got), part(expected), ulps=4)
+        np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(expected)))
+
+
 # ---- integer corner cases NumPy defines and C leaves undefined -------------------------------
 
 @pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)

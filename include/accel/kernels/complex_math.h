@@ -55,11 +55,22 @@ ACCEL_HD complex<T> sqrt(complex<T> z) {
     if (signbit(a)) return {fabs(b - b), copysign(a, b)};
     return {a, isnan(b) ? b : copysign(T(0), b)};
   }
-  // Scale to avoid overflow in hypot and underflow in the square root.
+  // Scale to avoid overflow in hypot and underflow in the square root (a subnormal t made
+  // b / (2 t) infinite: acos(-1 + 1e-45j) had an infinite imaginary part). Scaling by even
+  // powers of two is exact, and so is taking the root's power of two back out.
   const T big = T(1) / T(4) * (sizeof(T) == 4 ? T(3.4028234e38f) : T(1.7976931348623157e308));
   if (fabs(a) >= big || fabs(b) >= big) {
     const complex<T> s = sqrt(complex<T>(a * T(0.25), b * T(0.25)));
     return {s.re * T(2), s.im * T(2)};
+  }
+  // Below 4 times the smallest normal number: scaled up by 2^48 (float) or 2^108 (double),
+  // the root scaled down by 2^-24 or 2^-54.
+  const T small = sizeof(T) == 4 ? T(4.7019774e-38f) : T(8.900295434028806e-308);
+  if (fabs(a) < small && fabs(b) < small) {
+    const T up = sizeof(T) == 4 ? T(281474976710656.0) : T(3.2451855365842673e32);
+    const T down = sizeof(T) == 4 ? T(5.9604644775390625e-08) : T(5.551115123125783e-17);
+    const complex<T> s = sqrt(complex<T>(a * up, b * up));
+    return {s.re * down, s.im * down};
   }
   const T t = sqrt((fabs(a) + hypot(a, b)) * T(0.5));
   if (a >= T(0)) return {t, b / (T(2) * t)};
@@ -88,7 +99,10 @@ ACCEL_HD complex<T> log(complex<T> z) {
   const T a = fabs(z.re), b = fabs(z.im);
   const T h = hypot(a, b);
   T re;
-  if (h > T(0.5) && h < T(2)) {
+  if (isinf(h) && isfinite(a) && isfinite(b)) {
+    // |z| past the largest float: log |z| = log |z / 2| + log 2, all exact but the last add.
+    re = log(hypot(a * T(0.5), b * T(0.5))) + T(0.693147180559945309417232121458176568);
+  } else if (h > T(0.5) && h < T(2)) {
     // Near the unit circle log(h) cancels; log1p of |z|^2 - 1, formed exactly, does not.
     const T big = a > b ? a : b, small = a > b ? b : a;
     re = T(0.5) * log1p((big - T(1)) * (big + T(1)) + small * small);
@@ -129,6 +143,8 @@ ACCEL_HD complex<T> expm1(complex<T> z) {
 template <class T>
 ACCEL_HD complex<T> sinh(complex<T> z) {
   const T x = z.re, y = z.im;
+  // y = 0: cosh(x) * 0 would be NaN once cosh(x) overflows; the imaginary part is y.
+  if (y == T(0) && isfinite(x)) return {sinh(x), y};
   if (isfinite(x) && isfinite(y)) return {sinh(x) * cos(y), cosh(x) * sin(y)};
   if (x == T(0)) return {x, y - y};  // sinh(+-0 + i inf or NaN) = +-0 + i NaN
   if (y == T(0)) return {x, y};      // sinh(inf or NaN + i0) keeps both
@@ -142,6 +158,8 @@ ACCEL_HD complex<T> sinh(complex<T> z) {
 template <class T>
 ACCEL_HD complex<T> cosh(complex<T> z) {
   const T x = z.re, y = z.im;
+  // y = 0: sinh(x) * 0 would be NaN once sinh(x) overflows; the imaginary part is a signed 0.
+  if (y == T(0) && isfinite(x)) return {cosh(x), x * y};
   if (isfinite(x) && isfinite(y)) return {cosh(x) * cos(y), sinh(x) * sin(y)};
   if (x == T(0)) return {y - y, x};                    // NaN +- i0
   if (y == T(0)) return {x * x, signbit(x) ? -y : y};  // +inf or NaN, +-i0
