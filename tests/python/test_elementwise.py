@@ -217,6 +217,19 @@ COMPLEX_EXTREMES = {
 }
 
 
+def test_complex_power_of_infinities(device):
+    # NumPy's complex power is the C library's cpow, which recovers infinities in b log a
+    # (C99 Annex G); the plain product made 1j ** (inf + inf j) NaN instead of 0.
+    v = [0.0, -0.0, 1.0, -2.5, np.inf, -np.inf, np.nan]
+    z = np.array([complex(a, b) for a in v for b in v], np.complex128)
+    a, b = np.repeat(z, len(z)), np.tile(z, len(z))
+    with np.errstate(all="ignore"):
+        expected = np.power(a, b)
+    got = to_numpy(ap.power(to_device(a, device), to_device(b, device)))
+    for part in (np.real, np.imag):
+        assert_matches(part(got), part(expected), ulps=16)
+
+
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=str)
 @pytest.mark.parametrize("name", sorted(COMPLEX_EXTREMES))
 def test_complex_extremes(name, dtype, device):

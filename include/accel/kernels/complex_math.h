@@ -286,6 +286,36 @@ ACCEL_HD complex<T> atan(complex<T> z) {
   return times_minus_i(atanh(times_i(z)));
 }
 
+// a * b as C99 Annex G's multiplication (__muldc3): where the plain product is NaN + NaN i,
+// infinite factors give the infinities back. NumPy's multiply is the plain product, but its
+// power is the C library's cpow, exp(b log a) with this product inside.
+template <class T>
+ACCEL_HD complex<T> multiply_annex_g(complex<T> x, complex<T> y) {
+  T a = x.re, b = x.im, c = y.re, d = y.im;
+  const T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  const complex<T> plain(ac - bd, ad + bc);
+  if (!isnan(plain.re) || !isnan(plain.im)) return plain;
+  bool again = false;
+  const auto box = [](T& v) { v = copysign(isinf(v) ? T(1) : T(0), v); };
+  const auto zero_nan = [](T& v) {
+    if (isnan(v)) v = copysign(T(0), v);
+  };
+  if (isinf(a) || isinf(b)) {
+    box(a), box(b), zero_nan(c), zero_nan(d);
+    again = true;
+  }
+  if (isinf(c) || isinf(d)) {
+    box(c), box(d), zero_nan(a), zero_nan(b);
+    again = true;
+  }
+  if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+    zero_nan(a), zero_nan(b), zero_nan(c), zero_nan(d);
+    again = true;
+  }
+  if (!again) return plain;
+  return {infinity<T>() * (a * c - b * d), infinity<T>() * (a * d + b * c)};
+}
+
 // NumPy's complex power (nc_pow): exact small integer powers by repeated multiplication,
 // exp(b log a) otherwise.
 template <class T>
@@ -309,7 +339,7 @@ ACCEL_HD complex<T> pow(complex<T> a, complex<T> b) {
     }
     return n < 0 ? complex<T>(T(1), T(0)) / acc : acc;
   }
-  return exp(b * log(a));
+  return exp(multiply_annex_g(b, log(a)));
 }
 
 }  // namespace accel::math
