@@ -217,6 +217,18 @@ COMPLEX_EXTREMES = {
 }
 
 
+@pytest.mark.parametrize("n", [5, 400])  # NumPy's scalar loop and its vector one
+def test_float16_extrema_ties(device, n):
+    # NumPy's float16 maximum, minimum, fmax and fmin keep the first operand on ties (+0, -0).
+    a = np.resize(np.array([0.0, -0.0, np.nan, 1.0], np.float16), n)
+    b = np.resize(np.array([-0.0, 0.0, 0.0, np.nan], np.float16), n)
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        got = to_numpy(getattr(ap, name)(to_device(a, device), to_device(b, device)))
+        expected = getattr(np, name)(a, b)
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
 def test_complex_power_of_infinities(device):
     # NumPy's complex power is the C library's cpow, which recovers infinities in b log a
     # (C99 Annex G); the plain product made 1j ** (inf + inf j) NaN instead of 0.

@@ -390,6 +390,8 @@ struct Maximum {
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
       return (math::isnan(a) || less_equal(b, a)) ? a : b;
+    } else if constexpr (is_same_v<T, float16>) {
+      return (math::isnan(a) || a >= b) ? a : b;  // NumPy's float16 loop keeps a on ties (+-0)
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(a) || a > b) ? a : b;
     } else {
@@ -402,6 +404,8 @@ struct Minimum {
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
       return (math::isnan(a) || less_equal(a, b)) ? a : b;
+    } else if constexpr (is_same_v<T, float16>) {
+      return (math::isnan(a) || a <= b) ? a : b;
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(a) || a < b) ? a : b;
     } else {
@@ -415,6 +419,8 @@ struct Fmax {
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
       return (math::isnan(b) || less_equal(b, a)) ? a : b;
+    } else if constexpr (is_same_v<T, float16>) {
+      return (math::isnan(b) || (!math::isnan(a) && a >= b)) ? a : b;
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(b) || (!math::isnan(a) && a > b)) ? a : b;
     } else {
@@ -427,6 +433,8 @@ struct Fmin {
   ACCEL_HD T operator()(T a, T b) const {
     if constexpr (is_complex_v<T>) {
       return (math::isnan(b) || less_equal(a, b)) ? a : b;
+    } else if constexpr (is_same_v<T, float16>) {
+      return (math::isnan(b) || (!math::isnan(a) && a <= b)) ? a : b;
     } else if constexpr (is_float_v<T>) {
       return (math::isnan(b) || (!math::isnan(a) && a < b)) ? a : b;
     } else {
