@@ -15,6 +15,10 @@ class Scalar {
   static Scalar weak_int(int64_t v);
   // A Python int above INT64_MAX that still fits uint64.
   static Scalar weak_uint(uint64_t v);
+  // A Python int that no 64-bit integer holds (its nearest double): an integer to NEP 50's type
+  // rules, which fits only inexact dtypes (float32 + 2**64 is 1.8446744e19; int8 + 2**64
+  // overflows).
+  static Scalar weak_huge_int(double v);
   static Scalar weak_float(double v);
   static Scalar weak_complex(std::complex<double> v);
   // A value of a definite dtype read from one element of `dt` in memory.
@@ -24,6 +28,7 @@ class Scalar {
   // uint64 for ints above INT64_MAX).
   DType dtype() const { return dtype_; }
   bool is_weak() const { return weak_; }
+  bool is_huge_int() const { return huge_; }
   DTypeKind kind() const { return accel::kind(dtype_); }
 
   // The value widened: bool, int64 (or uint64 when unsigned), double, complex<double>.
@@ -44,6 +49,7 @@ class Scalar {
  private:
   DType dtype_ = DType::Bool;
   bool weak_ = false;
+  bool huge_ = false;  // weak_huge_int: the value is v_.f
   union {
     bool b;
     int64_t i;

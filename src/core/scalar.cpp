@@ -30,6 +30,15 @@ Scalar Scalar::weak_uint(uint64_t v) {
   return s;
 }
 
+Scalar Scalar::weak_huge_int(double v) {
+  Scalar s;
+  s.dtype_ = v < 0 ? DType::Int64 : DType::UInt64;
+  s.weak_ = true;
+  s.huge_ = true;
+  s.v_.f = v;
+  return s;
+}
+
 Scalar Scalar::weak_float(double v) {
   Scalar s;
   s.dtype_ = DType::Float64;
@@ -70,6 +79,7 @@ Scalar Scalar::from_bytes(DType dt, const void* bytes) {
 }
 
 bool Scalar::as_bool() const {
+  if (huge_) return true;
   switch (kind()) {
     case DTypeKind::Bool:
       return v_.b;
@@ -86,6 +96,7 @@ bool Scalar::as_bool() const {
 }
 
 int64_t Scalar::as_int() const {
+  if (huge_) return v_.f < 0 ? INT64_MIN : INT64_MAX;  // the sign is what comparisons ask
   switch (kind()) {
     case DTypeKind::Bool:
       return v_.b;
@@ -101,6 +112,7 @@ int64_t Scalar::as_int() const {
 }
 
 uint64_t Scalar::as_uint() const {
+  if (huge_) return v_.f < 0 ? 0 : UINT64_MAX;
   switch (kind()) {
     case DTypeKind::SignedInt:
       return static_cast<uint64_t>(v_.i);
@@ -115,6 +127,7 @@ uint64_t Scalar::as_uint() const {
 }
 
 double Scalar::as_double() const {
+  if (huge_) return v_.f;
   switch (kind()) {
     case DTypeKind::Bool:
       return v_.b;
@@ -133,6 +146,7 @@ std::complex<double> Scalar::as_complex() const {
 
 bool Scalar::fits(DType dt) const {
   if (!is_integer(dt)) return true;
+  if (huge_) return false;
   if (kind() != DTypeKind::SignedInt && kind() != DTypeKind::UnsignedInt) return true;
   return dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -153,6 +167,10 @@ void Scalar::store(DType dt, void* out) const {
   dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T v{};
+    if (huge_) {
+      *static_cast<T*>(out) = accel::cast<T>(v_.f);
+      return;
+    }
     switch (kind()) {
       case DTypeKind::Bool:
         v = accel::cast<T>(v_.b);

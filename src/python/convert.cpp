@@ -229,10 +229,32 @@ Array to_array(nb::handle obj, std::optional<Device> device) {
   return nb::cast<Array>(g_asarray(obj, nb::arg("device") = dev));
 }
 
+namespace {
+
+// Whether a Python int is held by int64 or uint64.
+bool fits_64_bits(PyObject* p) {
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(p, &overflow);
+  if (overflow == 0) return true;
+  if (overflow < 0) return false;
+  PyLong_AsUnsignedLongLong(p);
+  if (!PyErr_Occurred()) return true;
+  PyErr_Clear();
+  return false;
+}
+
+}  // namespace
+
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return ArrayOrScalar(nb::cast<Array>(obj));
-  if (std::optional<Scalar> s = to_scalar(obj)) return ArrayOrScalar(*s);
   PyObject* p = obj.ptr();
+  if (PyLong_Check(p) && !PyBool_Check(p) && !fits_64_bits(p)) {
+    // Still an operand for inexact arrays, as in NumPy (float32 + 2**64).
+    const double v = PyLong_AsDouble(p);
+    if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return ArrayOrScalar(Scalar::weak_huge_int(v));
+  }
+  if (std::optional<Scalar> s = to_scalar(obj)) return ArrayOrScalar(*s);
   if (PyList_Check(p) || PyTuple_Check(p) || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
     return ArrayOrScalar(to_array(obj, device));
   }

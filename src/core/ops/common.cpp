@@ -1,5 +1,7 @@
 #include "src/core/ops/common.hpp"
 
+#include <cstdio>
+
 #include "accel/errors.hpp"
 
 namespace accel {
@@ -44,8 +46,11 @@ Array broadcast_view(const Array& a, const Shape& shape) {
 
 ScalarArg scalar_arg(const Scalar& s, DType dtype) {
   if (s.is_weak() && is_integer(dtype) && !s.fits(dtype)) {
-    const std::string value = s.kind() == DTypeKind::UnsignedInt ? std::to_string(s.as_uint())
-                                                                 : std::to_string(s.as_int());
+    char huge[330];  // up to 309 digits and a sign
+    if (s.is_huge_int()) std::snprintf(huge, sizeof huge, "%.0f", s.as_double());  // its double
+    const std::string value = s.is_huge_int()                      ? std::string(huge)
+                              : s.kind() == DTypeKind::UnsignedInt ? std::to_string(s.as_uint())
+                                                                   : std::to_string(s.as_int());
     throw OverflowError("Python integer " + value + " out of bounds for " +
                         std::string(dtype_name(dtype)));
   }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "accel/ops.hpp"
+#include "tests/cpp/core/test_util.hpp"
 
 namespace accel {
 namespace {
@@ -239,6 +240,21 @@ TEST(Promotion, WeakPythonScalars) {
   EXPECT_EQ(result_type({1, 2.5}), F64);
   EXPECT_EQ(result_type({true, 2}), I64);
   EXPECT_EQ(result_type({1, std::complex<double>(0, 1)}), C128);
+}
+
+TEST(Promotion, PythonIntegersPast64Bits) {
+  // An integer to the type rules, a value only inexact dtypes hold (NumPy: float32 + 2**64).
+  const Scalar huge = Scalar::weak_huge_int(18446744073709551616.0);
+  EXPECT_EQ(result_of(F32, huge), F32);
+  EXPECT_EQ(result_of(I8, huge), I8);
+  EXPECT_FALSE(huge.fits(I64));
+  EXPECT_FALSE(huge.fits(DType::UInt64));
+  EXPECT_TRUE(huge.fits(F16));
+  EXPECT_EQ(huge.cast(F32).as_double(), 18446744073709551616.0);
+  EXPECT_EQ(Scalar::weak_huge_int(-1e30).cast(F64).as_double(), -1e30);
+  const Array x = astype(test::make({1, 2, 3}), F32);
+  EXPECT_EQ(test::values(add(x, huge))[0], double(18446744073709551616.0f));
+  EXPECT_THROW(add(astype(x, I8), huge), OverflowError);
 }
 
 }  // namespace
