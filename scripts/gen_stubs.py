@@ -44,19 +44,35 @@ accelpy\._core\.__prefix__$:
 
 # Module functions and ndarray members nanobind cannot type; keyed by regular expressions over
 # qualified names (nanobind's pattern-file syntax; \doc keeps the docstring).
+# sum and prod take initial= and where=, mean where=; max and min both, any and all where=.
+WHERE = "where: ArrayLike = True"
+INITIAL = "initial: complex | None = None"
 REDUCTION = ("(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, "
-             "out: ndarray | None = None, keepdims: bool = False) -> ndarray:")
+             "out: ndarray | None = None, keepdims: bool = False{}) -> ndarray:")
 REDUCTION_NO_DTYPE = ("(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, "
-                      "keepdims: bool = False) -> ndarray:")
+                      "keepdims: bool = False{}) -> ndarray:")
+EXTRAS = {"sum": f", {INITIAL}, {WHERE}", "prod": f", {INITIAL}, {WHERE}",
+          "mean": f", *, {WHERE}", "max": f", {INITIAL}, {WHERE}", "min": f", {INITIAL}, {WHERE}",
+          "any": f", *, {WHERE}", "all": f", *, {WHERE}", "argmax": "", "argmin": ""}
+
+
+def reductions(self):
+    """The reductions' stub patterns, for the module (`a` first) or as methods (`self`)."""
+    out = {}
+    for name, extra in EXTRAS.items():
+        sig = (REDUCTION if name in ("sum", "prod", "mean") else REDUCTION_NO_DTYPE).format(extra)
+        if self:
+            sig = "(self, " + sig.split("(", 1)[1].split(", ", 1)[1]
+        out[name] = f"def {name}{sig}"
+    return out
 VAR = ("(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, "
        "out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, "
        "correction: float | None = None) -> ndarray:")
 CREATION_DEVICE = "*, device: DeviceLike | None = None) -> ndarray:"
 
 MODULE = {
-    r"(sum|prod|mean)": "def \\1" + REDUCTION,
+    **reductions(self=False),
     r"(var|std)": "def \\1" + VAR,
-    r"(max|min|any|all|argmax|argmin)": "def \\1" + REDUCTION_NO_DTYPE,
     r"clip": ("def clip(x: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = None,"
               " *, out: ndarray | None = None) -> ndarray:"),
     r"round": "def round(x: ArrayLike, decimals: int = 0, *, out: ndarray | None = None) -> "
@@ -147,10 +163,8 @@ ARRAY = {
     r"transpose": "def transpose(self, *axes: int | Sequence[int] | None) -> ndarray:",
     r"squeeze": "def squeeze(self, axis: Axis = None) -> ndarray:",
     r"fill": "def fill(self, value: complex) -> None:",
-    r"(sum|prod|mean)": "def \\1(self, " + REDUCTION.split("(", 1)[1].split(", ", 1)[1],
+    **reductions(self=True),
     r"(var|std)": "def \\1(self, " + VAR.split("(", 1)[1].split(", ", 1)[1],
-    r"(max|min|any|all|argmax|argmin)": ("def \\1(self, "
-                                         + REDUCTION_NO_DTYPE.split("(", 1)[1].split(", ", 1)[1]),
     r"clip": ("def clip(self, min: ArrayLike | None = None, max: ArrayLike | None = None, "
               "out: ndarray | None = None) -> ndarray:"),
     r"round": "def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray:",

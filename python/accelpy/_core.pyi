@@ -190,13 +190,13 @@ class ndarray:
     def fill(self, value: complex) -> None:
         """Sets every element to value."""
 
-    def sum(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def sum(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
         pass
 
-    def prod(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def prod(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
         pass
 
-    def mean(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def mean(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
         pass
 
     def var(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
@@ -205,16 +205,16 @@ class ndarray:
     def std(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
         pass
 
-    def max(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def max(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
         pass
 
-    def min(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def min(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
         pass
 
-    def any(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def any(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
         pass
 
-    def all(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+    def all(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
         pass
 
     def argmax(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
@@ -1060,13 +1060,13 @@ def round(x: ArrayLike, decimals: int = 0, *, out: ndarray | None = None) -> nda
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> ndarray:
     """Elements of x where condition is true, else of y (numpy.where)."""
 
-def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Sum of elements over the given axes (numpy.sum)."""
 
-def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Product of elements over the given axes (numpy.prod)."""
 
-def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
     """Arithmetic mean over the given axes (numpy.mean)."""
 
 def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
@@ -1075,16 +1075,16 @@ def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: nd
 def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
     """Standard deviation (numpy.std)."""
 
-def max(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def max(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Maximum over the given axes; NaN propagates (numpy.max)."""
 
-def min(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def min(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Minimum over the given axes; NaN propagates (numpy.min)."""
 
-def any(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def any(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
     """Whether any element is true (numpy.any)."""
 
-def all(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
+def all(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
     """Whether all elements are true (numpy.all)."""
 
 def argmax(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:

@@ -380,19 +380,24 @@ void bind_array(nb::module_& m) {
           },
           "value"_a, "Sets every element to value.")
       .def("sum", &reduce_sum, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false)
+           "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true))
       .def("prod", &reduce_prod, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-           "out"_a = nb::none(), "keepdims"_a = false)
+           "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
+           "where"_a = nb::bool_(true))
       .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-           "out"_a = nb::none(), "keepdims"_a = false)
+           "out"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true))
       .def("var", &reduce_var, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
            "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
       .def("std", &reduce_std, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
            "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
-      .def("max", &reduce_max, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
-      .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
-      .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
-      .def("all", &reduce_all, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false)
+      .def("max", &reduce_max, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
+           "initial"_a = nb::none(), "where"_a = nb::bool_(true))
+      .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
+           "initial"_a = nb::none(), "where"_a = nb::bool_(true))
+      .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
+           nb::kw_only(), "where"_a = nb::bool_(true))
+      .def("all", &reduce_all, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
+           nb::kw_only(), "where"_a = nb::bool_(true))
       .def("argmax", &reduce_argmax, "axis"_a = nb::none(), "out"_a = nb::none(),
            "keepdims"_a = false)
       .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(),

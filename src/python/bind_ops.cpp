@@ -94,16 +94,6 @@ bool ignored_bound(nb::handle bound, DType dt, bool low) {
   return r == 1;
 }
 
-// NumPy's ufunc reductions (sum, prod, max, min, any, all, argmax, argmin) accept axis=0 or -1
-// on a 0-d array, as the whole array; mean, var and std raise AxisError there.
-Axes ufunc_axes(const Array& a, nb::handle axis) {
-  if (a.ndim() == 0 && PyIndex_Check(axis.ptr()) && !PyBool_Check(axis.ptr())) {
-    const Axes axes = to_axes(axis);
-    if ((*axes)[0] == 0 || (*axes)[0] == -1) return std::nullopt;
-  }
-  return to_axes(axis);
-}
-
 }  // namespace
 
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out) {
@@ -121,73 +111,6 @@ nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle 
 
 nb::object round_values(nb::handle x, int64_t decimals, nb::handle out) {
   return finish(round(to_array(x), decimals), out);
-}
-
-nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      bool keepdims) {
-  return finish(sum(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
-}
-nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                       bool keepdims) {
-  return finish(prod(a, ufunc_axes(a, axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
-}
-nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                       bool keepdims) {
-  return finish(mean(a, to_axes(axis), keepdims, to_dtype_opt(dtype)), out, "unsafe");
-}
-namespace {
-// NumPy 2's `correction` is the Array API's name for ddof; giving both is an error.
-double degrees_of_freedom(double ddof, nb::handle correction) {
-  if (correction.is_none()) return ddof;
-  if (ddof != 0) throw ValueError("ddof and correction can't be provided simultaneously.");
-  return nb::cast<double>(correction);
-}
-}  // namespace
-
-nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims, nb::handle correction) {
-  return finish(
-      var(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims, to_dtype_opt(dtype)),
-      out);
-}
-nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      double ddof, bool keepdims, nb::handle correction) {
-  return finish(accel::std(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims,
-                           to_dtype_opt(dtype)),
-                out);
-}
-nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(max(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
-}
-nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(min(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
-}
-nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(any(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
-}
-nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(all(a, ufunc_axes(a, axis), keepdims), out, "unsafe");
-}
-
-namespace {
-
-// argmax/argmin take one axis: a tuple is a TypeError, as in NumPy.
-std::optional<int64_t> single_axis(const Array& a, nb::handle axis) {
-  if (axis.is_none() || ufunc_axes(a, axis) == std::nullopt) return std::nullopt;
-  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
-    throw TypeError("'" + std::string(Py_TYPE(axis.ptr())->tp_name) +
-                    "' object cannot be interpreted as an integer (argmax/argmin take one axis)");
-  }
-  return (*to_axes(axis))[0];
-}
-
-}  // namespace
-
-nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmax(a, single_axis(a, axis), keepdims), out, "unsafe");
-}
-nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
-  return finish(argmin(a, single_axis(a, axis), keepdims), out, "unsafe");
 }
 
 namespace {
@@ -288,13 +211,13 @@ void bind_ops(nb::module_& m) {
 
   // Reductions.
   m.def("sum", on_array_like(&reduce_sum), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "keepdims"_a = false,
-        "Sum of elements over the given axes (numpy.sum).");
+        "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
+        "where"_a = nb::bool_(true), "Sum of elements over the given axes (numpy.sum).");
   m.def("prod", on_array_like(&reduce_prod), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "keepdims"_a = false,
-        "Product of elements over the given axes (numpy.prod).");
+        "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
+        "where"_a = nb::bool_(true), "Product of elements over the given axes (numpy.prod).");
   m.def("mean", on_array_like(&reduce_mean), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "keepdims"_a = false,
+        "out"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
         "Arithmetic mean over the given axes (numpy.mean).");
   m.def("var", on_array_like(&reduce_var), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
@@ -303,13 +226,17 @@ void bind_ops(nb::module_& m) {
         "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
         "correction"_a = nb::none(), "Standard deviation (numpy.std).");
   m.def("max", on_array_like(&reduce_max), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Maximum over the given axes; NaN propagates (numpy.max).");
+        "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+        "Maximum over the given axes; NaN propagates (numpy.max).");
   m.def("min", on_array_like(&reduce_min), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Minimum over the given axes; NaN propagates (numpy.min).");
+        "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+        "Minimum over the given axes; NaN propagates (numpy.min).");
   m.def("any", on_array_like(&reduce_any), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Whether any element is true (numpy.any).");
+        "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+        "Whether any element is true (numpy.any).");
   m.def("all", on_array_like(&reduce_all), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
-        "keepdims"_a = false, "Whether all elements are true (numpy.all).");
+        "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+        "Whether all elements are true (numpy.all).");
   m.def("argmax", on_array_like(&reduce_argmax), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
         "keepdims"_a = false, "Index of the first maximum (numpy.argmax).");
   m.def("argmin", on_array_like(&reduce_argmin), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),

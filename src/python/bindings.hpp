@@ -43,21 +43,26 @@ nb::object finish(Array result, nb::handle out, const char* casting = "same_kind
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);
 nb::object round_values(nb::handle x, int64_t decimals, nb::handle out);
 
-// Reductions with NumPy's signatures, shared by the module functions and the methods.
+// Reductions with NumPy's signatures, shared by the module functions and the methods
+// (bind_reductions.cpp).
 nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                      bool keepdims);
+                      bool keepdims, nb::handle initial, nb::handle where);
 nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                       bool keepdims);
+                       bool keepdims, nb::handle initial, nb::handle where);
 nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
-                       bool keepdims);
+                       bool keepdims, nb::handle where);
 nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       double ddof, bool keepdims, nb::handle correction);
 nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                       double ddof, bool keepdims, nb::handle correction);
-nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
-nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
-nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
-nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
+nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle initial, nb::handle where);
+nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle initial, nb::handle where);
+nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle where);
+nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle where);
 nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims);
 

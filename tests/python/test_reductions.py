@@ -253,6 +253,54 @@ def test_empty_reductions(name, device):
         assert float(ap.sum(ap.zeros((0, 4), np.float32))) == 0.0
 
 
+# NumPy's where= and initial= (keyword names as NumPy's; any/all and mean take only where=).
+MASKED = {"sum": (2, True), "prod": (2, True), "max": (0.5, True), "min": (0.5, True),
+          "mean": (None, True), "any": (None, True), "all": (None, True)}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8, np.bool_,
+                                   np.complex64], ids=str)
+@pytest.mark.parametrize("name", sorted(MASKED))
+def test_where_and_initial(name, dtype, device, rng):
+    a_np = random_values(rng, (4, 5), dtype, low=-3, high=3)
+    w_np = rng.random((4, 5)) < 0.6
+    w_np[:, 0] = False  # a column with every element masked out
+    a, w = to_device(a_np, device), to_device(w_np, device)
+    initial, _ = MASKED[name]
+    for axis in (None, 0, 1):
+        for kw_np, kw in ((dict(where=w_np), dict(where=w)),
+                          (dict(where=w_np[0]), dict(where=w[0])),  # broadcast along axis 0
+                          (dict(initial=initial), dict(initial=initial)),
+                          (dict(where=w_np, initial=initial), dict(where=w, initial=initial))):
+            if initial is None and "initial" in kw:
+                continue
+            if name in ("max", "min") and "where" in kw and "initial" not in kw:
+                continue  # a ValueError, below
+            outcome = assert_same_outcome(
+                lambda: getattr(np, name)(a_np, axis=axis, **kw_np),  # noqa: B023
+                lambda: getattr(ap, name)(a, axis=axis, **kw))  # noqa: B023
+            if outcome is None:
+                continue
+            got, expected = outcome[1], outcome[0]
+            if name in ("sum", "mean") and np.asarray(expected).dtype.kind in "fc":
+                # Sums cancel: the error is one of the terms' magnitude, not the result's.
+                eps = float(np.finfo(np.asarray(expected).dtype).eps)
+                scale = float(np.abs(a_np.astype(np.complex128)).sum()) + abs(initial or 0)
+                assert_matches(got, expected, rtol=16 * eps, atol=16 * eps * scale)
+            else:
+                assert_matches(got, expected, ulps=16)
+            method = getattr(a, name)(axis=axis, **kw)
+            assert_matches(method, got, rtol=0, atol=0)
+    if name in ("max", "min"):
+        with pytest.raises(ValueError, match="initial"):
+            getattr(ap, name)(a, where=w)
+        # An empty reduction with initial is initial.
+        assert_matches(getattr(ap, name)(a[:0], axis=0, initial=1),
+                       getattr(np, name)(a_np[:0], axis=0, initial=1))
+    with pytest.raises(TypeError, match="boolean"):
+        ap.sum(a, where=ap.ones((4, 5)))
+
+
 @pytest.mark.parametrize("dtype", INEXACT_DTYPES, ids=str)
 @pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin"])
 def test_nan_propagates(name, dtype, device, rng):

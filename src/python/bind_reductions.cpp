@@ -1,0 +1,178 @@
+// Reductions with NumPy's signatures (sum, prod, mean, var, std, max, min, any, all, argmax,
+// argmin), shared by the module functions and the methods. NumPy's `where=` and `initial=` are
+// composed from lazy ops, so they fuse with the reduction: masked-out elements become the
+// reduction's identity (max and min have none: there they become `initial`, which NumPy then
+// requires), and `initial` joins every output.
+#include <string>
+
+#include "accel/errors.hpp"
+#include "src/python/bindings.hpp"
+#include "src/python/convert.hpp"
+
+namespace accel::python {
+
+namespace {
+
+// NumPy's ufunc reductions (sum, prod, max, min, any, all, argmax, argmin) accept axis=0 or -1
+// on a 0-d array, as the whole array; mean, var and std raise AxisError there.
+Axes ufunc_axes(const Array& a, nb::handle axis) {
+  if (a.ndim() == 0 && PyIndex_Check(axis.ptr()) && !PyBool_Check(axis.ptr())) {
+    const Axes axes = to_axes(axis);
+    if ((*axes)[0] == 0 || (*axes)[0] == -1) return std::nullopt;
+  }
+  return to_axes(axis);
+}
+
+// where=True (NumPy's default) and None mask nothing.
+bool no_mask(nb::handle where) { return where.is_none() || where.ptr() == Py_True; }
+
+// The mask as a boolean array of a's shape; NumPy casts it with casting='safe'.
+Array mask_of(const Array& a, nb::handle where) {
+  Array w = to_array(where, a.device());
+  if (w.dtype() != DType::Bool) {
+    throw TypeError("where= must be a boolean mask, got dtype " +
+                    std::string(dtype_name(w.dtype())));
+  }
+  return broadcast_to(w, a.shape());
+}
+
+// a with the masked-out elements replaced by `fill`.
+Array masked(const Array& a, nb::handle where, const Scalar& fill) {
+  if (no_mask(where)) return a;
+  return accel::where(mask_of(a, where), a, fill.cast(a.dtype()));
+}
+
+Scalar scalar_of(nb::handle value, const char* what) {
+  std::optional<Scalar> s = to_scalar(value);
+  if (!s) throw TypeError(std::string(what) + "= must be a scalar");
+  return *s;
+}
+
+// result OP initial in result's dtype (NumPy starts the accumulation from initial, cast).
+template <class Op>
+Array with_initial(const Array& result, nb::handle initial, Op op) {
+  if (initial.is_none()) return result;
+  return op(result, scalar_of(initial, "initial").cast(result.dtype()));
+}
+
+// max/min: the mask needs `initial`, an empty reduction gives `initial`.
+template <class Reduce, class Combine>
+Array extremum(const Array& a, nb::handle axis, bool keepdims, nb::handle initial, nb::handle where,
+               const char* name, Reduce reduce, Combine combine) {
+  const Axes axes = ufunc_axes(a, axis);
+  if (initial.is_none()) {
+    if (!no_mask(where)) {
+      throw ValueError(std::string("reduction operation '") + name +
+                       "' does not have an identity, so to use a where mask one has to "
+                       "specify 'initial'");
+    }
+    return reduce(a, axes, keepdims);
+  }
+  const Scalar init = scalar_of(initial, "initial").cast(a.dtype());
+  if (a.size() == 0) {
+    // The output's shape, from a reduction that is never evaluated.
+    return full(sum(a, axes, keepdims).shape(), init, a.dtype(), a.device());
+  }
+  return combine(reduce(masked(a, where, init), axes, keepdims), init);
+}
+
+}  // namespace
+
+nb::object reduce_sum(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      bool keepdims, nb::handle initial, nb::handle where) {
+  const Array r = sum(masked(a, where, Scalar::weak_int(0)), ufunc_axes(a, axis), keepdims,
+                      to_dtype_opt(dtype));
+  return finish(with_initial(r, initial, [](const Array& x, const Scalar& s) { return add(x, s); }),
+                out, "unsafe");
+}
+nb::object reduce_prod(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims, nb::handle initial, nb::handle where) {
+  const Array r = prod(masked(a, where, Scalar::weak_int(1)), ufunc_axes(a, axis), keepdims,
+                       to_dtype_opt(dtype));
+  return finish(
+      with_initial(r, initial, [](const Array& x, const Scalar& s) { return multiply(x, s); }), out,
+      "unsafe");
+}
+nb::object reduce_mean(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                       bool keepdims, nb::handle where) {
+  const Axes axes = to_axes(axis);
+  const Array plain = mean(a, axes, keepdims, to_dtype_opt(dtype));
+  if (no_mask(where)) return finish(plain, out, "unsafe");
+  // The masked sum over the count of unmasked elements, in mean's result dtype.
+  const Array w = mask_of(a, where);
+  const Array total = sum(accel::where(w, a, Scalar::weak_int(0).cast(a.dtype())), axes, keepdims,
+                          to_dtype_opt(dtype));
+  const Array count = sum(w, axes, keepdims, DType::Int64);
+  return finish(astype(divide(total, count), plain.dtype(), false), out, "unsafe");
+}
+
+namespace {
+// NumPy 2's `correction` is the Array API's name for ddof; giving both is an error.
+double degrees_of_freedom(double ddof, nb::handle correction) {
+  if (correction.is_none()) return ddof;
+  if (ddof != 0) throw ValueError("ddof and correction can't be provided simultaneously.");
+  return nb::cast<double>(correction);
+}
+}  // namespace
+
+nb::object reduce_var(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(
+      var(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims, to_dtype_opt(dtype)),
+      out);
+}
+nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      double ddof, bool keepdims, nb::handle correction) {
+  return finish(accel::std(a, to_axes(axis), degrees_of_freedom(ddof, correction), keepdims,
+                           to_dtype_opt(dtype)),
+                out);
+}
+nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle initial, nb::handle where) {
+  return finish(extremum(
+                    a, axis, keepdims, initial, where, "maximum",
+                    [](const Array& x, const Axes& ax, bool kd) { return max(x, ax, kd); },
+                    [](const Array& x, const Scalar& s) { return maximum(x, s); }),
+                out, "unsafe");
+}
+nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle initial, nb::handle where) {
+  return finish(extremum(
+                    a, axis, keepdims, initial, where, "minimum",
+                    [](const Array& x, const Axes& ax, bool kd) { return min(x, ax, kd); },
+                    [](const Array& x, const Scalar& s) { return minimum(x, s); }),
+                out, "unsafe");
+}
+nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle where) {
+  return finish(any(masked(a, where, Scalar::weak_bool(false)), ufunc_axes(a, axis), keepdims), out,
+                "unsafe");
+}
+nb::object reduce_all(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                      nb::handle where) {
+  return finish(all(masked(a, where, Scalar::weak_bool(true)), ufunc_axes(a, axis), keepdims), out,
+                "unsafe");
+}
+
+namespace {
+
+// argmax/argmin take one axis: a tuple is a TypeError, as in NumPy.
+std::optional<int64_t> single_axis(const Array& a, nb::handle axis) {
+  if (axis.is_none() || ufunc_axes(a, axis) == std::nullopt) return std::nullopt;
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+    throw TypeError("'" + std::string(Py_TYPE(axis.ptr())->tp_name) +
+                    "' object cannot be interpreted as an integer (argmax/argmin take one axis)");
+  }
+  return (*to_axes(axis))[0];
+}
+
+}  // namespace
+
+nb::object reduce_argmax(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+  return finish(argmax(a, single_axis(a, axis), keepdims), out, "unsafe");
+}
+nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool keepdims) {
+  return finish(argmin(a, single_axis(a, axis), keepdims), out, "unsafe");
+}
+
+}  // namespace accel::python
