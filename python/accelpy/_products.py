@@ -53,34 +53,31 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return _core.moveaxis(c, -1, _axis(axisc, c.ndim))
 
 
-def _gufunc_options(name, out, kwargs):
+def _gufunc_operands(name, x1, x2, out, kwargs, nd1, nd2, signature):
+    """The two operands as arrays with at least the core dimensions `signature` needs."""
     if out is not None:
         raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
     for key in kwargs:
         raise NotImplementedError(f"accelpy.{name}: the gufunc keyword {key}= is not supported")
+    x1, x2 = _arrays(x1, x2)
+    if x1.ndim < nd1 or x2.ndim < nd2:
+        raise ValueError(f"{name}: Input operand does not have enough dimensions (has "
+                         f"{x1.ndim if x1.ndim < nd1 else x2.ndim}, gufunc core with signature "
+                         f"{signature} requires {nd1} and {nd2})")
+    return x1, x2
 
 
 def matvec(x1, x2, /, out=None, **kwargs):
     """The matrix-vector product over the last two axes of x1 and the last of x2, broadcasting
     the rest (numpy.matvec)."""
-    _gufunc_options("matvec", out, kwargs)
-    x1, x2 = _arrays(x1, x2)
-    if x1.ndim < 2 or x2.ndim < 1:
-        raise ValueError("matvec: Input operand does not have enough dimensions (has "
-                         f"{x1.ndim if x1.ndim < 2 else x2.ndim}, gufunc core with signature "
-                         "(m,n),(n)->(m) requires 2 and 1)")
+    x1, x2 = _gufunc_operands("matvec", x1, x2, out, kwargs, 2, 1, "(m,n),(n)->(m)")
     return _core.matmul(x1, x2[..., None])[..., 0]
 
 
 def vecmat(x1, x2, /, out=None, **kwargs):
     """The vector-matrix product conj(x1) @ x2 over the last axis of x1 and the last two of x2,
     broadcasting the rest (numpy.vecmat)."""
-    _gufunc_options("vecmat", out, kwargs)
-    x1, x2 = _arrays(x1, x2)
-    if x1.ndim < 1 or x2.ndim < 2:
-        raise ValueError("vecmat: Input operand does not have enough dimensions (has "
-                         f"{x1.ndim if x1.ndim < 1 else x2.ndim}, gufunc core with signature "
-                         "(n),(n,m)->(m) requires 1 and 2)")
+    x1, x2 = _gufunc_operands("vecmat", x1, x2, out, kwargs, 1, 2, "(n),(n,m)->(m)")
     if np.dtype(x1.dtype).kind == "c":
         x1 = _core.conj(x1)
     return _core.matmul(x1[..., None, :], x2)[..., 0, :]

@@ -55,25 +55,28 @@ Array with_initial(const Array& result, nb::handle initial, Op op) {
   return op(result, scalar_of(initial, "initial").cast(result.dtype()));
 }
 
-// max/min: the mask needs `initial`, an empty reduction gives `initial`.
-template <class Reduce, class Combine>
-Array extremum(const Array& a, nb::handle axis, bool keepdims, nb::handle initial, nb::handle where,
-               const char* name, Reduce reduce, Combine combine) {
+// max (is_max) or min: the mask needs `initial`, an empty reduction gives `initial`.
+nb::object extremum(bool is_max, const Array& a, nb::handle axis, nb::handle out, bool keepdims,
+                    nb::handle initial, nb::handle where) {
   const Axes axes = ufunc_axes(a, axis);
+  const auto reduce = [&](const Array& x) {
+    return is_max ? max(x, axes, keepdims) : min(x, axes, keepdims);
+  };
   if (initial.is_none()) {
     if (!no_mask(where)) {
-      throw ValueError(std::string("reduction operation '") + name +
+      throw ValueError(std::string("reduction operation '") + (is_max ? "maximum" : "minimum") +
                        "' does not have an identity, so to use a where mask one has to "
                        "specify 'initial'");
     }
-    return reduce(a, axes, keepdims);
+    return finish(reduce(a), out, "unsafe");
   }
   const Scalar init = scalar_of(initial, "initial").cast(a.dtype());
   if (a.size() == 0) {
     // The output's shape, from a reduction that is never evaluated.
-    return full(sum(a, axes, keepdims).shape(), init, a.dtype(), a.device());
+    return finish(full(sum(a, axes, keepdims).shape(), init, a.dtype(), a.device()), out, "unsafe");
   }
-  return combine(reduce(masked(a, where, init), axes, keepdims), init);
+  const Array r = reduce(masked(a, where, init));
+  return finish(is_max ? maximum(r, init) : minimum(r, init), out, "unsafe");
 }
 
 }  // namespace
@@ -129,19 +132,11 @@ nb::object reduce_std(const Array& a, nb::handle axis, nb::handle dtype, nb::han
 }
 nb::object reduce_max(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
                       nb::handle initial, nb::handle where) {
-  return finish(extremum(
-                    a, axis, keepdims, initial, where, "maximum",
-                    [](const Array& x, const Axes& ax, bool kd) { return max(x, ax, kd); },
-                    [](const Array& x, const Scalar& s) { return maximum(x, s); }),
-                out, "unsafe");
+  return extremum(true, a, axis, out, keepdims, initial, where);
 }
 nb::object reduce_min(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
                       nb::handle initial, nb::handle where) {
-  return finish(extremum(
-                    a, axis, keepdims, initial, where, "minimum",
-                    [](const Array& x, const Axes& ax, bool kd) { return min(x, ax, kd); },
-                    [](const Array& x, const Scalar& s) { return minimum(x, s); }),
-                out, "unsafe");
+  return extremum(false, a, axis, out, keepdims, initial, where);
 }
 nb::object reduce_any(const Array& a, nb::handle axis, nb::handle out, bool keepdims,
                       nb::handle where) {

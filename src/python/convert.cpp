@@ -175,19 +175,37 @@ DType to_dtype(nb::handle obj) {
                   "complex64, complex128");
 }
 
+namespace {
+
+// A Python int (not bool) as a weak scalar: int64, else uint64, else, past 64 bits, its nearest
+// double as weak_huge_int (an integer to the type rules that only inexact dtypes hold).
+Scalar python_int(PyObject* p) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+  if (!overflow) return Scalar::weak_int(v);
+  if (overflow > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(p);
+    if (!PyErr_Occurred()) return Scalar::weak_uint(u);
+    PyErr_Clear();
+  }
+  const double d = PyLong_AsDouble(p);
+  if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return Scalar::weak_huge_int(d);
+}
+
+}  // namespace
+
 std::optional<Scalar> to_scalar(nb::handle obj) {
   PyObject* p = obj.ptr();
   if (PyBool_Check(p)) return Scalar::weak_bool(p == Py_True);
   if (PyLong_Check(p)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (!overflow) return Scalar::weak_int(v);
-    if (overflow > 0) {
-      const unsigned long long u = PyLong_AsUnsignedLongLong(p);
-      if (!PyErr_Occurred()) return Scalar::weak_uint(u);
-      PyErr_Clear();
+    // Creation, bounds and fill values need a value of their own: past 64 bits is an error
+    // here; elementwise operands (to_operand) and inexact targets (to_scalar_for) take it.
+    const Scalar s = python_int(p);
+    if (s.is_huge_int()) {
+      throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for int64");
     }
-    throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for int64");
+    return s;
   }
   if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
   if (PyComplex_Check(p)) {
@@ -205,22 +223,12 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
 
 std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype) {
   PyObject* p = obj.ptr();
-  if (dtype && is_inexact(*dtype) && PyLong_Check(p) && !PyBool_Check(p)) {
-    int overflow = 0;
-    PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) {
-      const double v = PyLong_AsDouble(p);
-      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-      return Scalar::weak_float(v);
-    }
-  }
-  try {
-    return to_scalar(obj);
-  } catch (const OverflowError&) {
-    if (!dtype) throw;
-    throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for " +
-                        std::string(dtype_name(*dtype)));
-  }
+  if (!dtype || !PyLong_Check(p) || PyBool_Check(p)) return to_scalar(obj);
+  const Scalar s = python_int(p);
+  if (!s.is_huge_int()) return s;
+  if (is_inexact(*dtype)) return Scalar::weak_float(s.as_double());
+  throw OverflowError("Python integer " + py_repr(obj) + " out of bounds for " +
+                      std::string(dtype_name(*dtype)));
 }
 
 Array to_array(nb::handle obj, std::optional<Device> device) {
@@ -229,31 +237,11 @@ Array to_array(nb::handle obj, std::optional<Device> device) {
   return nb::cast<Array>(g_asarray(obj, nb::arg("device") = dev));
 }
 
-namespace {
-
-// Whether a Python int is held by int64 or uint64.
-bool fits_64_bits(PyObject* p) {
-  int overflow = 0;
-  PyLong_AsLongLongAndOverflow(p, &overflow);
-  if (overflow == 0) return true;
-  if (overflow < 0) return false;
-  PyLong_AsUnsignedLongLong(p);
-  if (!PyErr_Occurred()) return true;
-  PyErr_Clear();
-  return false;
-}
-
-}  // namespace
-
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return ArrayOrScalar(nb::cast<Array>(obj));
   PyObject* p = obj.ptr();
-  if (PyLong_Check(p) && !PyBool_Check(p) && !fits_64_bits(p)) {
-    // Still an operand for inexact arrays, as in NumPy (float32 + 2**64).
-    const double v = PyLong_AsDouble(p);
-    if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-    return ArrayOrScalar(Scalar::weak_huge_int(v));
-  }
+  // Past 64 bits still an operand for inexact arrays, as in NumPy (float32 + 2**64).
+  if (PyLong_Check(p) && !PyBool_Check(p)) return ArrayOrScalar(python_int(p));
   if (std::optional<Scalar> s = to_scalar(obj)) return ArrayOrScalar(*s);
   if (PyList_Check(p) || PyTuple_Check(p) || PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1) {
     return ArrayOrScalar(to_array(obj, device));
