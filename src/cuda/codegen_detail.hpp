@@ -38,6 +38,10 @@ std::string emit_dot(const char* prefix, const std::string& strides, int ndim);
 // Whether a step is a few instructions (see codegen_elementwise.cpp): bodies of such steps are
 // unrolled freely; others are compiled once.
 bool is_light(const Node& n);
+// Whether the group's body is compiled once as a function rather than inlined into each
+// unrolled element (heavy steps, or many steps; never random draws or generators with
+// parameters).
+bool outlines_body(const Group& g);
 
 std::string elementwise_kernel(const KernelPlan& plan, const std::string& name);
 std::string reduction_kernels(const KernelPlan& plan, const std::string& name);

@@ -71,12 +71,7 @@ bool is_light(const Node& n) {
   }
 }
 
-namespace {
-
-// Bodies called as a function rather than inlined into each unrolled element.
-bool outlined_body(const KernelPlan& p) {
-  if (p.vec * p.unroll <= 1) return false;
-  const Group& g = *p.group;
+bool outlines_body(const Group& g) {
   // Random draws stay inline: the vector path shares one Philox call among a vector's lanes
   // (emit_body's run_width), which an outlined per-element body would lose.
   // Generators with parameters of their own (p.ga<k>, p.gb<k>) need the Params block, which
@@ -96,6 +91,8 @@ bool outlined_body(const KernelPlan& p) {
   }
   return false;
 }
+
+namespace {
 
 // The group's scalars in order, as "<prefix>0, <prefix>1, ..." or as declarations.
 std::string scalar_list(const Group& g, const char* prefix, bool declare) {
@@ -151,7 +148,7 @@ std::string body_call(const KernelPlan& p) {
 std::string header(const KernelPlan& p, const std::string& name) {
   std::string out = "namespace " + name + "_ns {\n";
   emit_params(p, out);
-  if (outlined_body(p)) out += body_function(p);
+  if (p.outlined) out += body_function(p);
   out += "}  // namespace\n";
   out += "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(";
   if (p.byref) {
@@ -189,7 +186,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
              " = p.in" + std::to_string(j) + "[0];\n";
     }
   }
-  const bool outlined = outlined_body(p);
+  const bool outlined = p.outlined;
   const std::string body = outlined ? body_call(p) : emit_body(p, nsteps);
   const std::string vec_body = outlined ? body : emit_body(p, nsteps, p.vec);
   out += "  IDX start = 0;\n";

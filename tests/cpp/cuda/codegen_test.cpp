@@ -475,7 +475,13 @@ TEST(CudaCodegen, HeavyBodiesAreOutlined) {
   for (const auto& [name, code] : b.code) EXPECT_NE(code.find("__noinline__"), std::string::npos);
   const auto add = unary_or_binary(b, OpKind::Add, 2, DType::Float32, DType::Float32, false, false);
   const KernelPlan p = make_plan(*add, h100());
+  EXPECT_FALSE(p.outlined);
   EXPECT_EQ(generate(p, "k").code.find("__noinline__"), std::string::npos);
+  // Float32 vectors: a light body reads two per operand, a heavy one over few operands four.
+  EXPECT_EQ(p.vec * p.unroll, 8);
+  const KernelPlan heavy = make_plan(*b.groups.front(), h100());
+  EXPECT_TRUE(heavy.outlined);
+  EXPECT_EQ(heavy.vec * heavy.unroll, 16);
   if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
   b.compile(1);
 }
