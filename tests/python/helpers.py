@@ -123,7 +123,7 @@ def assert_matches(actual, expected, *, rtol=None, atol=None, check_dtype=True, 
     """accelpy `actual` equals NumPy `expected`: same dtype and shape, values within tolerance
     (NaN where NumPy has NaN, infinities where it has them)."""
     got = to_numpy(actual)
-    exp = np.asarray(expected)
+    exp = to_numpy(expected)  # may be an accelpy result (np.asarray refuses cuda arrays)
     if check_dtype:
         assert got.dtype == exp.dtype, f"dtype {got.dtype} != NumPy's {exp.dtype}"
     assert got.shape == exp.shape, f"shape {got.shape} != NumPy's {exp.shape}"
