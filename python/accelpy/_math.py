@@ -136,6 +136,13 @@ def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
     _no_options("ldexp", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.ldexp, x1, x2)[0]
+    if dt == np.float32:
+        # float32 * 2**k is exact in float64 for |k| <= 300 (past that the result is 0 or inf
+        # whatever k is), and the cast rounds once, into the subnormals too: five operations
+        # instead of the bit-level path below (CPU, 2^24 elements: 126 -> 13 ms with a scalar
+        # exponent, 135 -> 40 with an int32 array; NumPy 19 and 17).
+        k = _core.clip(_as(x2, np.int64, x1), -300, 300)
+        return (_as(x1, np.float64, x2) * _pow2(k, np.float64)).astype(dt)
     info = np.finfo(dt)
     m, e = _split(_as(x1, dt, x2), dt)
     # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
