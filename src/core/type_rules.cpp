@@ -114,6 +114,15 @@ Resolution resolve(OpKind op, OperandSpan operands) {
   }
   DType compute = promoted;
   if (rule.flags & kInputsToBool) {
+    // NumPy's logical loops take a Python int as a C long: past int64 it raises, whatever the
+    // array's dtype.
+    for (const ArrayOrScalar* o : operands) {
+      const bool weak_int =
+          !o->is_array() && o->scalar().is_weak() && is_integer(o->scalar().dtype());
+      if (weak_int && !o->scalar().fits(DType::Int64)) {
+        throw OverflowError("Python int too large to convert to C long");
+      }
+    }
     compute = DType::Bool;
   } else if ((rule.flags & kIntsToDefaultFloat) && !is_inexact(promoted)) {
     compute = kDefaultFloat;

@@ -375,7 +375,7 @@ SCALARS = [1, -3, 1.5, 2j, True, 300, -129, 2**63, 2**64, -2**70, np.float32(2.5
                                    np.complex64], ids=str)
 @pytest.mark.parametrize("name", ["add", "multiply", "subtract", "divide", "floor_divide",
                                   "maximum", "less", "equal", "greater_equal", "pow",
-                                  "bitwise_and", "atan2"])
+                                  "bitwise_and", "atan2", "logical_and", "logical_xor"])
 def test_python_scalar_operands(name, dtype, device, rng):
     a = random_values(rng, (6,), dtype, low=1, high=5)
     x = to_device(a, device)
