@@ -78,6 +78,30 @@ def test_random_is_philox_words(device, dtype):
     assert g.state["offset"] == blocks1 + -(-15 // lanes)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_large_draws_are_philox_words(device, dtype):
+    # Enough elements for the CPU's threads to split the draw at unaligned elements, and for
+    # its batched Philox blocks, with a tail that fills neither.
+    n = 300_003
+    g = ap.random.default_rng(4321)
+    key = g.state["key"]
+    g.random(5)  # an offset that is not a multiple of the batch
+    offset = g.state["offset"]
+    lanes = 2 if dtype == np.float64 else 4
+    w = reference_words(key, offset, -(-n // lanes))
+    if dtype == np.int32:
+        got = ap.asnumpy(g.integers(0, 2**20, n, dtype=dtype))  # a power of two: no rejection
+        expected = ((w.reshape(-1) * np.uint64(2**20)) >> np.uint64(32)).astype(dtype)
+    elif dtype == np.float32:
+        got = ap.asnumpy(g.random(n, dtype=dtype))
+        expected = ((w >> np.uint64(8)).astype(np.float64) * 2.0**-24).reshape(-1).astype(dtype)
+    else:
+        got = ap.asnumpy(g.random(n, dtype=dtype))
+        w64 = w[:, 0::2] | (w[:, 1::2] << np.uint64(32))
+        expected = ((w64 >> np.uint64(11)).astype(np.float64) * 2.0**-53).reshape(-1)
+    np.testing.assert_array_equal(got, expected[:n])
+
+
 def test_integers_are_lemire_of_philox_words(device):
     g = ap.random.default_rng(99)
     key = g.state["key"]
