@@ -136,6 +136,8 @@ def cases(rng, n):
          lambda: np.polyval(coef, x), None),
         ("frexp 16M f32", 4 * n + 8 * n, lambda: ap.eval(*ap.frexp(X)), lambda: np.frexp(x),
          None),
+        ("ldexp 16M f32, scalar exponent", 2 * 4 * n, lambda: ap.eval(ap.ldexp(X, 3)),
+         lambda: np.ldexp(x, 3), None),
     ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
