@@ -44,7 +44,7 @@ struct KernelPlan {
   bool contiguous = false;  // every operand contiguous or broadcast: the vector path exists
   int vec = 1, unroll = 1;  // elements per vector access, vectors per thread and tile
   int aligned = 0;          // run time: every contiguous operand is vec-aligned
-  bool outlined = false;    // the body is a function the unrolled elements call
+  bool outlined = false;    // contiguous: the body is a function the unrolled elements call
   int64_t n = 0;
   // Reductions (run time).
   int64_t outputs_n = 0, reduced_n = 0, chunk = 0;

@@ -189,15 +189,13 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   if (contiguous) {
     p.vec = std::max(1, 16 / max_item);
     p.unroll = std::max(1, 8 / p.vec);
-    p.outlined = p.vec * p.unroll > 1 && detail::outlines_body(g);
+    p.outlined = detail::outlines_body(g);
     // A heavy body over few operands computes long between its loads: at least four vectors
     // (64 bytes) per operand keep enough bytes in flight. sqrt(x*x + y*y) * sin(x) + exp(-y)
     // over 2^26 float32 on the H200: two vectors 0.213 ms, four 0.204 (one: 0.236). Six
     // operands at four vectors would hold 96 registers of loads per thread.
     if (p.outlined && p.inputs.size() + p.outputs.size() <= 3) p.unroll = std::max(p.unroll, 4);
     p.aligned = vectors_aligned(p);
-  } else {
-    p.outlined = false;
   }
   const int64_t per_block = int64_t(kBlockThreads) * (contiguous ? p.vec * p.unroll : 1);
   // One tile per block, as PyTorch launches (the loop strides the grid only past 2^30 blocks):
