@@ -77,13 +77,33 @@ ACCEL_HD complex<T> sqrt(complex<T> z) {
   return {fabs(b) / (T(2) * t), copysign(t, b)};
 }
 
+// Past t = floor((max_exponent - 1) ln 2), e^x may overflow where e^x cos y or e^x sin y does
+// not. glibc's cexp, csinh and ccosh (which NumPy calls) then scale cos y and sin y by e^t
+// first (halved for sinh and cosh: e^x / 2), up to twice, then by the largest finite value;
+// exp_times(x, c, s, half) does the same, for x > t when `half`.
+template <class T>
+ACCEL_HD T exp_split() {
+  return sizeof(T) == 4 ? T(88) : T(709);
+}
+template <class T>
+ACCEL_HD complex<T> exp_times(T x, T c, T s, bool half) {
+  const T t = exp_split<T>();
+  if (x > t) {
+    const T et = exp(t), first = half ? et / T(2) : et;
+    x -= t, c *= first, s *= first;
+    if (x > t) x -= t, c *= et, s *= et;
+    if (x > t) return {largest_finite<T>() * c, largest_finite<T>() * s};
+  }
+  const T e = exp(x);
+  return {e * c, e * s};
+}
+
 template <class T>
 ACCEL_HD complex<T> exp(complex<T> z) {
   const T a = z.re, b = z.im;
   if (isfinite(a) && isfinite(b)) {
     if (b == T(0)) return {exp(a), b};
-    const T e = exp(a);
-    return {e * cos(b), e * sin(b)};
+    return exp_times(a, cos(b), sin(b), false);
   }
   if (isnan(a)) return {a, b == T(0) ? b : a};  // exp(NaN + i0) keeps the zero
   if (isinf(a)) {
@@ -145,7 +165,11 @@ ACCEL_HD complex<T> sinh(complex<T> z) {
   const T x = z.re, y = z.im;
   // y = 0: cosh(x) * 0 would be NaN once cosh(x) overflows; the imaginary part is y.
   if (y == T(0) && isfinite(x)) return {sinh(x), y};
-  if (isfinite(x) && isfinite(y)) return {sinh(x) * cos(y), cosh(x) * sin(y)};
+  if (isfinite(x) && isfinite(y)) {
+    if (fabs(x) > exp_split<T>())
+      return exp_times(fabs(x), signbit(x) ? -cos(y) : cos(y), sin(y), true);
+    return {sinh(x) * cos(y), cosh(x) * sin(y)};
+  }
   if (x == T(0)) return {x, y - y};  // sinh(+-0 + i inf or NaN) = +-0 + i NaN
   if (y == T(0)) return {x, y};      // sinh(inf or NaN + i0) keeps both
   if (isinf(x)) {
@@ -160,7 +184,11 @@ ACCEL_HD complex<T> cosh(complex<T> z) {
   const T x = z.re, y = z.im;
   // y = 0: sinh(x) * 0 would be NaN once sinh(x) overflows; the imaginary part is a signed 0.
   if (y == T(0) && isfinite(x)) return {cosh(x), x * y};
-  if (isfinite(x) && isfinite(y)) return {cosh(x) * cos(y), sinh(x) * sin(y)};
+  if (isfinite(x) && isfinite(y)) {
+    if (fabs(x) > exp_split<T>())
+      return exp_times(fabs(x), cos(y), signbit(x) ? -sin(y) : sin(y), true);
+    return {cosh(x) * cos(y), sinh(x) * sin(y)};
+  }
   if (x == T(0)) return {y - y, x};                    // NaN +- i0
   if (y == T(0)) return {x * x, signbit(x) ? -y : y};  // +inf or NaN, +-i0
   if (isinf(x)) {

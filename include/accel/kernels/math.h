@@ -32,13 +32,20 @@ namespace accel::math {
   inline bool NAME(double x) { return std::NAME(x); }
 #endif
 
-// Infinity and the quiet NaN without <cmath>'s macros, which NVRTC lacks.
+// Infinity, the largest finite value and the quiet NaN without <cmath>'s macros, which NVRTC lacks.
 template <class T>
 ACCEL_HD T infinity() {
   if constexpr (sizeof(T) == 4)
     return bit_cast<float>(0x7f800000u);
   else
     return bit_cast<double>(0x7ff0000000000000ULL);
+}
+template <class T>
+ACCEL_HD T largest_finite() {
+  if constexpr (sizeof(T) == 4)
+    return bit_cast<float>(0x7f7fffffu);
+  else
+    return bit_cast<double>(0x7fefffffffffffffULL);
 }
 template <class T>
 ACCEL_HD T quiet_nan() {
