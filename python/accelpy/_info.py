@@ -14,7 +14,7 @@ PEERS = ["numpy", "ml_dtypes", "cupy", "torch", "jax", "numba", "numba_cuda", "t
 # Environment variables accelpy reads (docs/user-guide.md#configuration).
 SETTINGS = {
     "ACCELPY_DEFAULT_DEVICE": "device for new arrays (default: cuda:0 when there is a GPU)",
-    "ACCELPY_NUM_THREADS": "CPU backend threads (default: all cores)",
+    "ACCELPY_NUM_THREADS": "CPU backend threads (default: the CPUs this process may use)",
     "ACCELPY_FUSION": "0 turns kernel fusion off (debugging)",
     "ACCELPY_CACHE_DIR": "kernel disk cache (default ~/.cache/accelpy; 'off' disables)",
     "ACCELPY_DUMP_KERNELS": "directory to write generated CUDA sources to",

@@ -7,9 +7,15 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 namespace accel::cpu {
 
@@ -79,12 +85,43 @@ class Pool {
   bool stop_ = false;
 };
 
+std::string read_line(const std::string& path) {
+  std::ifstream f(path);
+  std::string line;
+  std::getline(f, line);
+  return line;
+}
+
+// The tightest CPU quota on the way from this process's cgroup up to the root (cgroup v2 nests
+// limits), or cgroup v1's at its usual mount; 0 when there is none.
+int cgroup_cpus() {
+  int best = 0;
+  const auto cap = [&](int n) {
+    if (n > 0 && (best == 0 || n < best)) best = n;
+  };
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(self, line)) {
+    if (line.rfind("0::", 0) != 0) continue;
+    std::string dir = "/sys/fs/cgroup" + line.substr(3);
+    while (!dir.empty() && dir.back() == '/') dir.pop_back();
+    for (;;) {
+      cap(cpus_of_quota(read_line(dir + "/cpu.max")));
+      if (dir.size() <= std::string("/sys/fs/cgroup").size()) break;
+      dir.erase(dir.rfind('/'));
+    }
+  }
+  cap(cpus_of_quota(read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us") + " " +
+                    read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us")));
+  return best;
+}
+
 int initial_threads() {
   if (const char* v = std::getenv("ACCELPY_NUM_THREADS")) {
     const int n = std::atoi(v);
     if (n > 0) return n;
   }
-  return std::max(1u, std::thread::hardware_concurrency());
+  return available_cpus();
 }
 
 std::mutex g_pool_mu;
@@ -103,6 +140,23 @@ Pool& pool() {
 }
 
 }  // namespace
+
+int cpus_of_quota(const std::string& quota_period) {
+  std::istringstream in(quota_period);
+  long long quota = 0, period = 0;
+  if (!(in >> quota >> period) || quota <= 0 || period <= 0) return 0;  // "max", -1, garbage
+  return int(std::min<long long>((quota + period - 1) / period, 1 << 20));
+}
+
+int available_cpus() {
+  int n = int(std::max(1u, std::thread::hardware_concurrency()));
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) n = std::max(1, CPU_COUNT(&set));
+#endif
+  const int quota = cgroup_cpus();
+  return quota > 0 ? std::min(n, quota) : n;
+}
 
 int num_threads() {
   std::lock_guard<std::mutex> lock(g_pool_mu);
