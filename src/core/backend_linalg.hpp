@@ -43,7 +43,7 @@ struct LinalgJob {
   bool vectors = true;
   bool full = false;     // Svd
   bool inverse = false;  // Solve with b = I (inv): a backend may write a^-1 to b another way,
-                         // or, where inverts_out_of_place(), with b uninitialized
+                         // or, as inverse_inputs() says, with b uninitialized
   void* a = nullptr;
   void* b = nullptr;
   void* w = nullptr;
@@ -63,9 +63,14 @@ class LinalgBackend {
   // Runs the job (CUDA: queues it, then waits for the info codes, which decide whether the
   // call raises); returns each matrix's info code (LAPACK's meaning; 0 is success).
   virtual std::vector<int64_t> run(const LinalgJob& job) = 0;
-  // Whether an inverse job (`inverse`) only reads a and writes a^-1 to b without reading b:
-  // then the caller needs neither a copy of a to be factored in place nor an identity in b.
-  virtual bool inverts_out_of_place(const LinalgJob& /*job*/) { return false; }
+  // What an inverse job (`inverse`) needs of its operands: the identity in b and a to factor
+  // in place (LAPACK's getrs against I), or b only written: a factored in place (getrf +
+  // getri out of place) or only read (matinv). The caller then skips the identity, the copy
+  // of a, or both.
+  enum class InverseInputs { IdentityInB, OverwritesA, ReadsA };
+  virtual InverseInputs inverse_inputs(const LinalgJob& /*job*/) {
+    return InverseInputs::IdentityInB;
+  }
 };
 
 }  // namespace accel

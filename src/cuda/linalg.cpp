@@ -89,9 +89,7 @@ class CudaLinalg final : public LinalgBackend {
  public:
   explicit CudaLinalg(int device) : device_(device) {}
 
-  bool inverts_out_of_place(const LinalgJob& job) override {
-    return cuda::inverts_out_of_place(job);
-  }
+  InverseInputs inverse_inputs(const LinalgJob& job) override { return cuda::inverse_inputs(job); }
 
   std::vector<int64_t> run(const LinalgJob& job) override {
     DeviceContext& c = context(device_);

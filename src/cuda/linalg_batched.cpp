@@ -101,9 +101,21 @@ bool use_batched_solve(const LinalgJob& job) {
          fns().ok;
 }
 
-bool inverts_out_of_place(const LinalgJob& job) {
+namespace {
+
+bool uses_matinv(const LinalgJob& job) {
   return job.inverse && job.n <= 32 && use_batched_solve(job) &&
          fns().matinv[type_index(job.dtype)];
+}
+
+}  // namespace
+
+LinalgBackend::InverseInputs inverse_inputs(const LinalgJob& job) {
+  using I = LinalgBackend::InverseInputs;
+  if (uses_matinv(job)) return I::ReadsA;
+  if (job.inverse && use_batched_solve(job) && fns().getri[type_index(job.dtype)])
+    return I::OverwritesA;
+  return I::IdentityInB;
 }
 
 std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
@@ -111,11 +123,11 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
   const Cublas& cb = *cublas();
   const int ti = type_index(job.dtype);
   const int n = int(job.n), nrhs = int(job.nrhs), batch = int(job.batch);
-  const bool matinv = inverts_out_of_place(job);
+  const bool matinv = uses_matinv(job);
   const bool getri = job.inverse && f.getri[ti];
   const size_t esize = itemsize(job.dtype);
   const size_t ptr_bytes = size_t(2 * batch) * sizeof(void*);
-  const size_t piv_bytes = size_t(batch) * size_t(n) * sizeof(int);
+  const size_t piv_bytes = matinv ? 0 : size_t(batch) * size_t(n) * sizeof(int);
   const size_t info_bytes = size_t(batch) * sizeof(int);
   char* scratch = static_cast<char*>(device_allocate(c, ptr_bytes + piv_bytes + info_bytes));
   std::vector<int> host_info(static_cast<size_t>(batch));

@@ -181,16 +181,21 @@ Array inv(const Array& a) {
   job.nrhs = n;
   job.inverse = true;
   if (job.batch == 0 || n == 0) return Array::empty(a.shape(), dt, a.device());
+  using Inputs = LinalgBackend::InverseInputs;
+  const Inputs inputs = linalg_backend(a.device()).inverse_inputs(job);
   Array f, x;
-  if (linalg_backend(a.device()).inverts_out_of_place(job)) {
+  if (inputs == Inputs::ReadsA) {
     f = astype(a, dt, false);
     if (!f.is_contiguous()) f = copy(f);
-    x = Array::empty(a.shape(), dt, a.device());
-    f.eval();
   } else {
-    f = astype(a, dt, true);
+    f = astype(a, dt, true);  // factored in place
+  }
+  if (inputs == Inputs::IdentityInB) {
     x = astype(broadcast_to(eye(n, std::nullopt, 0, dt, a.device()), a.shape()), dt, true);
     eval({f, x});
+  } else {
+    x = Array::empty(a.shape(), dt, a.device());
+    f.eval();
   }
   job.a = f.data();
   job.b = x.data();
