@@ -25,11 +25,11 @@ using complex128 = complex<double>;
 
 template <class T>
 struct complex_trait {
-  static constexpr bool value = false;
+  enum : bool { value = false };  // enumerators: no device globals (platform.h)
 };
 template <class T>
 struct complex_trait<complex<T>> {
-  static constexpr bool value = true;
+  enum : bool { value = true };
 };
 template <class T>
 inline constexpr bool is_complex_v = complex_trait<T>::value;

@@ -35,27 +35,33 @@ typedef unsigned long long uint64_t;
 
 namespace accel {
 
-// The few type traits the scalar semantics need, usable under NVRTC.
+// The few type traits the scalar semantics need, usable under NVRTC. Constants are enumerators,
+// not static constexpr members: NVRTC emits each of those it meets as a device global (about
+// 70 per cubin, with their relocations), used or not.
 template <class T, class U>
 struct is_same {
-  static constexpr bool value = false;
+  enum : bool { value = false };
 };
 template <class T>
 struct is_same<T, T> {
-  static constexpr bool value = true;
+  enum : bool { value = true };
 };
 template <class T, class U>
 inline constexpr bool is_same_v = is_same<T, U>::value;
 
 template <class T>
 struct is_signed_int {
-  static constexpr bool value = is_same_v<T, int8_t> || is_same_v<T, int16_t> ||
-                                is_same_v<T, int32_t> || is_same_v<T, int64_t>;
+  enum : bool {
+    value = is_same_v<T, int8_t> || is_same_v<T, int16_t> || is_same_v<T, int32_t> ||
+            is_same_v<T, int64_t>
+  };
 };
 template <class T>
 struct is_unsigned_int {
-  static constexpr bool value = is_same_v<T, uint8_t> || is_same_v<T, uint16_t> ||
-                                is_same_v<T, uint32_t> || is_same_v<T, uint64_t>;
+  enum : bool {
+    value = is_same_v<T, uint8_t> || is_same_v<T, uint16_t> || is_same_v<T, uint32_t> ||
+            is_same_v<T, uint64_t>
+  };
 };
 template <class T>
 inline constexpr bool is_int_v = is_signed_int<T>::value || is_unsigned_int<T>::value;
@@ -107,12 +113,12 @@ ACCEL_HD To bit_cast(const From& from) {
 
 template <class T>
 struct numeric_limits;
-#define ACCEL_INT_LIMITS(T, LO, HI)                                             \
-  template <>                                                                   \
-  struct numeric_limits<T> {                                                    \
-    ACCEL_HD static constexpr T lowest() { return LO; }                         \
-    ACCEL_HD static constexpr T max() { return HI; }                            \
-    static constexpr int digits = sizeof(T) * 8 - (is_signed_int_v<T> ? 1 : 0); \
+#define ACCEL_INT_LIMITS(T, LO, HI)                                       \
+  template <>                                                             \
+  struct numeric_limits<T> {                                              \
+    ACCEL_HD static constexpr T lowest() { return LO; }                   \
+    ACCEL_HD static constexpr T max() { return HI; }                      \
+    enum : int { digits = sizeof(T) * 8 - (is_signed_int_v<T> ? 1 : 0) }; \
   };
 ACCEL_INT_LIMITS(int8_t, -128, 127)
 ACCEL_INT_LIMITS(int16_t, -32768, 32767)

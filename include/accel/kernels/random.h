@@ -99,18 +99,18 @@ template <>
 struct float_traits<float> {
   using bits_type = uint32_t;
   using signed_bits_type = int32_t;
-  static constexpr int mantissa = 23, bias = 127, uniform_bits = 24;
-  static constexpr int log_terms = 5;     // |s| <= 0.1716: the next term is below 2^-26
-  static constexpr int sincos_terms = 6;  // on [-pi/4, pi/4] the next term is below 2^-28
+  enum : int { mantissa = 23, bias = 127, uniform_bits = 24 };
+  enum : int { log_terms = 5 };     // |s| <= 0.1716: the next term is below 2^-26
+  enum : int { sincos_terms = 6 };  // on [-pi/4, pi/4] the next term is below 2^-28
   ACCEL_HD static constexpr float ulp_of_one() { return 5.9604644775390625e-08f; }  // 2^-24
 };
 template <>
 struct float_traits<double> {
   using bits_type = uint64_t;
   using signed_bits_type = int64_t;
-  static constexpr int mantissa = 52, bias = 1023, uniform_bits = 53;
-  static constexpr int log_terms = 11;     // the next term is below 2^-56
-  static constexpr int sincos_terms = 11;  // the next term is below 2^-60
+  enum : int { mantissa = 52, bias = 1023, uniform_bits = 53 };
+  enum : int { log_terms = 11 };     // the next term is below 2^-56
+  enum : int { sincos_terms = 11 };  // the next term is below 2^-60
   ACCEL_HD static constexpr double ulp_of_one() { return 1.1102230246251565e-16; }  // 2^-53
 };
 
@@ -439,7 +439,7 @@ ACCEL_HD T integers_at_aligned(int64_t i0, int e, uint64_t key, uint64_t offset,
 // on its own, so a permutation is a lazy generator like any draw. Round r's function is word 0
 // of the Philox block with counter (block, 0x80000000 | r, right half): a permutation reserves
 // its own block offset, so these words never repeat an ordinary draw's.
-inline constexpr uint32_t kFeistelRounds = 8;
+enum : uint32_t { kFeistelRounds = 8 };  // an enumerator: no device global (platform.h)
 
 ACCEL_HD uint64_t permutation_at(int64_t i, uint64_t key, uint64_t block, uint64_t n) {
   int bits = 2;
