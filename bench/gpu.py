@@ -489,6 +489,20 @@ def versions():
     return v
 
 
+def host_cpus():
+    """The CPUs the host-bound cases (transfers, dispatch) had: what the OS shows, the
+    affinity mask, a cgroup CPU quota, and accelpy's CPU threads."""
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+    return {"cpu_count": os.cpu_count(), "affinity": len(os.sched_getaffinity(0)),
+            "cgroup_cpu_max": read("/sys/fs/cgroup/cpu.max"),
+            "accelpy_threads": ap._core._num_threads(), "load_avg": os.getloadavg()}
+
+
 # ---- indexing: boolean selection and integer gather ------------------------------------------
 
 def case_mask_select(n):
@@ -591,7 +605,7 @@ def main():
     cases = {}
     result = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "device": props.name, "compute_capability": f"{props.major}.{props.minor}",
-              "versions": versions(), "cases": cases}
+              "versions": versions(), "host": host_cpus(), "cases": cases}
     os.makedirs(args.out, exist_ok=True)
     fname = "".join(c if c.isalnum() else "_" for c in props.name).strip("_") + ".json"
 
@@ -696,6 +710,11 @@ def print_table(result, quick=False):
         return "-" if ratio is None else f"{ratio:.3f}x"
 
     print("==== results", result["device"], "====")
+    if "host" in result:
+        h = result["host"]
+        print(f"host: {h['cpu_count']} CPUs, {h['affinity']} in the affinity mask, cgroup "
+              f"cpu.max {h['cgroup_cpu_max']}, accelpy threads {h['accelpy_threads']}, load "
+              f"{h['load_avg'][0]:.1f}")
     print(f"{'case':24} {'accelpy':>10} {'cupy':>10} {'torch':>10} {'vs torch':>9} target")
     for name, target in [("add_2^28_f32", ">=0.97x torch"), ("sum_2^28_f32", "~torch"),
                          ("sum_16384^2_axis0", "~torch"), ("sum_16384^2_axis1", "~torch")]:
