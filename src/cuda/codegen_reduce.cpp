@@ -51,7 +51,7 @@ std::string vector_accumulate(const KernelPlan& p) {
   const Group& g = *p.group;
   const int ni = int(p.inputs.size());
   const std::string V = std::to_string(p.vec);
-  std::string out = "constexpr int VEC = " + V + ";\n";
+  std::string out = "enum : int { VEC = " + V + " };\n";
   out += "__device__ __forceinline__ bool aligned(const Params& p, const IDX* koff, IDX r0) {\n";
   out += "  return true";
   for (int j = 0; j < ni; ++j) {
@@ -129,8 +129,9 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
   emit_params(p, out);
   out += "typedef " + reducer(*g.steps.back().node, vt) + " Red;\n";
   out += "typedef Red::Acc Acc;\n";
-  out += "constexpr int NK = " + std::to_string(nk > 0 ? nk : 1) + ";\n";
-  out += "constexpr int NO = " + std::to_string(no > 0 ? no : 1) + ";\n";
+  // Enumerators: a constexpr variable would be a device global in the cubin (platform.h).
+  out += "enum : int { NK = " + std::to_string(nk > 0 ? nk : 1) +
+         ", NO = " + std::to_string(no > 0 ? no : 1) + " };\n";
 
   // The value at reduced position r of the output whose kept offsets are koff.
   out += "__device__ __forceinline__ " + VT + " value(const Params& p, const IDX* koff, IDX r) {\n";
