@@ -65,6 +65,8 @@ def reductions(self):
             sig = "(self, " + sig.split("(", 1)[1].split(", ", 1)[1]
         out[name] = f"def {name}{sig}"
     return out
+
+
 VAR = ("(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, "
        "out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, "
        "correction: float | None = None) -> ndarray:")

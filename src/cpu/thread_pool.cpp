@@ -95,6 +95,7 @@ std::string read_line(const std::string& path) {
 // The tightest CPU quota on the way from this process's cgroup up to the root (cgroup v2 nests
 // limits), or cgroup v1's at its usual mount; 0 when there is none.
 int cgroup_cpus() {
+  const std::string root = "/sys/fs/cgroup";
   int best = 0;
   const auto cap = [&](int n) {
     if (n > 0 && (best == 0 || n < best)) best = n;
@@ -103,16 +104,16 @@ int cgroup_cpus() {
   std::string line;
   while (std::getline(self, line)) {
     if (line.rfind("0::", 0) != 0) continue;
-    std::string dir = "/sys/fs/cgroup" + line.substr(3);
+    std::string dir = root + line.substr(3);
     while (!dir.empty() && dir.back() == '/') dir.pop_back();
     for (;;) {
       cap(cpus_of_quota(read_line(dir + "/cpu.max")));
-      if (dir.size() <= std::string("/sys/fs/cgroup").size()) break;
+      if (dir.size() <= root.size()) break;
       dir.erase(dir.rfind('/'));
     }
   }
-  cap(cpus_of_quota(read_line("/sys/fs/cgroup/cpu/cpu.cfs_quota_us") + " " +
-                    read_line("/sys/fs/cgroup/cpu/cpu.cfs_period_us")));
+  cap(cpus_of_quota(read_line(root + "/cpu/cpu.cfs_quota_us") + " " +
+                    read_line(root + "/cpu/cpu.cfs_period_us")));
   return best;
 }
 

@@ -163,14 +163,14 @@ std::string header(const KernelPlan& p, const std::string& name) {
 }
 
 // The value of output o after the body: its step's variable, or the call's result.
-std::string result_of(const KernelPlan& p, size_t o, bool outlined) {
-  return outlined ? "r.y" + std::to_string(o) : "v" + std::to_string(p.group->outputs[o].step);
+std::string result_of(const KernelPlan& p, size_t o) {
+  return p.outlined ? "r.y" + std::to_string(o) : "v" + std::to_string(p.group->outputs[o].step);
 }
 
-std::string store_outputs(const KernelPlan& p, const std::string& at, bool outlined) {
+std::string store_outputs(const KernelPlan& p, const std::string& at) {
   std::string out;
   for (size_t o = 0; o < p.outputs.size(); ++o) {
-    out += "    p.out" + std::to_string(o) + "[" + at + "] = " + result_of(p, o, outlined) + ";\n";
+    out += "    p.out" + std::to_string(o) + "[" + at + "] = " + result_of(p, o) + ";\n";
   }
   return out;
 }
@@ -186,9 +186,8 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
              " = p.in" + std::to_string(j) + "[0];\n";
     }
   }
-  const bool outlined = p.outlined;
-  const std::string body = outlined ? body_call(p) : emit_body(p, nsteps);
-  const std::string vec_body = outlined ? body : emit_body(p, nsteps, p.vec);
+  const std::string body = p.outlined ? body_call(p) : emit_body(p, nsteps);
+  const std::string vec_body = p.outlined ? body : emit_body(p, nsteps, p.vec);
   out += "  IDX start = 0;\n";
   if (p.vec > 1) {
     out += "  if (p.aligned) {\n";
@@ -223,7 +222,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
     }
     out += vec_body;
     for (size_t o = 0; o < p.outputs.size(); ++o) {
-      out += "    Y" + std::to_string(o) + "[u].v[e] = " + result_of(p, o, outlined) + ";\n";
+      out += "    Y" + std::to_string(o) + "[u].v[e] = " + result_of(p, o) + ";\n";
     }
     out += "        }\n      }\n";
     for (size_t o = 0; o < p.outputs.size(); ++o) {
@@ -245,7 +244,7 @@ std::string contiguous_kernel(const KernelPlan& p, const std::string& name) {
            "[i];\n";
   }
   out += body;
-  out += store_outputs(p, "i", outlined);
+  out += store_outputs(p, "i");
   out += "  }\n}\n";
   return out;
 }

@@ -123,8 +123,9 @@ std::vector<int64_t> batched_solve(DeviceContext& c, const LinalgJob& job) {
   const Cublas& cb = *cublas();
   const int ti = type_index(job.dtype);
   const int n = int(job.n), nrhs = int(job.nrhs), batch = int(job.batch);
-  const bool matinv = uses_matinv(job);
-  const bool getri = job.inverse && f.getri[ti];
+  const LinalgBackend::InverseInputs how = inverse_inputs(job);
+  const bool matinv = how == LinalgBackend::InverseInputs::ReadsA;
+  const bool getri = how == LinalgBackend::InverseInputs::OverwritesA;
   const size_t esize = itemsize(job.dtype);
   const size_t ptr_bytes = size_t(2 * batch) * sizeof(void*);
   const size_t piv_bytes = matinv ? 0 : size_t(batch) * size_t(n) * sizeof(int);

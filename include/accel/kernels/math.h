@@ -32,27 +32,26 @@ namespace accel::math {
   inline bool NAME(double x) { return std::NAME(x); }
 #endif
 
-// Infinity, the largest finite value and the quiet NaN without <cmath>'s macros, which NVRTC lacks.
+// Infinity, the largest finite value and the quiet NaN without <cmath>'s macros, which NVRTC
+// lacks: the float or double of the given bits.
+template <class T>
+ACCEL_HD T float_of_bits(uint32_t f, uint64_t d) {
+  if constexpr (sizeof(T) == 4)
+    return bit_cast<float>(f);
+  else
+    return bit_cast<double>(d);
+}
 template <class T>
 ACCEL_HD T infinity() {
-  if constexpr (sizeof(T) == 4)
-    return bit_cast<float>(0x7f800000u);
-  else
-    return bit_cast<double>(0x7ff0000000000000ULL);
+  return float_of_bits<T>(0x7f800000u, 0x7ff0000000000000ULL);
 }
 template <class T>
 ACCEL_HD T largest_finite() {
-  if constexpr (sizeof(T) == 4)
-    return bit_cast<float>(0x7f7fffffu);
-  else
-    return bit_cast<double>(0x7fefffffffffffffULL);
+  return float_of_bits<T>(0x7f7fffffu, 0x7fefffffffffffffULL);
 }
 template <class T>
 ACCEL_HD T quiet_nan() {
-  if constexpr (sizeof(T) == 4)
-    return bit_cast<float>(0x7fc00000u);
-  else
-    return bit_cast<double>(0x7ff8000000000000ULL);
+  return float_of_bits<T>(0x7fc00000u, 0x7ff8000000000000ULL);
 }
 
 ACCEL_MATH_PREDICATE(isnan)
