@@ -63,11 +63,10 @@ class LinalgBackend {
   // Runs the job (CUDA: queues it, then waits for the info codes, which decide whether the
   // call raises); returns each matrix's info code (LAPACK's meaning; 0 is success).
   virtual std::vector<int64_t> run(const LinalgJob& job) = 0;
-  // What an inverse job (`inverse`) needs of its operands: the identity in b and a to factor
-  // in place (LAPACK's getrs against I), or b only written: a factored in place (getrf +
-  // getri out of place) or only read (matinv). The caller then skips the identity, the copy
-  // of a, or both.
-  enum class InverseInputs { IdentityInB, OverwritesA, ReadsA };
+  // What an inverse job (`inverse`) needs of its operands besides a copy of a to factor in
+  // place: the identity in b (LAPACK's getrs against I), or b only written (getrf + getri
+  // out of place), when the caller skips building the identity.
+  enum class InverseInputs { IdentityInB, OverwritesA };
   virtual InverseInputs inverse_inputs(const LinalgJob& /*job*/) {
     return InverseInputs::IdentityInB;
   }

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <fstream>
 #include <mutex>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -86,10 +86,23 @@ class Pool {
 };
 
 std::string read_line(const std::string& path) {
-  std::ifstream f(path);
   std::string line;
-  std::getline(f, line);
+  if (std::FILE* f = std::fopen(path.c_str(), "r")) {
+    char buf[256];
+    if (std::fgets(buf, sizeof buf, f)) line = buf;
+    std::fclose(f);
+  }
+  if (!line.empty() && line.back() == '\n') line.pop_back();
   return line;
+}
+
+// Reads a decimal integer at p, skipping leading blanks; advances p past it.
+bool parse_int(const char*& p, const char* end, long long& value) {
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  const std::from_chars_result r = std::from_chars(p, end, value);
+  if (r.ec != std::errc()) return false;
+  p = r.ptr;
+  return true;
 }
 
 // The tightest CPU quota on the way from this process's cgroup up to the root (cgroup v2 nests
@@ -100,9 +113,11 @@ int cgroup_cpus() {
   const auto cap = [&](int n) {
     if (n > 0 && (best == 0 || n < best)) best = n;
   };
-  std::ifstream self("/proc/self/cgroup");
-  std::string line;
-  while (std::getline(self, line)) {
+  std::FILE* self = std::fopen("/proc/self/cgroup", "r");
+  char buf[4096];
+  while (self && std::fgets(buf, sizeof buf, self)) {
+    std::string line = buf;
+    if (!line.empty() && line.back() == '\n') line.pop_back();
     if (line.rfind("0::", 0) != 0) continue;
     std::string dir = root + line.substr(3);
     while (!dir.empty() && dir.back() == '/') dir.pop_back();
@@ -112,6 +127,7 @@ int cgroup_cpus() {
       dir.erase(dir.rfind('/'));
     }
   }
+  if (self) std::fclose(self);
   cap(cpus_of_quota(read_line(root + "/cpu/cpu.cfs_quota_us") + " " +
                     read_line(root + "/cpu/cpu.cfs_period_us")));
   return best;
@@ -142,10 +158,15 @@ Pool& pool() {
 
 }  // namespace
 
+// Parsed with from_chars, not an istream: formatted stream input crashed (endless recursion in
+// the locale's facets) on a GPU host whose toolchain links libstdc++ statically into the module
+// while the interpreter had loaded another copy; from_chars touches no locale.
 int cpus_of_quota(const std::string& quota_period) {
-  std::istringstream in(quota_period);
+  const char* p = quota_period.data();
+  const char* end = p + quota_period.size();
   long long quota = 0, period = 0;
-  if (!(in >> quota >> period) || quota <= 0 || period <= 0) return 0;  // "max", -1, garbage
+  if (!parse_int(p, end, quota) || !parse_int(p, end, period) || quota <= 0 || period <= 0)
+    return 0;  // "max", -1, garbage
   return int(std::min<long long>((quota + period - 1) / period, 1 << 20));
 }
 

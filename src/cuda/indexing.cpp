@@ -113,7 +113,10 @@ void run_map(int device, const IndexMap& map, bool scatter) {
     w[3] = reinterpret_cast<long long>(err->ptr);
   }
   const int64_t per_block = int64_t(kIndexThreads) * kIndexUnroll;
-  const int64_t max_blocks = int64_t(std::max(1, c.props.multiprocessor_count)) * 32;
+  // One block per per_block elements (the loop strides over the grid only past the grid-size
+  // limit): capping the grid at 32 blocks per SM made 2^26 random gathers 1.3% slower on the
+  // H200 (1.947 -> 1.973 ms; unrolling 2 or 8 instead of 4 was slower still, 2026-12-02).
+  const int64_t max_blocks = INT32_MAX;
   const unsigned grid = unsigned(std::min((loop.size + per_block - 1) / per_block, max_blocks));
   void* args[] = {w.data()};
   launch(c, k, 0, grid, kIndexThreads, args);

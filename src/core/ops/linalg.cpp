@@ -183,13 +183,7 @@ Array inv(const Array& a) {
   if (job.batch == 0 || n == 0) return Array::empty(a.shape(), dt, a.device());
   using Inputs = LinalgBackend::InverseInputs;
   const Inputs inputs = linalg_backend(a.device()).inverse_inputs(job);
-  Array f, x;
-  if (inputs == Inputs::ReadsA) {
-    f = astype(a, dt, false);
-    if (!f.is_contiguous()) f = copy(f);
-  } else {
-    f = astype(a, dt, true);  // factored in place
-  }
+  Array f = astype(a, dt, true), x;  // factored in place
   if (inputs == Inputs::IdentityInB) {
     x = astype(broadcast_to(eye(n, std::nullopt, 0, dt, a.device()), a.shape()), dt, true);
     eval({f, x});
