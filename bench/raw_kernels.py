@@ -113,13 +113,15 @@ def startup_seconds(reps=3):
 
 
 def report(cases):
+    if "raw_launch_us" not in cases:  # left out of the run (--only)
+        return
     lo = cases["raw_launch_us"]
     print(f"{'raw kernel launch us':24} {lo['accelpy']:>10.2f} "
           f"{lo.get('cupy', float('nan')):>10.2f} {'':>10} {'':>9} <=0.5x cupy")
     print(f"{'raw launch burst us':24} {lo['accelpy_burst']:>10.2f} "
           f"{lo.get('cupy_burst', float('nan')):>10.2f}   (driver floor "
           f"{lo['accelpy_floor']:.2f} us: cuLaunchKernel alone)")
-    for lib, s in cases["raw_startup_s"].items():
+    for lib, s in cases.get("raw_startup_s", {}).items():
         print(f"{'raw startup ' + lib:24} cold {s['empty_cache_s']:.3f}s warm "
               f"{s['warm_cache_s']:.3f}s  (targets for accelpy: <=0.15s, <=0.05s)")
 
