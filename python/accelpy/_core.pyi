@@ -791,6 +791,20 @@ def signbit(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     Elementwise signbit with NumPy's semantics and type promotion (see numpy.signbit).
     """
 
+def _frexp_mantissa(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
+    """
+    _frexp_mantissa(x, /, *, out=None)
+
+    Elementwise frexp_mantissa: one result of a NumPy function that returns several, assembled in the package.
+    """
+
+def _frexp_exponent(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
+    """
+    _frexp_exponent(x, /, *, out=None)
+
+    Elementwise frexp_exponent: one result of a NumPy function that returns several, assembled in the package.
+    """
+
 def floor(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     """
     floor(x, /, *, out=None)

@@ -125,9 +125,8 @@ def frexp(x, /, out=(None, None), *, where=True, **kwargs):
     (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
     _no_options("frexp", out, where, **kwargs)
     x = _asarray(x)
-    dt = _resolved(np.frexp, x)[0]
-    m, e = _split(_as(x, dt), dt)
-    return m, e.astype(np.int32)
+    x = _as(x, _resolved(np.frexp, x)[0])
+    return _core._frexp_mantissa(x), _core._frexp_exponent(x)
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):

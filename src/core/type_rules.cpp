@@ -155,6 +155,7 @@ Resolution resolve(OpKind op, OperandSpan operands) {
   DType result = compute;
   if (rule.result == ResultRule::Bool) result = DType::Bool;
   if (rule.result == ResultRule::Real) result = real_dtype(compute);
+  if (rule.result == ResultRule::Int32) result = DType::Int32;
   return {compute, result};
 }
 

@@ -10,11 +10,12 @@
 
 namespace accel {
 
-enum class ResultRule : uint8_t { Same, Bool, Real };
+enum class ResultRule : uint8_t { Same, Bool, Real, Int32 };
 
 inline constexpr uint32_t kIntsToDefaultFloat = 1;  // true_divide: integers compute in float64
 inline constexpr uint32_t kInputsToBool = 2;        // logical_*: inputs are cast to bool
 inline constexpr uint32_t kNoBool = 4;              // sign, positive: bool raises TypeError
+inline constexpr uint32_t kHiddenInPython = 8;      // frexp's parts: `_name` in Python
 
 struct ElementwiseRule {
   const char* name;

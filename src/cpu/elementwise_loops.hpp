@@ -14,7 +14,7 @@
 
 namespace accel::cpu::loops {
 
-enum class Result { Same, Bool, Real };
+enum class Result { Same, Bool, Real, Int32 };
 
 template <Result R, class T>
 struct result_type {
@@ -27,6 +27,10 @@ struct result_type<Result::Bool, T> {
 template <class T>
 struct result_type<Result::Real, T> {
   using type = real_t<T>;
+};
+template <class T>
+struct result_type<Result::Int32, T> {
+  using type = int32_t;
 };
 
 constexpr int kNumOps = static_cast<int>(OpKind::Cast);  // the table rows plus Where

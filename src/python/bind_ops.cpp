@@ -36,6 +36,11 @@ ArrayOrScalar operand(nb::handle obj, std::optional<Device> device) {
   return *o;
 }
 
+// The row's name in Python: hidden parts of a NumPy function get a leading underscore.
+std::string python_name(const ElementwiseRule& rule) {
+  return (rule.flags & kHiddenInPython ? "_" : "") + std::string(rule.name);
+}
+
 }  // namespace
 
 Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2) {
@@ -142,9 +147,13 @@ std::vector<Array> array_list(nb::handle seq) {
   return out;
 }
 
-std::string elementwise_doc(const char* name, int arity) {
-  std::string args = arity == 1 ? "x" : "x1, x2";
-  return std::string(name) + "(" + args + ", /, *, out=None)\n\nElementwise " + name +
+std::string elementwise_doc(const ElementwiseRule& rule) {
+  const std::string name = rule.name, args = rule.arity == 1 ? "x" : "x1, x2";
+  if (rule.flags & kHiddenInPython) {
+    return "_" + name + "(" + args + ", /, *, out=None)\n\nElementwise " + name +
+           ": one result of a NumPy function that returns several, assembled in the package.";
+  }
+  return name + "(" + args + ", /, *, out=None)\n\nElementwise " + name +
          " with NumPy's semantics and type promotion (see numpy." + name + ").";
 }
 
@@ -154,19 +163,20 @@ void bind_ops(nb::module_& m) {
   // Elementwise functions, one per row of the op table.
   for (const auto& [op, rule] : elementwise_rules()) {
     const OpKind kind = op;
+    const std::string name = python_name(rule);
     if (rule.arity == 1) {
       m.def(
-          rule.name,
+          name.c_str(),
           [kind](nb::handle x, nb::handle out) { return finish(apply_elementwise(kind, x), out); },
-          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule.name, 1).c_str());
+          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule).c_str());
     } else {
       m.def(
-          rule.name,
+          name.c_str(),
           [kind](nb::handle x1, nb::handle x2, nb::handle out) {
             return finish(apply_elementwise(kind, x1, x2), out);
           },
           "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "out"_a = nb::none(),
-          elementwise_doc(rule.name, 2).c_str());
+          elementwise_doc(rule).c_str());
     }
   }
   m.def(
@@ -180,8 +190,9 @@ void bind_ops(nb::module_& m) {
           }
           const char* result = rule.result == ResultRule::Same   ? "same"
                                : rule.result == ResultRule::Bool ? "bool"
-                                                                 : "real";
-          out.append(nb::make_tuple(rule.name, rule.arity, dtypes, result));
+                               : rule.result == ResultRule::Real ? "real"
+                                                                 : "int32";
+          out.append(nb::make_tuple(python_name(rule), rule.arity, dtypes, result));
         }
         return out;
       },

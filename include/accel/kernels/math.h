@@ -121,6 +121,30 @@ ACCEL_MATH_ALL_BINARY(pow)
 ACCEL_MATH_BINARY(copysign)
 ACCEL_MATH_BINARY(nextafter)
 
+// x == m * 2^e with |m| in [0.5, 1), from the bits (a few integer operations, no library call):
+// the exponent field, and the mantissa given the exponent of 0.5; subnormals are first scaled
+// into the normal range by 2^(Mant + 1), exactly. Zeros, infinities and NaNs are their own m
+// with e = 0, as NumPy's (C leaves e unspecified for the last two).
+template <class T, class Bits, int Mant, int Bias>
+ACCEL_HD T frexp_bits(T x, int& e, T smallest_normal, T scale) {
+  const bool sub = x != T(0) && fabs(x) < smallest_normal;
+  const Bits b = bit_cast<Bits>(sub ? x * scale : x);
+  const int field = int((b >> Mant) & Bits(2 * Bias + 1));
+  const bool regular = field != 0 && field != 2 * Bias + 1;
+  e = regular ? field - (Bias - 1) - (sub ? Mant + 1 : 0) : 0;
+  const Bits exponent_bits = Bits(2 * Bias + 1) << Mant;
+  return regular ? bit_cast<T>((b & ~exponent_bits) | (Bits(Bias - 1) << Mant)) : x;
+}
+ACCEL_HD float frexp(float x, int& e) {
+  return frexp_bits<float, uint32_t, 23, 127>(x, e, 1.17549435082228751e-38f, 16777216.0f);
+}
+ACCEL_HD double frexp(double x, int& e) {
+  return frexp_bits<double, uint64_t, 52, 1023>(x, e, 2.2250738585072014e-308, 9007199254740992.0);
+}
+// The 16-bit floats through float: every one of them is a normal float, and m is exact again.
+ACCEL_HD float16 frexp(float16 x, int& e) { return float16(frexp(static_cast<float>(x), e)); }
+ACCEL_HD bfloat16 frexp(bfloat16 x, int& e) { return bfloat16(frexp(static_cast<float>(x), e)); }
+
 // Sign manipulation of the 16-bit floats is exact on the bits (NaN payloads kept).
 template <class H>
 ACCEL_HD H half_from_bits(uint32_t bits) {

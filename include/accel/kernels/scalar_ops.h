@@ -639,6 +639,24 @@ struct Signbit {
   }
 };
 
+// ---- decomposition: numpy.frexp's two results, one op each ----------------------------------
+
+struct FrexpMantissa {
+  template <class T>
+  ACCEL_HD T operator()(T a) const {
+    int e;
+    return math::frexp(a, e);
+  }
+};
+struct FrexpExponent {
+  template <class T>
+  ACCEL_HD int32_t operator()(T a) const {
+    int e;
+    math::frexp(a, e);
+    return e;
+  }
+};
+
 // ---- rounding: integers and bool are their own floor, ceil and trunc ------------------------
 
 #define ACCEL_ROUNDING_OP(Name, fn)    \

@@ -77,6 +77,7 @@ DType result_of(DType in, const char* rule) {
   const std::string r = rule;
   if (r == "Bool") return DType::Bool;
   if (r == "Real") return real_dtype(in);
+  if (r == "Int32") return DType::Int32;
   return in;
 }
 
