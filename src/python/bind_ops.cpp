@@ -148,13 +148,14 @@ std::vector<Array> array_list(nb::handle seq) {
 }
 
 std::string elementwise_doc(const ElementwiseRule& rule) {
-  const std::string name = rule.name, args = rule.arity == 1 ? "x" : "x1, x2";
+  const std::string name = rule.name;
+  const std::string head = python_name(rule) + (rule.arity == 1 ? "(x" : "(x1, x2") +
+                           ", /, *, out=None)\n\nElementwise " + name;
   if (rule.flags & kHiddenInPython) {
-    return "_" + name + "(" + args + ", /, *, out=None)\n\nElementwise " + name +
+    return head +
            ": one result of a NumPy function that returns several, assembled in the package.";
   }
-  return name + "(" + args + ", /, *, out=None)\n\nElementwise " + name +
-         " with NumPy's semantics and type promotion (see numpy." + name + ").";
+  return head + " with NumPy's semantics and type promotion (see numpy." + name + ").";
 }
 
 }  // namespace
