@@ -76,11 +76,14 @@ def timer_ap(run):
     return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
 
 
+def torch_event():
+    return torch.cuda.Event(enable_timing=True)
+
+
 def timer_torch(run):
     if torch is None:
         return None
-    ev = lambda: torch.cuda.Event(enable_timing=True)
-    return median_ms(run, ev, ev, torch.cuda.synchronize)
+    return median_ms(run, torch_event, torch_event, torch.cuda.synchronize)
 
 
 def timer_cupy(run):
@@ -299,9 +302,8 @@ def case_fused(fn, nin, nout, n):
         torch.cuda.synchronize()
         out["torch.compile_first_call_ms"] = (time.perf_counter() - t0) * 1e3
         out["torch.compile"] = timer_torch(lambda: compiled(*ts))
-        ev = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
-        out["torch.compile_pipelined"] = pipelined_ms(lambda: compiled(*ts), ev, ev,
-                                                      torch.cuda.synchronize)
+        out["torch.compile_pipelined"] = pipelined_ms(lambda: compiled(*ts), torch_event,
+                                                      torch_event, torch.cuda.synchronize)
     return out, nbytes
 
 
@@ -739,15 +741,16 @@ def print_table(result, quick=False):
         print(f"host: {h['cpu_count']} CPUs, {h['affinity']} in the affinity mask, cgroup "
               f"cpu.max {h['cgroup_cpu_max']}, accelpy threads {h['accelpy_threads']}, load "
               f"{h['load_avg'][0]:.1f}")
+    def vs_torch(label, v, target):  # a rate (higher is better) beside CuPy's and PyTorch's
+        ratio = (v["accelpy"] / v["torch"]) if v.get("torch") else None
+        print(f"{label:24} {fmt(v['accelpy']):>10} {fmt(v.get('cupy')):>10} "
+              f"{fmt(v.get('torch')):>10} {rfmt(ratio):>9} {target}")
+
     print(f"{'case':24} {'accelpy':>10} {'cupy':>10} {'torch':>10} {'vs torch':>9} target")
     for name, target in [("add_2^28_f32", ">=0.97x torch"), ("sum_2^28_f32", "~torch"),
                          ("sum_16384^2_axis0", "~torch"), ("sum_16384^2_axis1", "~torch")]:
-        if name not in cases:
-            continue
-        g = cases[name]["gbps"]
-        ratio = (g["accelpy"] / g["torch"]) if g.get("torch") else None
-        print(f"{name + ' GB/s':24} {fmt(g['accelpy']):>10} {fmt(g.get('cupy')):>10} "
-              f"{fmt(g.get('torch')):>10} {rfmt(ratio):>9} {target}")
+        if name in cases:
+            vs_torch(name + " GB/s", cases[name]["gbps"], target)
     for name in ("randn_2^28_f32", "rand_2^28_f32"):
         if name not in cases:
             continue
@@ -773,13 +776,9 @@ def print_table(result, quick=False):
               f"{fmt(tr['cupy'][i] if 'cupy' in tr else None):>10} "
               f"{fmt(tr['torch'][i] if 'torch' in tr else None):>10} {'':>9} >=40")
     for dt in ("float32", "bfloat16"):
-        if f"matmul_{mside}^3_{dt}" not in cases:
-            continue
-        t = cases[f"matmul_{mside}^3_{dt}"]["tflops"]
-        ratio = (t["accelpy"] / t["torch"]) if t.get("torch") else None
-        print(f"{'matmul ' + dt + ' TFLOP/s':24} {fmt(t['accelpy']):>10} "
-              f"{fmt(t.get('cupy')):>10} {fmt(t.get('torch')):>10} {rfmt(ratio):>9} "
-              ">=0.97x torch")
+        if f"matmul_{mside}^3_{dt}" in cases:
+            vs_torch(f"matmul {dt} TFLOP/s", cases[f"matmul_{mside}^3_{dt}"]["tflops"],
+                     ">=0.97x torch")
     if "first_use" in cases:
         fu = cases["first_use"]
         print(f"{'new kernel, empty cache':24} {fmt(fu['empty_cache_ms'], 'ms'):>10} "

@@ -104,28 +104,12 @@ def _pow2(k, dtype):
     return ((k.astype(bits) + (info.maxexp - 1)) << info.nmant).view(dtype)
 
 
-def _split(x, dt):
-    """(m, e): x == m * 2**e with |m| in [0.5, 1) and integer e where x is finite and nonzero;
-    (x, 0) elsewhere. Read from the bits (exponent field, mantissa with the exponent of 0.5);
-    subnormals are first scaled into the normal range by an exact power of two."""
-    info = np.finfo(dt)
-    bits = np.dtype(f"i{np.dtype(dt).itemsize}")
-    nmant, bias = info.nmant, info.maxexp - 1
-    field = (2 * bias + 1) << nmant  # the exponent bits
-    regular = _core.isfinite(x) & (x != 0)
-    sub = regular & (_core.abs(x) < float(info.tiny))
-    b = _core.where(sub, x * float(2.0 ** (nmant + 1)), x).view(bits)
-    e = ((b >> nmant) & (2 * bias + 1)) - (bias - 1) - _core.where(sub, nmant + 1, 0)
-    m = ((b & ~field) | ((bias - 1) << nmant)).view(dt)
-    return _core.where(regular, m, x), _core.where(regular, e, 0)
-
-
 def frexp(x, /, out=(None, None), *, where=True, **kwargs):
     """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
     (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
     _no_options("frexp", out, where, **kwargs)
     x = _asarray(x)
-    x = _as(x, _resolved(np.frexp, x)[0])
+    x = _as(x, _resolved(np.frexp, x)[0])  # NumPy's dtype (and TypeError for complex)
     return _core._frexp_mantissa(x), _core._frexp_exponent(x)
 
 
@@ -143,7 +127,8 @@ def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
         k = _core.clip(_as(x2, np.int64, x1), -300, 300)
         return (_as(x1, np.float64, x2) * _pow2(k, np.float64)).astype(dt)
     info = np.finfo(dt)
-    m, e = _split(_as(x1, dt, x2), dt)
+    x = _as(x1, dt, x2)
+    m, e = _core._frexp_mantissa(x), _core._frexp_exponent(x)
     # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
     # factor keeps m normal (exact); only the second may round (into the subnormals) or
     # overflow, so the result is rounded once, as NumPy's.

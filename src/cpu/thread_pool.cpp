@@ -85,15 +85,23 @@ class Pool {
   bool stop_ = false;
 };
 
-std::string read_line(const std::string& path) {
-  std::string line;
+// The lines of a small text file, without their newlines (none when it cannot be read).
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> lines;
   if (std::FILE* f = std::fopen(path.c_str(), "r")) {
-    char buf[256];
-    if (std::fgets(buf, sizeof buf, f)) line = buf;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, f)) {
+      lines.emplace_back(buf);
+      if (lines.back().back() == '\n') lines.back().pop_back();
+    }
     std::fclose(f);
   }
-  if (!line.empty() && line.back() == '\n') line.pop_back();
-  return line;
+  return lines;
+}
+
+std::string read_line(const std::string& path) {
+  const std::vector<std::string> lines = read_lines(path);
+  return lines.empty() ? std::string() : lines.front();
 }
 
 // Reads a decimal integer at p, skipping leading blanks; advances p past it.
@@ -113,11 +121,7 @@ int cgroup_cpus() {
   const auto cap = [&](int n) {
     if (n > 0 && (best == 0 || n < best)) best = n;
   };
-  std::FILE* self = std::fopen("/proc/self/cgroup", "r");
-  char buf[4096];
-  while (self && std::fgets(buf, sizeof buf, self)) {
-    std::string line = buf;
-    if (!line.empty() && line.back() == '\n') line.pop_back();
+  for (const std::string& line : read_lines("/proc/self/cgroup")) {
     if (line.rfind("0::", 0) != 0) continue;
     std::string dir = root + line.substr(3);
     while (!dir.empty() && dir.back() == '/') dir.pop_back();
@@ -127,7 +131,6 @@ int cgroup_cpus() {
       dir.erase(dir.rfind('/'));
     }
   }
-  if (self) std::fclose(self);
   cap(cpus_of_quota(read_line(root + "/cpu/cpu.cfs_quota_us") + " " +
                     read_line(root + "/cpu/cpu.cfs_period_us")));
   return best;

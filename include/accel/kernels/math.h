@@ -121,26 +121,44 @@ ACCEL_MATH_ALL_BINARY(pow)
 ACCEL_MATH_BINARY(copysign)
 ACCEL_MATH_BINARY(nextafter)
 
+// The bit layout of float and double: the unsigned and signed integers of their size, the
+// mantissa's width and the exponent's bias.
+template <class T>
+struct float_layout;
+template <>
+struct float_layout<float> {
+  using bits_type = uint32_t;
+  using signed_bits_type = int32_t;
+  enum : int { mantissa = 23, bias = 127 };
+};
+template <>
+struct float_layout<double> {
+  using bits_type = uint64_t;
+  using signed_bits_type = int64_t;
+  enum : int { mantissa = 52, bias = 1023 };
+};
+
 // x == m * 2^e with |m| in [0.5, 1), from the bits (a few integer operations, no library call):
 // the exponent field, and the mantissa given the exponent of 0.5; subnormals are first scaled
-// into the normal range by 2^(Mant + 1), exactly. Zeros, infinities and NaNs are their own m
-// with e = 0, as NumPy's (C leaves e unspecified for the last two).
-template <class T, class Bits, int Mant, int Bias>
-ACCEL_HD T frexp_bits(T x, int& e, T smallest_normal, T scale) {
+// into the normal range by 2^(mantissa + 1), exactly. Zeros, infinities and NaNs are their own
+// m with e = 0, as NumPy's (C leaves e unspecified for the last two).
+template <class T>
+ACCEL_HD T frexp_bits(T x, int& e) {
+  using L = float_layout<T>;
+  using Bits = typename L::bits_type;
+  const Bits field_mask = Bits(2 * L::bias + 1);
+  const T smallest_normal = bit_cast<T>(Bits(1) << L::mantissa);
+  const T scale = bit_cast<T>(Bits(L::bias + L::mantissa + 1) << L::mantissa);
   const bool sub = x != T(0) && fabs(x) < smallest_normal;
   const Bits b = bit_cast<Bits>(sub ? x * scale : x);
-  const int field = int((b >> Mant) & Bits(2 * Bias + 1));
-  const bool regular = field != 0 && field != 2 * Bias + 1;
-  e = regular ? field - (Bias - 1) - (sub ? Mant + 1 : 0) : 0;
-  const Bits exponent_bits = Bits(2 * Bias + 1) << Mant;
-  return regular ? bit_cast<T>((b & ~exponent_bits) | (Bits(Bias - 1) << Mant)) : x;
+  const int field = int((b >> L::mantissa) & field_mask);
+  const bool regular = field != 0 && field != int(field_mask);
+  e = regular ? field - (L::bias - 1) - (sub ? L::mantissa + 1 : 0) : 0;
+  const Bits half = (b & ~(field_mask << L::mantissa)) | (Bits(L::bias - 1) << L::mantissa);
+  return regular ? bit_cast<T>(half) : x;
 }
-ACCEL_HD float frexp(float x, int& e) {
-  return frexp_bits<float, uint32_t, 23, 127>(x, e, 1.17549435082228751e-38f, 16777216.0f);
-}
-ACCEL_HD double frexp(double x, int& e) {
-  return frexp_bits<double, uint64_t, 52, 1023>(x, e, 2.2250738585072014e-308, 9007199254740992.0);
-}
+ACCEL_HD float frexp(float x, int& e) { return frexp_bits(x, e); }
+ACCEL_HD double frexp(double x, int& e) { return frexp_bits(x, e); }
 // The 16-bit floats through float: every one of them is a normal float, and m is exact again.
 ACCEL_HD float16 frexp(float16 x, int& e) { return float16(frexp(static_cast<float>(x), e)); }
 ACCEL_HD bfloat16 frexp(bfloat16 x, int& e) { return bfloat16(frexp(static_cast<float>(x), e)); }

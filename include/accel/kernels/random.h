@@ -92,23 +92,19 @@ ACCEL_HD T fma(T a, T b, T c) {
 #endif
 }
 
-// The unsigned integer of T's size, and 2^-bits for the uniforms' resolution.
+// T's bit layout (math::float_layout), and 2^-bits for the uniforms' resolution.
 template <class T>
 struct float_traits;
 template <>
-struct float_traits<float> {
-  using bits_type = uint32_t;
-  using signed_bits_type = int32_t;
-  enum : int { mantissa = 23, bias = 127, uniform_bits = 24 };
+struct float_traits<float> : math::float_layout<float> {
+  enum : int { uniform_bits = 24 };
   enum : int { log_terms = 5 };     // |s| <= 0.1716: the next term is below 2^-26
   enum : int { sincos_terms = 6 };  // on [-pi/4, pi/4] the next term is below 2^-28
   ACCEL_HD static constexpr float ulp_of_one() { return 5.9604644775390625e-08f; }  // 2^-24
 };
 template <>
-struct float_traits<double> {
-  using bits_type = uint64_t;
-  using signed_bits_type = int64_t;
-  enum : int { mantissa = 52, bias = 1023, uniform_bits = 53 };
+struct float_traits<double> : math::float_layout<double> {
+  enum : int { uniform_bits = 53 };
   enum : int { log_terms = 11 };     // the next term is below 2^-56
   enum : int { sincos_terms = 11 };  // the next term is below 2^-60
   ACCEL_HD static constexpr double ulp_of_one() { return 1.1102230246251565e-16; }  // 2^-53
