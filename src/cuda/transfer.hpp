@@ -20,8 +20,8 @@ void copy_peer(DeviceContext& from, const void* src, DeviceContext& c, void* dst
 
 bool is_pinned(const void* ptr);
 
-// memcpy with non-temporal stores (the staging copies: the destination is not read again by
-// this CPU soon); any alignment and size.
+// memcpy with non-temporal stores (downloads' staging copies: the destination is not read
+// again by this CPU soon); any alignment and size.
 void host_stream_copy(void* dst, const void* src, size_t n);
 
 }  // namespace accel::cuda

@@ -209,6 +209,13 @@ def test_pageable_transfers(rng, nbytes):
     np.testing.assert_array_equal(ap.asnumpy(g), x_copy)
 
 
+def test_pageable_transfers_at_odd_addresses(rng):
+    # Staged in chunks copied by several threads, from a source at an odd address.
+    x = rng.integers(0, 255, size=(17 << 20) + 8, dtype=np.uint8)
+    g = ap.asarray(x[3:-2], device="cuda")
+    np.testing.assert_array_equal(ap.asnumpy(g), x[3:-2])
+
+
 def test_non_contiguous_transfers(rng):
     x = rng.standard_normal((300, 200))
     g = ap.asarray(x[::3, ::-2], device="cuda")
