@@ -303,7 +303,9 @@ def test_integer_pow(dtype, device, rng):
         ap.pow(x, -1)
     with pytest.raises(ValueError, match="negative integer powers"):
         x ** np.int8(-2)
-    assert_matches(ap.pow(x, 2.5), np.power(a, 2.5), ulps=8)
+    with np.errstate(invalid="ignore"):  # negative bases: NaN, as accelpy gives
+        expected = np.power(a, 2.5)
+    assert_matches(ap.pow(x, 2.5), expected, ulps=8)
 
 
 def test_integer_pow_negative_exponent_elements(device):
@@ -366,8 +368,10 @@ def test_complex_branch_cuts(name, device):
     zs += [complex(s, y) for y in xs for s in (0.0, -0.0)]
     z = np.array(zs, np.complex128)
     got = getattr(ap, name)(to_device(z, device))
-    assert_matches(got, getattr(np, name)(z), ulps=16)
-    g, e = to_numpy(got), getattr(np, name)(z)
+    with np.errstate(divide="ignore", invalid="ignore"):  # the poles on the cuts
+        e = getattr(np, name)(z)
+    assert_matches(got, e, ulps=16)
+    g = to_numpy(got)
     np.testing.assert_array_equal(np.signbit(g.imag), np.signbit(e.imag), err_msg=str(z))
 
 
