@@ -20,6 +20,7 @@
 #include "src/core/group.hpp"
 #include "src/core/pending_memory.hpp"
 #include "src/core/plan.hpp"
+#include "src/core/word_hash.hpp"
 
 namespace accel {
 
@@ -56,16 +57,6 @@ StructureSet& structures() {
   return *s;
 }
 
-// A word-at-a-time hash (a multiply-xorshift mix per value): this runs for every group,
-// on the dispatch path of one-element operations too.
-struct Fnv {
-  uint64_t h = 1469598103934665603ULL;
-  void add(uint64_t v) {
-    h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 29;
-  }
-};
-
 int layout_class(const Array& a, const Shape& space) {
   const Strides& st = a.strides();
   if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
@@ -74,7 +65,7 @@ int layout_class(const Array& a, const Shape& space) {
 const char* class_name(int c) { return c == 0 ? "contiguous" : c == 1 ? "broadcast" : "strided"; }
 
 uint64_t structure_of(const Group& g) {
-  Fnv f;
+  WordHash f;
   f.add(uint64_t(g.kind));
   f.add(uint64_t(g.device.type));
   f.add(g.shape.size());

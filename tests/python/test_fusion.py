@@ -79,6 +79,21 @@ def test_different_scalars_or_views_are_not_merged(rng, stats):
         assert_matches(p, e)
 
 
+def test_duplicates_in_a_large_plan_merge_by_value_bits(rng, stats):
+    # More nodes than the quadratic pre-check takes, each identity seen many times; -0.0 and
+    # 0.0 are different scalars (bit for bit), as are the seven values.
+    (a_np,), (a,) = arrays(rng, (64,))
+    scalars = [float(k % 7) for k in range(70)] + [-0.0, 0.0]
+    parts = [a * c for c in scalars]
+    ap.eval(*parts)
+    s = stats()
+    assert s["nodes_run"] == 8
+    assert s["outputs_written"] == len(parts)
+    for p, c in zip(parts, scalars, strict=True):
+        np.testing.assert_array_equal(np.signbit(ap.asnumpy(p)), np.signbit(a_np * c))
+        assert_matches(p, a_np * c)
+
+
 def test_identical_reductions_merge(rng, stats):
     (a_np,), (a,) = arrays(rng, (40, 30))
     z = (a - a.mean(axis=0)) / (a.max(axis=0) - a.mean(axis=0))
