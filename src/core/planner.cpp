@@ -34,9 +34,9 @@ Node* pending_producer(const Operand& in) {
 }
 
 void collect(std::span<Storage* const> targets, Plan& plan) {
-  // The first nodes in a small inline list (a short chain allocates nothing), then a hash set:
-  // a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
-  constexpr size_t kInline = 16;
+  // The first nodes in a small inline list (a plan of up to 32 nodes allocates nothing), then
+  // a hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
+  constexpr size_t kInline = 32;
   SmallVector<const Node*, kInline> seen_few;
   std::unordered_set<const Node*> seen;
   auto mark = [&](const Node* n) {
