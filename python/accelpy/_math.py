@@ -104,13 +104,17 @@ def _pow2(k, dtype):
     return ((k.astype(bits) + (info.maxexp - 1)) << info.nmant).view(dtype)
 
 
+def _frexp_parts(x):
+    """(m, e) of float x: the two op-table rows, which one fused kernel computes together."""
+    return _core._frexp_mantissa(x), _core._frexp_exponent(x)
+
+
 def frexp(x, /, out=(None, None), *, where=True, **kwargs):
     """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
     (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
     _no_options("frexp", out, where, **kwargs)
     x = _asarray(x)
-    x = _as(x, _resolved(np.frexp, x)[0])  # NumPy's dtype (and TypeError for complex)
-    return _core._frexp_mantissa(x), _core._frexp_exponent(x)
+    return _frexp_parts(_as(x, _resolved(np.frexp, x)[0]))  # NumPy dtype; complex: TypeError
 
 
 def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
@@ -127,8 +131,7 @@ def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
         k = _core.clip(_as(x2, np.int64, x1), -300, 300)
         return (_as(x1, np.float64, x2) * _pow2(k, np.float64)).astype(dt)
     info = np.finfo(dt)
-    x = _as(x1, dt, x2)
-    m, e = _core._frexp_mantissa(x), _core._frexp_exponent(x)
+    m, e = _frexp_parts(_as(x1, dt, x2))
     # x1 * 2**k == m * 2**E. Past [lo, hi] the result is 0 or inf whatever E is. The first
     # factor keeps m normal (exact); only the second may round (into the subnormals) or
     # overflow, so the result is rounded once, as NumPy's.

@@ -135,9 +135,9 @@ def assert_matches(actual, expected, *, rtol=None, atol=None, check_dtype=True, 
     if exp.dtype.kind in "biu" and rtol == 0 and atol == 0:
         np.testing.assert_array_equal(got, exp)
         return
+    wide = np.complex128 if exp.dtype.kind == "c" else np.float64
     with np.errstate(invalid="ignore"):  # widening a signaling NaN (random bits) flags it
-        g, e = (x.astype(np.float64 if exp.dtype.kind != "c" else np.complex128)
-                for x in (got, exp))
+        g, e = got.astype(wide), exp.astype(wide)
     if exp.dtype.kind != "c":
         np.testing.assert_allclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
         return
