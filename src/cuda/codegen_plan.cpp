@@ -296,16 +296,6 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
                          std::max(props.max_threads_per_multiprocessor, 256);
   const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
   const bool rd_ok = p.rshape.size() == 1;
-  // Split counts give whole waves of resident blocks: the split blocks all run equally long, so
-  // a grid just past a multiple of what the device holds at once leaves it mostly idle for a
-  // last wave (16384 columns: 512 x 5 blocks were 2.4 waves of 1056 on the H200, 0.95x
-  // PyTorch; ((a-b)**2).sum() of 2^26 float32: 2113 blocks, two waves and one block).
-  const int64_t resident = int64_t(std::max(props.multiprocessor_count, 1)) *
-                           std::max(props.max_threads_per_multiprocessor / kBlockThreads, 1);
-  const auto whole_waves = [&](int64_t s, int64_t blocks_per_split) {
-    const int64_t waves = std::max<int64_t>(blocks_per_split * s / resident, 1);
-    return std::max<int64_t>(std::min(s, waves * resident / blocks_per_split), 1);
-  };
   if (p.strategy == Strategy::Outer) {
     const int64_t blocks = (O + 31) / 32;
     int64_t s = 1;
@@ -313,7 +303,13 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
       s = std::min<int64_t>({65535,
                              (target + blocks * kBlockThreads - 1) / (blocks * kBlockThreads),
                              std::max<int64_t>(R / 256, 1)});
-      s = whole_waves(s, blocks);
+      // Whole waves of resident blocks: these blocks all run equally long, so a grid just past
+      // a multiple of what the device holds at once leaves it mostly idle for a last wave
+      // (16384 columns: 512 x 5 blocks were 2.4 waves of 1056 on the H200, 0.95x PyTorch).
+      const int64_t resident = int64_t(std::max(props.multiprocessor_count, 1)) *
+                               std::max(props.max_threads_per_multiprocessor / kBlockThreads, 1);
+      const int64_t waves = std::max<int64_t>(blocks * s / resident, 1);
+      s = std::max<int64_t>(std::min(s, waves * resident / blocks), 1);
     }
     p.splits = int(std::max<int64_t>(s, 1));
     p.chunk = (R + p.splits - 1) / p.splits;
@@ -325,8 +321,6 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
     if (O * pow2_ceil((R + 15) / 16, kBlockThreads) < target / 2) {
       s = std::min<int64_t>({65535, (target + O * kBlockThreads - 1) / (O * kBlockThreads),
                              std::max<int64_t>(R / 8192, 1)});
-      // Split rows are at least 8192 long: each takes a whole block (tpo below).
-      if (s > 1) s = whole_waves(s, O);
     }
     p.splits = int(std::max<int64_t>(s, 1));
     p.chunk = (R + p.splits - 1) / p.splits;
