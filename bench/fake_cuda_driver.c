@@ -139,6 +139,9 @@ static CUresult cuModuleGetGlobal(CUdeviceptr* p, size_t* n, void* m, const char
 }
 static CUresult cuFuncGetAttribute(int* v, int a, void* f) { (void)f; *v = a == 0 ? 1024 : 0; return 0; }
 static CUresult cuFuncSetAttribute(void* f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+static CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int b, size_t sm) {
+  (void)f; (void)sm; *n = 2048 / b; return 0;
+}
 /* The parameter sizes of FAKE_CUDA_PARAM_SIZES, parsed once (0 of them: not given). */
 static size_t g_param_sizes[64], g_param_count;
 static int g_params_parsed;
@@ -215,6 +218,7 @@ static const struct { const char* name; void* fn; } kEntries[] = {
     ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData), ENTRY(cuModuleUnload),
     ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel), ENTRY(cuModuleGetGlobal),
     ENTRY(cuFuncGetAttribute), ENTRY(cuFuncSetAttribute),
+    ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor),
 };
 
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64_t flags,

@@ -13,11 +13,13 @@
 // the cache off (every allocation then reaches the driver).
 #include "src/cuda/allocator.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "accel/errors.hpp"
 
@@ -205,6 +207,46 @@ MemoryStats memory_stats(int device) {
   s.reserved = reserved;
   check(d.cuMemGetInfo(&s.device_free, &s.device_total), "cuMemGetInfo", device);
   return s;
+}
+
+unsigned* stream_counters(DeviceContext& c, size_t n) {
+  const api::CUstream stream = c.stream();
+  std::lock_guard<std::mutex> lock(c.counters_mutex);
+  DeviceContext::StreamCounters* entry = nullptr;
+  for (DeviceContext::StreamCounters& e : c.counters) {
+    if (e.stream == stream) entry = &e;
+  }
+  if (entry && entry->n >= n) return entry->ptr;
+  // Kept outside the allocator's accounting: a few KiB per stream, for the stream's lifetime.
+  const Driver& d = drv();
+  n = std::max<size_t>(n, 1024);
+  const std::vector<unsigned> zeros(n, 0u);
+  api::CUdeviceptr ptr = 0;
+  check(d.cuMemAllocFromPoolAsync(&ptr, n * sizeof(unsigned), c.pool, stream),
+        "cuMemAllocFromPoolAsync", c.index);
+  // From pageable memory: the driver stages the zeros before returning.
+  check(d.cuMemcpyHtoDAsync(ptr, zeros.data(), n * sizeof(unsigned), stream), "cuMemcpyHtoDAsync",
+        c.index);
+  unsigned* counters = reinterpret_cast<unsigned*>(ptr);
+  if (entry) {
+    d.cuMemFreeAsync(reinterpret_cast<api::CUdeviceptr>(entry->ptr), stream);
+    *entry = {stream, counters, n};
+  } else {
+    c.counters.push_back({stream, counters, n});
+  }
+  return counters;
+}
+
+void release_stream_counters(DeviceContext& c, api::CUstream stream) noexcept {
+  std::lock_guard<std::mutex> lock(c.counters_mutex);
+  for (size_t i = 0; i < c.counters.size(); ++i) {
+    if (c.counters[i].stream != stream) continue;
+    if (const Driver* d = driver()) {
+      d->cuMemFreeAsync(reinterpret_cast<api::CUdeviceptr>(c.counters[i].ptr), stream);
+    }
+    c.counters.erase(c.counters.begin() + std::ptrdiff_t(i));
+    return;
+  }
 }
 
 void free_cache(int device) {

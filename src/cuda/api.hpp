@@ -151,6 +151,7 @@ using PFN_cuModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*)
 using PFN_cuModuleGetGlobal = CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*);
 using PFN_cuFuncGetAttribute = CUresult (*)(int*, int, CUfunction);
 using PFN_cuFuncSetAttribute = CUresult (*)(CUfunction, int, int);
+using PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor = CUresult (*)(int*, CUfunction, int, size_t);
 // CUDA 12.4+: resolved with that ABI version, optional (null on older drivers).
 using PFN_cuFuncGetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*);
 inline constexpr int kParamInfoApiVersion = 12040;

@@ -48,11 +48,11 @@ struct KernelPlan {
   int64_t n = 0;
   // Reductions (run time).
   int64_t outputs_n = 0, reduced_n = 0, chunk = 0;
-  int splits = 1, tpo = 1, tpo2 = 1;
-  const void* partial = nullptr;
+  int splits = 1, tpo = 1;
+  const void* partial = nullptr;   // splits > 1: partial_bytes(plan) of scratch
+  const void* counters = nullptr;  // splits > 1: grid[0] zeros the kernel leaves zero
   // Launch geometry.
   unsigned grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
-  unsigned grid2 = 1;  // stage 2 of a split reduction
 
   std::string key;  // structure only
 };
@@ -62,6 +62,10 @@ inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is
 
 // Analyses the group for a device (its SM count sizes the launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);
+// Sizes a reduction plan's launch (splits, chunk, threads per output, grid) for its compiled
+// kernel, of which `blocks_per_sm` blocks fit on a multiprocessor at once. make_plan sizes it
+// for a kernel that fits as many blocks as the multiprocessor has threads for.
+void size_reduction(KernelPlan& plan, const DeviceProperties& props, int blocks_per_sm);
 // The same into `plan`, reusing its buffers (the launch path keeps one plan per thread, so a
 // dispatch allocates nothing here).
 void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& plan);
@@ -77,7 +81,7 @@ void make_plan_cached(const Group& group, const DeviceProperties& props, int dev
 
 struct KernelSource {
   std::string code;                  // kernels only; compile with program_prelude() in front
-  std::vector<std::string> entries;  // kernel names: [stage 1, stage 2 (split reductions)]
+  std::vector<std::string> entries;  // kernel names
 };
 // The CUDA C of a plan's kernel(s); a function of plan.key alone.
 KernelSource generate(const KernelPlan& plan, const std::string& name);

@@ -44,6 +44,6 @@ bool is_light(const Node& n);
 bool outlines_body(const Group& g);
 
 std::string elementwise_kernel(const KernelPlan& plan, const std::string& name);
-std::string reduction_kernels(const KernelPlan& plan, const std::string& name);
+std::string reduction_kernel(const KernelPlan& plan, const std::string& name);
 
 }  // namespace accel::cuda::detail

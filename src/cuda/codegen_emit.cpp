@@ -85,12 +85,12 @@ void visit_params(const KernelPlan& p, V& v) {
   }
   if (red) {
     v.ptr("part", -1, "void", false, p.partial);
+    v.ptr("count", -1, "unsigned", false, p.counters);
     v.idx("O", p.outputs_n);
     v.idx("R", p.reduced_n);
     v.idx("chunk", p.chunk);
     v.i32("splits", p.splits);
     v.i32("tpo", p.tpo);
-    v.i32("tpo2", p.tpo2);
     v.idx_array("kshape", -1, p.kshape);
     v.idx_array("rshape", -1, p.rshape);
     for (size_t j = 0; j < p.inputs.size(); ++j) {
@@ -369,13 +369,9 @@ size_t param_bytes(const KernelPlan& plan) {
 
 KernelSource generate(const KernelPlan& plan, const std::string& name) {
   KernelSource src;
-  if (plan.strategy == Strategy::Elementwise) {
-    src.code = detail::elementwise_kernel(plan, name);
-    src.entries = {name};
-  } else {
-    src.code = detail::reduction_kernels(plan, name);
-    src.entries = {name + "_s1", name + "_s2"};
-  }
+  src.code = plan.strategy == Strategy::Elementwise ? detail::elementwise_kernel(plan, name)
+                                                    : detail::reduction_kernel(plan, name);
+  src.entries = {name};
   return src;
 }
 

@@ -289,69 +289,23 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
     }
     if (fastest >= 0 && !((node.params.axes >> fastest) & 1)) p.strategy = Strategy::Outer;
   }
-  // Enough threads to fill the device twice over; a reduction too narrow for that is split
-  // along its reduced range, and a second kernel combines the partial results (no atomics, so
-  // results are the same on every run).
-  const int64_t target = 2 * int64_t(std::max(props.multiprocessor_count, 1)) *
-                         std::max(props.max_threads_per_multiprocessor, 256);
-  const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
-  const bool rd_ok = p.rshape.size() == 1;
-  if (p.strategy == Strategy::Outer) {
-    const int64_t blocks = (O + 31) / 32;
-    int64_t s = 1;
-    if (blocks * kBlockThreads < target / 2) {
-      s = std::min<int64_t>({65535,
-                             (target + blocks * kBlockThreads - 1) / (blocks * kBlockThreads),
-                             std::max<int64_t>(R / 256, 1)});
-      // Whole waves of resident blocks: these blocks all run equally long, so a grid just past
-      // a multiple of what the device holds at once leaves it mostly idle for a last wave
-      // (16384 columns: 512 x 5 blocks were 2.4 waves of 1056 on the H200, 0.95x PyTorch).
-      const int64_t resident = int64_t(std::max(props.multiprocessor_count, 1)) *
-                               std::max(props.max_threads_per_multiprocessor / kBlockThreads, 1);
-      const int64_t waves = std::max<int64_t>(blocks * s / resident, 1);
-      s = std::max<int64_t>(std::min(s, waves * resident / blocks), 1);
-    }
-    p.splits = int(std::max<int64_t>(s, 1));
-    p.chunk = (R + p.splits - 1) / p.splits;
-    p.grid[0] = unsigned(blocks);
-    p.block[0] = 32;
-    p.block[1] = kBlockThreads / 32;
-  } else {
-    int64_t s = 1;
-    if (O * pow2_ceil((R + 15) / 16, kBlockThreads) < target / 2) {
-      s = std::min<int64_t>({65535, (target + O * kBlockThreads - 1) / (O * kBlockThreads),
-                             std::max<int64_t>(R / 8192, 1)});
-    }
-    p.splits = int(std::max<int64_t>(s, 1));
-    p.chunk = (R + p.splits - 1) / p.splits;
-    // 16-byte loads along one contiguous reduced dimension: each thread reads `vec` elements per
-    // load, four loads per step, so a block keeps 16 KB in flight (HBM needs ~32-64 KB per SM).
-    // Light prologues only (the body is unrolled 4 x vec times). Splits start at multiples of
-    // vec; whether a row's start is 16-byte aligned is checked per output in the kernel.
-    bool vectors = rd_ok && !p.needs_index && !p.inputs.empty();
-    int max_item = 1;
-    for (const PlanOperand& o : p.inputs) {
-      vectors = vectors && o.rst.size() == 1 && o.rst[0] == 1;
-      max_item = std::max(max_item, int(itemsize(o.dtype)));
-    }
-    for (size_t k = 0; vectors && k + 1 < g.steps.size(); ++k) {
-      vectors = detail::is_light(*g.steps[k].node);
-    }
-    if (vectors && 16 / max_item >= 2) {
-      p.vec = 16 / max_item;
-      p.chunk = (p.chunk + p.vec - 1) / p.vec * p.vec;
-    }
-    // Threads per output: ~16 scalar steps each, or at least one 4-vector step each.
-    p.tpo = p.vec > 1 ? pow2_ceil((p.chunk / p.vec + 3) / 4, kBlockThreads)
-                      : pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
-    const int64_t per_block = kBlockThreads / p.tpo;
-    p.grid[0] = unsigned((O + per_block - 1) / per_block);
+  // 16-byte loads along one contiguous reduced dimension (inner strategy): each thread reads
+  // `vec` elements per load, four loads per step, so a block keeps 16 KB in flight (HBM needs
+  // ~32-64 KB per SM). Light prologues only (the body is unrolled 4 x vec times). Splits start
+  // at multiples of vec; whether a row's start is 16-byte aligned is checked per output in the
+  // kernel.
+  bool vectors =
+      p.strategy == Strategy::Inner && p.rshape.size() == 1 && !p.needs_index && !p.inputs.empty();
+  int max_item = 1;
+  for (const PlanOperand& o : p.inputs) {
+    vectors = vectors && o.rst.size() == 1 && o.rst[0] == 1;
+    max_item = std::max(max_item, int(itemsize(o.dtype)));
   }
-  p.grid[1] = unsigned(p.splits);
-  if (p.splits > 1) {
-    p.tpo2 = pow2_ceil(p.splits, kBlockThreads);
-    p.grid2 = unsigned((O + kBlockThreads / p.tpo2 - 1) / (kBlockThreads / p.tpo2));
+  for (size_t k = 0; vectors && k + 1 < g.steps.size(); ++k) {
+    vectors = detail::is_light(*g.steps[k].node);
   }
+  if (vectors && 16 / max_item >= 2) p.vec = 16 / max_item;
+  size_reduction(p, props, std::max(props.max_threads_per_multiprocessor / kBlockThreads, 1));
 }
 
 }  // namespace
@@ -360,6 +314,61 @@ KernelPlan make_plan(const Group& g, const DeviceProperties& props) {
   KernelPlan p;
   make_plan(g, props, p);
   return p;
+}
+
+void size_reduction(KernelPlan& p, const DeviceProperties& props, int blocks_per_sm) {
+  // Enough threads to fill the device twice over; a reduction too narrow for that is split
+  // along its reduced range, and the last block of each column combines the partial results.
+  const int64_t sms = std::max(props.multiprocessor_count, 1);
+  const int64_t target = 2 * sms * std::max(props.max_threads_per_multiprocessor, 256);
+  // Blocks the device runs at once, for this kernel's registers.
+  const int64_t resident = sms * std::max(blocks_per_sm, 1);
+  const int64_t O = std::max<int64_t>(p.outputs_n, 1), R = p.reduced_n;
+  int64_t s = 1;
+  if (p.strategy == Strategy::Outer) {
+    const int64_t blocks = (O + 31) / 32;
+    if (blocks * kBlockThreads < target / 2) {
+      s = std::min<int64_t>({65535,
+                             (target + blocks * kBlockThreads - 1) / (blocks * kBlockThreads),
+                             std::max<int64_t>(R / 256, 1)});
+      // Whole waves: a grid just past a multiple of the resident blocks leaves the device
+      // mostly idle for a last wave, since split blocks all run equally long (16384 columns:
+      // 512 x 5 blocks were 2.4 waves of 1056 on the H200, 0.95x PyTorch).
+      const int64_t waves = std::max<int64_t>(blocks * s / resident, 1);
+      s = std::max<int64_t>(std::min(s, waves * resident / blocks), 1);
+    }
+    p.splits = int(s);
+    p.chunk = (R + s - 1) / s;
+    p.grid[0] = unsigned(blocks);
+    p.block[0] = 32;
+    p.block[1] = kBlockThreads / 32;
+  } else {
+    if (O * pow2_ceil((R + 15) / 16, kBlockThreads) < target / 2) {
+      // One wave of resident blocks when that gives each thread at most 4 KB to move: no block
+      // waits for a slot and none is left for a last, partial wave. Longer blocks drift apart
+      // (one wave of 2^28 float32 was 3% slower), and twice the device's threads balance them.
+      // H200, 2026-12-02, ms queued for a single wave / twice the threads: sum of 2^26 float32
+      // 0.067 / 0.073, ((a-b)**2).sum() 0.128 / 0.135, sum of 2^28 0.251 / 0.243, the
+      // kept-intermediate sum 0.249 / 0.230.
+      int64_t bytes = 0;  // moved per reduced element
+      for (const PlanOperand& o : p.inputs) bytes += int64_t(itemsize(o.dtype));
+      for (const PlanOperand& o : p.prologue_outputs) bytes += int64_t(itemsize(o.dtype));
+      const int64_t one_wave = std::max<int64_t>(resident / O, 1);
+      s = R * bytes <= one_wave * kBlockThreads * 4096
+              ? one_wave
+              : (target + O * kBlockThreads - 1) / (O * kBlockThreads);
+      s = std::min<int64_t>({65535, s, std::max<int64_t>(R / 8192, 1)});
+    }
+    p.splits = int(s);
+    p.chunk = (R + s - 1) / s;
+    if (p.vec > 1) p.chunk = (p.chunk + p.vec - 1) / p.vec * p.vec;
+    // Threads per output: ~16 scalar steps each, or at least one 4-vector step each.
+    p.tpo = p.vec > 1 ? pow2_ceil((p.chunk / p.vec + 3) / 4, kBlockThreads)
+                      : pow2_ceil((p.chunk + 15) / 16, kBlockThreads);
+    const int64_t per_block = kBlockThreads / p.tpo;
+    p.grid[0] = unsigned((O + per_block - 1) / per_block);
+  }
+  p.grid[1] = unsigned(p.splits);
 }
 
 void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {

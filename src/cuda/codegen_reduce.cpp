@@ -8,8 +8,10 @@
 // outputs, each warp reading one coalesced row at a time, and 8 lanes of rows per output.
 // Each thread keeps 4 interleaved accumulators, folded every 16 steps, so sums are trees of
 // short runs; threads combine in a fixed tree (shuffles, then shared memory). Too few outputs
-// to fill the device: the reduced range is split over blockIdx.y and a second kernel combines
-// the partial accumulators in a fixed order. No atomics: results are identical run to run.
+// to fill the device: the reduced range is split over blockIdx.y, each block writes its partial
+// accumulators, and the last block of a column to finish (one atomic count per column) combines
+// them in a fixed order. The order never depends on which block came last, so results are
+// identical run to run.
 #include "accel/errors.hpp"
 #include "src/cuda/codegen_detail.hpp"
 
@@ -114,7 +116,7 @@ std::string vector_accumulate(const KernelPlan& p) {
 
 }  // namespace
 
-std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
+std::string reduction_kernel(const KernelPlan& p, const std::string& name) {
   const Group& g = *p.group;
   const int kd = int(p.kshape.size()), rd = int(p.rshape.size());
   const int ni = int(p.inputs.size());
@@ -214,13 +216,6 @@ std::string reduction_kernels(const KernelPlan& p, const std::string& name) {
 __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
 )" + store_result +
       R"(}
-__device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, int s, Acc a) {
-  if (p.splits == 1) {
-    store(p, ooff, a);
-  } else {
-    static_cast<Acc*>(p.part)[o * p.splits + s] = a;
-  }
-}
 )";
   if (p.vec > 1) out += vector_accumulate(p);
   out += "}  // namespace\n";
@@ -240,7 +235,7 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
                   "    }"
                 : "acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);";
   if (p.strategy == Strategy::Inner) {
-    out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
+    out += head + name + sig + "  using namespace " + ns + ";\n";
     out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
   const int tpo = p.tpo;
   const int lane = threadIdx.x & (tpo - 1);
@@ -257,11 +252,23 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
            R"(
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
-  if (lane == 0 && o < p.O) finish(p, o, ooff, s, acc);
+  if (p.splits == 1) {
+    if (lane == 0 && o < p.O) store(p, ooff, acc);
+    return;
+  }
+  if (lane == 0 && o < p.O) static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
+  if (!accel_last_block(p.count + blockIdx.x)) return;
+  acc = Red::init();
+  if (o < p.O) {
+    const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
+    for (int k = lane; k < p.splits; k += tpo) acc = Red::combine(acc, accel_load_cg(part + k));
+  }
+  acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
+  if (lane == 0 && o < p.O) store(p, ooff, acc);
 }
 )";
   } else {
-    out += head + name + "_s1" + sig + "  using namespace " + ns + ";\n";
+    out += head + name + sig + "  using namespace " + ns + ";\n";
     out += R"(  __shared__ alignas(16) unsigned char smraw[256 * sizeof(Acc)];
   Acc* sm = reinterpret_cast<Acc*>(smraw);
   const IDX o = (IDX)blockIdx.x * 32 + threadIdx.x;
@@ -279,28 +286,29 @@ __device__ __forceinline__ void finish(const Params& p, IDX o, const IDX* ooff, 
   __syncthreads();
   if (threadIdx.y == 0 && o < p.O) {
     for (int k = 1; k < (int)blockDim.y; ++k) acc = Red::combine(acc, sm[k * 32 + threadIdx.x]);
-    finish(p, o, ooff, s, acc);
+    if (p.splits == 1) {
+      store(p, ooff, acc);
+    } else {
+      static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
+    }
   }
-}
-)";
-  }
-  out += head + name + "_s2" + sig + "  using namespace " + ns + ";\n";
-  out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
-  const int tpo = p.tpo2;
-  const int lane = threadIdx.x & (tpo - 1);
-  const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
-  Acc acc = Red::init();
-  IDX koff[NK];
-  IDX ooff[NO];
+  if (p.splits == 1 || !accel_last_block(p.count + blockIdx.x)) return;
+  acc = Red::init();
   if (o < p.O) {
-    kept_offsets(p, o, koff, ooff);
     const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
-    for (int s = lane; s < p.splits; s += tpo) acc = Red::combine(acc, part[s]);
+    for (int k = threadIdx.y; k < p.splits; k += blockDim.y) {
+      acc = Red::combine(acc, accel_load_cg(part + k));
+    }
   }
-  acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
-  if (lane == 0 && o < p.O) store(p, ooff, acc);
+  sm[threadIdx.y * 32 + threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y == 0 && o < p.O) {
+    for (int k = 1; k < (int)blockDim.y; ++k) acc = Red::combine(acc, sm[k * 32 + threadIdx.x]);
+    store(p, ooff, acc);
+  }
 }
 )";
+  }
   return out;
 }
 

@@ -148,6 +148,38 @@ __device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Ac
   }
   return a;
 }
+// A load through L2 only: partial results another block wrote during this kernel.
+template <class T>
+__device__ __forceinline__ T accel_load_cg(const T* p) {
+  T v;
+  if constexpr (sizeof(T) % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T) / 4); ++i) {
+      reinterpret_cast<unsigned*>(&v)[i] = __ldcg(reinterpret_cast<const unsigned*>(p) + i);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T)); ++i) {
+      reinterpret_cast<unsigned char*>(&v)[i] =
+          __ldcg(reinterpret_cast<const unsigned char*>(p) + i);
+    }
+  }
+  return v;
+}
+// Whether this block is the last of its grid column to get here, every thread having written
+// its partial results before. The last block resets the column's count to zero for the next
+// kernel on the stream (every other block of the column has counted by then).
+__device__ __forceinline__ bool accel_last_block(unsigned* count) {
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    last = atomicAdd(count, 1u) == gridDim.y - 1;
+    if (last) *count = 0;
+  }
+  __syncthreads();
+  return last;
+}
 )";
   return prelude;
 }
@@ -419,6 +451,9 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
     check(d.cuModuleGetFunction(&k->fn[i], mod, src.entries[i].c_str()), "cuModuleGetFunction",
           c.index);
   }
+  check(
+      d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_per_sm, k->fn[0], kBlockThreads, 0),
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor", c.index);
   const LoadedKernel& ref = *k;
   dk.map.emplace(key, std::move(k));
   return ref;

@@ -80,7 +80,8 @@ uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603UL
 
 struct LoadedKernel {
   api::CUfunction fn[2] = {nullptr, nullptr};
-  std::string name;  // entry point of stage 1; fault reports name it
+  std::string name;       // entry point of fn[0]; fault reports name it
+  int blocks_per_sm = 1;  // of fn[0] at kBlockThreads threads, as many as fit at once
 };
 
 // The loaded kernel for a plan on a device: from memory, else from disk, else compiled.

@@ -45,6 +45,15 @@ struct DeviceContext {
   size_t small_cached_bytes = 0;
   bool small_cache_enabled = true;
 
+  // The counts of split reductions, one set per stream that ran one (allocator.cpp).
+  struct StreamCounters {
+    api::CUstream stream;
+    unsigned* ptr;
+    size_t n;
+  };
+  std::mutex counters_mutex;
+  std::vector<StreamCounters> counters;
+
   // The last kernel launched, for fault reports: written on every launch, so a plain pointer
   // to a name that lives as long as the kernel cache (forever).
   std::atomic<const char*> last_kernel{nullptr};

@@ -1,4 +1,4 @@
-// The CUDA backend: runs each Group as one generated kernel (two for split reductions) on the
+// The CUDA backend: runs each Group as one generated kernel on the
 // device's current stream. Host work per launch is one plan (dimension merging and a structural
 // key), one hash lookup, and one parameter struct passed by value.
 #include "src/cuda/cuda_backend.hpp"
@@ -24,12 +24,12 @@ namespace accel::cuda {
 
 namespace {
 
-void launch(DeviceContext& c, const LoadedKernel& k, int entry, const unsigned* grid,
-            const unsigned* block, void* params) {
+void launch(DeviceContext& c, const LoadedKernel& k, const unsigned* grid, const unsigned* block,
+            void* params) {
   const Driver& d = drv();
   c.last_kernel.store(k.name.c_str());
   void* args[] = {params};
-  check(d.cuLaunchKernel(k.fn[entry], grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
+  check(d.cuLaunchKernel(k.fn[0], grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
                          c.stream(), args, nullptr),
         "cuLaunchKernel", c.index);
 }
@@ -55,6 +55,11 @@ void run_kernel(DeviceContext& c, const Group& g) {
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;
+  if (plan.strategy != Strategy::Elementwise) {
+    // Split counts depend on how many blocks of this kernel fit at once, known once it is loaded.
+    size_reduction(plan, c.props, k.blocks_per_sm);
+    if (plan.splits > 1) plan.counters = stream_counters(c, plan.grid[0]);
+  }
   const size_t pbytes = partial_bytes(plan);
   void* partial = pbytes ? device_allocate(c, pbytes) : nullptr;
   plan.partial = partial;
@@ -71,21 +76,14 @@ void run_kernel(DeviceContext& c, const Group& g) {
                                     params.size(), c.stream()),
             "cuMemcpyHtoDAsync", c.index);
       arg = &dev_params;
-      launch(c, k, 0, plan.grid, plan.block, arg);
-    } else {
-      launch(c, k, 0, plan.grid, plan.block, arg);
     }
-    if (plan.strategy != Strategy::Elementwise && plan.splits > 1) {
-      const unsigned grid2[3] = {plan.grid2, 1, 1};
-      const unsigned block2[3] = {unsigned(kBlockThreads), 1, 1};
-      launch(c, k, 1, grid2, block2, arg);
-    }
+    launch(c, k, plan.grid, plan.block, arg);
   } catch (...) {
     if (partial) device_free(c, partial, pbytes);
     if (dev_params) device_free(c, dev_params, params.size());
     throw;
   }
-  // Stream-ordered frees: the memory is reused only after the kernels above are done.
+  // Stream-ordered frees: the memory is reused only after the kernel above is done.
   if (partial) device_free(c, partial, pbytes);
   if (dev_params) device_free(c, dev_params, params.size());
 }
@@ -181,7 +179,7 @@ void launch_faulting_kernel(int device) {
   check(d.cuModuleGetFunction(&k.fn[0], mod, "accel_fault_test"), "cuModuleGetFunction", device);
   int* null = nullptr;
   const unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-  launch(c, k, 0, grid, block, &null);
+  launch(c, k, grid, block, &null);
 }
 
 }  // namespace accel::cuda

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "accel/errors.hpp"
+#include "src/cuda/allocator.hpp"
 #include "src/cuda/context.hpp"
 
 namespace accel::cuda {
@@ -15,7 +16,9 @@ struct Stream::Impl {
   ~Impl() {
     if (!owned) return;
     const Driver* d = driver();
-    if (d && context(device).try_make_current()) {
+    DeviceContext& c = context(device);
+    if (d && c.try_make_current()) {
+      release_stream_counters(c, handle);
       d->cuStreamDestroy(handle);  // the driver finishes queued work before releasing it
     }
   }

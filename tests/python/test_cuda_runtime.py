@@ -346,3 +346,50 @@ def test_fused_reduction_is_deterministic(rng):
     r1 = float((x * x).sum())
     r2 = float((x * x).sum())
     assert r1 == r2
+
+
+def _split_reductions(xp, dtype, rows, cols, flat):
+    """Reductions too narrow to fill the device, so split across blocks: long rows (inner
+    strategy), few columns (outer strategy) and everything."""
+    if dtype == np.bool_:
+        return [xp.any(rows, axis=1), xp.all(cols, axis=0), xp.any(flat)]
+    out = [xp.sum(rows, axis=1), xp.sum(cols, axis=0), xp.sum(flat)]
+    if dtype != np.complex128:
+        out += [xp.max(rows, axis=1), xp.argmax(cols, axis=0), xp.argmin(flat)]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.complex128, np.bool_])
+def test_split_reductions_on_several_streams(rng, dtype):
+    # The last block of a split reduction is found with counters the stream's kernels share and
+    # leave zero: kernels queued on two streams at once, streams made and dropped, and repeats
+    # give the bits of one run on the default stream.
+    shapes = [(3, 1 << 20), (1 << 16, 40), (1 << 22,)]
+    if dtype == np.bool_:
+        hosts = [rng.standard_normal(shapes[0]) > 4.5, rng.standard_normal(shapes[1]) > -4.5,
+                 rng.standard_normal(shapes[2]) > 5.0]
+    elif dtype == np.complex128:
+        hosts = [rng.standard_normal(s) + 1j * rng.standard_normal(s) for s in shapes]
+    else:
+        hosts = [rng.uniform(-2, 2, s).astype(dtype) for s in shapes]
+    arrays = [ap.asarray(h, device="cuda") for h in hosts]
+    ap.cuda.synchronize()
+    want = [ap.asnumpy(r) for r in _split_reductions(ap, dtype, *arrays)]
+    wide = {np.float32: np.float64, np.float16: np.float64}.get(dtype, dtype)
+    expect = _split_reductions(np, dtype, *[h.astype(wide) for h in hosts])
+    rtol = 2e-3 if dtype == np.float16 else 1e-6
+    for got, exp in zip(want, expect, strict=True):
+        np.testing.assert_allclose(np.asarray(got, dtype=np.asarray(exp).dtype), exp, rtol=rtol,
+                                   atol=rtol)
+    streams = [ap.cuda.Stream(), ap.cuda.Stream()]
+    for _ in range(3):
+        pending = []
+        for s in streams + [ap.cuda.Stream()]:  # the third is dropped after one use
+            with s:
+                results = _split_reductions(ap, dtype, *arrays)
+                ap.eval(*results)
+                pending.append((s, results))
+        for s, results in pending:
+            with s:
+                for got, exp in zip(results, want, strict=True):
+                    np.testing.assert_array_equal(ap.asnumpy(got), exp)

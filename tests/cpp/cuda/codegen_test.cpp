@@ -295,6 +295,22 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   EXPECT_EQ(p.chunk % 4, 0);
   EXPECT_EQ(p.tpo, 256);  // one output: the whole block works on it
   EXPECT_NE(generate(p, "k").code.find("vaccumulate"), std::string::npos);
+  EXPECT_NE(generate(p, "k").code.find("accel_last_block"), std::string::npos);
+  // Split counts follow the loaded kernel's occupancy. 6 blocks of it per SM: one wave of 792
+  // would give each thread 5.3 KB of 2^28 float32, so the grid is twice the device's threads.
+  KernelPlan wide = p;
+  size_reduction(wide, h100(), 6);
+  EXPECT_EQ(wide.splits, 2112);
+  EXPECT_EQ(wide.grid[1], 2112u);
+  // Half as many elements: 2.6 KB a thread, one wave.
+  auto half =
+      reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 13, 1 << 14});
+  KernelPlan one = make_plan(*half, h100());
+  size_reduction(one, h100(), 6);
+  EXPECT_EQ(one.splits, 792);
+  EXPECT_EQ(one.grid[0], 1u);
+  EXPECT_EQ(one.chunk % 4, 0);
+  EXPECT_GE(int64_t(one.splits) * one.chunk, int64_t(1) << 27);
   auto rows =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {1 << 14, 1 << 14});
   const KernelPlan q = make_plan(*rows, h100());
@@ -512,7 +528,7 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
            "add float32");
   time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
   time_one(reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 20, 256}),
-           "sum float32 (vector path, two stages)");
+           "sum float32 (vector path, split)");
 }
 
 // t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of

@@ -191,6 +191,8 @@ ACCEL_SAME_SIG(PFN_nvrtcGetLoweredName, ::nvrtcGetLoweredName);
 ACCEL_SAME_SIG(PFN_cuModuleGetGlobal, ::cuModuleGetGlobal_v2);
 ACCEL_SAME_SIG(PFN_cuFuncGetAttribute, ::cuFuncGetAttribute);
 ACCEL_SAME_SIG(PFN_cuFuncSetAttribute, ::cuFuncSetAttribute);
+ACCEL_SAME_SIG(PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor,
+               ::cuOccupancyMaxActiveBlocksPerMultiprocessor);
 ACCEL_SAME_SIG(PFN_cuFuncGetParamInfo, ::cuFuncGetParamInfo);
 static_assert(api::CUDA_ERROR_NOT_FOUND == ::CUDA_ERROR_NOT_FOUND);
 static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X == ::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
