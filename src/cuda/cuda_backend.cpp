@@ -1,6 +1,6 @@
-// The CUDA backend: runs each Group as one generated kernel on the
-// device's current stream. Host work per launch is one plan (dimension merging and a structural
-// key), one hash lookup, and one parameter struct passed by value.
+// The CUDA backend: runs each Group as one generated kernel on the device's current stream.
+// Host work per launch is one plan (dimension merging and a structural key), one hash lookup,
+// and one parameter struct passed by value.
 #include "src/cuda/cuda_backend.hpp"
 
 #include <atomic>
