@@ -2,9 +2,10 @@
 //
 // make_plan() analyses a group: it merges dimensions every operand walks alike, classifies each
 // operand (contiguous, broadcast, strided), picks 32- or 64-bit indexing and, for reductions, the
-// strategy and the split of the work. The plan's `key` holds only that structure (ops, dtypes,
-// dimension counts, operand classes, ...), never sizes or scalar values, so it selects a
-// compiled kernel; the plan's run-time values travel in one parameter struct passed by value.
+// strategy; size_reduction() then splits a reduction's work for its loaded kernel. The plan's
+// `key` holds only that structure (ops, dtypes, dimension counts, operand classes, ...), never
+// sizes or scalar values, so it selects a compiled kernel; the plan's run-time values travel in
+// one parameter struct passed by value.
 #pragma once
 
 #include <cstdint>
@@ -60,15 +61,15 @@ struct KernelPlan {
 inline constexpr int kBlockThreads = 256;
 inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is 4 KB
 
-// Analyses the group for a device (its SM count sizes the launch).
+// Analyses the group for a device (its SM count sizes an elementwise launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);
-// Sizes a reduction plan's launch (splits, chunk, threads per output, grid) for its compiled
-// kernel, of which `blocks_per_sm` blocks fit on a multiprocessor at once. make_plan sizes it
-// for a kernel that fits as many blocks as the multiprocessor has threads for.
-void size_reduction(KernelPlan& plan, const DeviceProperties& props, int blocks_per_sm);
 // The same into `plan`, reusing its buffers (the launch path keeps one plan per thread, so a
 // dispatch allocates nothing here).
 void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& plan);
+// Sizes a reduction plan's launch (splits, chunk, threads per output, grid) for its compiled
+// kernel, of which `blocks_per_sm` blocks fit on a multiprocessor at once: the split counts
+// depend on it, so this runs once the kernel is loaded, before every launch.
+void size_reduction(KernelPlan& plan, const DeviceProperties& props, int blocks_per_sm);
 
 // What an elementwise plan depends on besides addresses: the device, shapes, strides, dtypes and
 // the steps' wiring (sizes and strides included, unlike the key).

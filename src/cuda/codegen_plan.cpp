@@ -215,7 +215,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   }
 }
 
-void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p) {
+void plan_reduction(const Group& g, KernelPlan& p) {
   const Node& node = *g.steps.back().node;
   const int nd = int(g.shape.size());
   std::vector<int> kept, red;
@@ -305,7 +305,6 @@ void plan_reduction(const Group& g, const DeviceProperties& props, KernelPlan& p
     vectors = detail::is_light(*g.steps[k].node);
   }
   if (vectors && 16 / max_item >= 2) p.vec = 16 / max_item;
-  size_reduction(p, props, std::max(props.max_threads_per_multiprocessor / kBlockThreads, 1));
 }
 
 }  // namespace
@@ -389,7 +388,7 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
     if (op_class(st.node->op) == OpClass::Generator) p.needs_index = true;
   }
   if (g.kind == Group::Kind::Reduction) {
-    plan_reduction(g, props, p);
+    plan_reduction(g, p);
   } else {
     p.strategy = Strategy::Elementwise;
     plan_elementwise(g, props, p);

@@ -218,6 +218,18 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
       R"(}
 )";
   if (p.vec > 1) out += vector_accumulate(p);
+  if (p.strategy == Strategy::Outer) {
+    // The outer strategy's 8 rows of threads per output, combined into row 0 in row order.
+    out += R"(__device__ __forceinline__ Acc fold_rows(Acc* sm, Acc a) {
+  sm[threadIdx.y * 32 + threadIdx.x] = a;
+  __syncthreads();
+  if (threadIdx.y == 0) {
+    for (int k = 1; k < (int)blockDim.y; ++k) a = Red::combine(a, sm[k * 32 + threadIdx.x]);
+  }
+  return a;
+}
+)";
+  }
   out += "}  // namespace\n";
   const std::string sig =
       p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
@@ -282,17 +294,13 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
     const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
     acc = accumulate(p, koff, r0 + threadIdx.y, r1, (IDX)blockDim.y);
   }
-  sm[threadIdx.y * 32 + threadIdx.x] = acc;
-  __syncthreads();
-  if (threadIdx.y == 0 && o < p.O) {
-    for (int k = 1; k < (int)blockDim.y; ++k) acc = Red::combine(acc, sm[k * 32 + threadIdx.x]);
-    if (p.splits == 1) {
-      store(p, ooff, acc);
-    } else {
-      static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
-    }
+  acc = fold_rows(sm, acc);
+  if (p.splits == 1) {
+    if (threadIdx.y == 0 && o < p.O) store(p, ooff, acc);
+    return;
   }
-  if (p.splits == 1 || !accel_last_block(p.count + blockIdx.x)) return;
+  if (threadIdx.y == 0 && o < p.O) static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
+  if (!accel_last_block(p.count + blockIdx.x)) return;
   acc = Red::init();
   if (o < p.O) {
     const Acc* part = static_cast<const Acc*>(p.part) + o * p.splits;
@@ -300,12 +308,8 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
       acc = Red::combine(acc, accel_load_cg(part + k));
     }
   }
-  sm[threadIdx.y * 32 + threadIdx.x] = acc;
-  __syncthreads();
-  if (threadIdx.y == 0 && o < p.O) {
-    for (int k = 1; k < (int)blockDim.y; ++k) acc = Red::combine(acc, sm[k * 32 + threadIdx.x]);
-    store(p, ooff, acc);
-  }
+  acc = fold_rows(sm, acc);
+  if (threadIdx.y == 0 && o < p.O) store(p, ooff, acc);
 }
 )";
   }

@@ -287,7 +287,8 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   Batch b;
   auto full =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 14, 1 << 14});
-  const KernelPlan p = make_plan(*full, h100());
+  KernelPlan p = make_plan(*full, h100());
+  size_reduction(p, h100(), 8);  // a kernel of at most 32 registers
   EXPECT_EQ(p.strategy, Strategy::Inner);
   EXPECT_GT(p.splits, 100);  // one output: the range is split across the device
   EXPECT_GT(partial_bytes(p), 0u);
@@ -313,7 +314,8 @@ TEST(CudaCodegen, ReductionPlansSplitNarrowReductions) {
   EXPECT_GE(int64_t(one.splits) * one.chunk, int64_t(1) << 27);
   auto rows =
       reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 2, false, {1 << 14, 1 << 14});
-  const KernelPlan q = make_plan(*rows, h100());
+  KernelPlan q = make_plan(*rows, h100());
+  size_reduction(q, h100(), 8);
   EXPECT_EQ(q.splits, 1);
   EXPECT_EQ(q.tpo, 256);
   EXPECT_EQ(q.vec, 4);
