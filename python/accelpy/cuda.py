@@ -195,8 +195,22 @@ def set_memory_limit(nbytes, device=None):
 
 
 def kernel_cache_stats():
-    """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms, cache_dir."""
+    """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms,
+    upgrades_pending, upgraded, upgrade_failures, cache_dir.
+
+    A new elementwise kernel is compiled quickly (NVRTC ``--Ofast-compile=min``) so that its
+    first launch waits less, and a background thread replaces it with its optimized build
+    (``upgraded`` counts those); ``ACCELPY_QUICK_COMPILE=0`` compiles the optimized build at
+    once instead. Results are the same either way.
+    """
     return dict(_c.kernel_cache_stats())
+
+
+def wait_for_optimized_kernels(timeout=None):
+    """Waits until every quickly compiled kernel has been replaced by its optimized build, as
+    a benchmark should before timing kernels, or `timeout` seconds have passed. Returns whether
+    none is pending."""
+    return _c.wait_for_optimized_kernels(1e9 if timeout is None else float(timeout))
 
 
 class _PinnedBuffer:

@@ -17,6 +17,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/embedded_headers.hpp"
+#include "src/cuda/kernel_upgrades.hpp"
 
 namespace accel::cuda {
 
@@ -216,7 +217,15 @@ std::vector<std::string> compile_options(int cc, bool& cubin) {
   return opts;
 }
 
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name) {
+bool quick_compile_supported(int cc) {
+  const Nvrtc* nv = nvrtc();
+  bool cubin = true;
+  compile_options(cc, cubin);
+  return cubin && nv && (nv->major > 12 || (nv->major == 12 && nv->minor >= 8));
+}
+
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
+                              CompileTier tier) {
   const Nvrtc* nv = nvrtc();
   if (!nv)
     throw Error("cannot compile CUDA kernels: NVRTC is not available: " + nvrtc_status().error);
@@ -224,13 +233,16 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   const std::string source = program_prelude() + code;
   const NvrtcProgram prog(*nv, source, name + ".cu", true);
   bool cubin = true;
-  const std::vector<std::string> opts = compile_options(cc, cubin);
+  std::vector<std::string> opts = compile_options(cc, cubin);
+  if (tier == CompileTier::Quick) opts.push_back("--Ofast-compile=min");
+  if (tier == CompileTier::Background) std::erase(opts, std::string("--pch"));
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
   api::nvrtcResult r;
-  {
-    // One compilation at a time: the automatic precompiled header is process-wide state, and
-    // NVRTC uses one core per compilation anyway.
+  if (tier == CompileTier::Background) {
+    r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
+  } else {
+    // One compilation at a time: the automatic precompiled header is process-wide state.
     static std::mutex* compile_mutex = new std::mutex;
     std::lock_guard<std::mutex> lock(*compile_mutex);
     r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
@@ -243,11 +255,11 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   CompiledImage img;
   img.cubin = cubin;
   img.data = prog.image(cubin);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::lock_guard<std::mutex> lock(stats().mutex);
-  ++stats().s.compiled;
-  stats().s.compile_ms += ms;
+  if (tier != CompileTier::Background) {
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    record_compilation(ms);
+  }
   return img;
 }
 
@@ -425,38 +437,62 @@ const char* last_kernel_lookup() { return t_last_lookup; }
 
 namespace {
 
+// Loads `img` on the device and finds its entry points (at most two).
+void load_image(DeviceContext& c, const CompiledImage& img, const std::vector<std::string>& entries,
+                api::CUfunction (&fn)[2]) {
+  c.make_current();
+  const Driver& d = drv();
+  api::CUmodule mod = nullptr;
+  check(d.cuModuleLoadData(&mod, img.data.c_str()), "cuModuleLoadData", c.index);
+  for (size_t i = 0; i < entries.size() && i < 2; ++i) {
+    check(d.cuModuleGetFunction(&fn[i], mod, entries[i].c_str()), "cuModuleGetFunction", c.index);
+  }
+}
+
 // Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
+// A compiled program that `may_upgrade` is compiled quickly, and its optimized build replaces it
+// from the upgrade thread (kernel_upgrades.hpp), which also stores it on disk.
 const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
-                                const std::string& name, const KernelSource& src) {
+                                const std::string& name, const KernelSource& src,
+                                bool may_upgrade) {
   auto k = std::make_unique<LoadedKernel>();
   k->name = name;
   const int cc = c.props.major * 10 + c.props.minor;
   dump_source(k->name, program_prelude() + src.code);
-  const std::string key_text = disk_key(src.code, cc);
+  std::string key_text = disk_key(src.code, cc);
   std::optional<CompiledImage> img = disk_cache().load(key_text);
+  bool upgrade = false;
   if (img) {
     t_last_lookup = "disk hit";
-    std::lock_guard<std::mutex> sl(stats().mutex);
-    ++stats().s.disk_hits;
+    record_disk_hit();
   } else {
     t_last_lookup = "compiled";
-    img = compile_program(src.code, cc, k->name);
-    disk_cache().store(key_text, *img);
+    upgrade = may_upgrade && upgrades_enabled() && quick_compile_supported(cc);
+    img = compile_program(src.code, cc, k->name,
+                          upgrade ? CompileTier::Quick : CompileTier::Optimized);
+    if (!upgrade) disk_cache().store(key_text, *img);
   }
-  c.make_current();
-  const Driver& d = drv();
-  api::CUmodule mod = nullptr;
-  check(d.cuModuleLoadData(&mod, img->data.c_str()), "cuModuleLoadData", c.index);
-  for (size_t i = 0; i < src.entries.size() && i < 2; ++i) {
-    check(d.cuModuleGetFunction(&k->fn[i], mod, src.entries[i].c_str()), "cuModuleGetFunction",
-          c.index);
-  }
+  api::CUfunction fn[2] = {nullptr, nullptr};
+  load_image(c, *img, src.entries, fn);
+  k->fn[0] = fn[0];
+  k->fn[1] = fn[1];
   check(
-      d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_per_sm, k->fn[0], kBlockThreads, 0),
+      drv().cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_per_sm, fn[0], kBlockThreads, 0),
       "cuOccupancyMaxActiveBlocksPerMultiprocessor", c.index);
-  const LoadedKernel& ref = *k;
+  LoadedKernel* loaded = k.get();
   dk.map.emplace(key, std::move(k));
-  return ref;
+  if (upgrade) {
+    queue_upgrade([&c, cc, loaded, key_text = std::move(key_text), code = src.code, name,
+                   entries = src.entries] {
+      const CompiledImage optimized = compile_program(code, cc, name, CompileTier::Background);
+      disk_cache().store(key_text, optimized);
+      api::CUfunction f[2] = {nullptr, nullptr};
+      load_image(c, optimized, entries, f);
+      loaded->fn[1] = f[1];
+      loaded->fn[0] = f[0];
+    });
+  }
+  return *loaded;
 }
 
 const LoadedKernel* find_kernel(DeviceKernels& dk, const std::string& key) {
@@ -487,7 +523,8 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   const LoadedKernel* k = find_kernel(dk, plan.key);
   if (!k) {
     const std::string name = kernel_name(plan);
-    k = &load_kernel(c, dk, plan.key, name, generate(plan, name));
+    k = &load_kernel(c, dk, plan.key, name, generate(plan, name),
+                     plan.strategy == Strategy::Elementwise);
   }
   last.device = c.index;
   last.key = plan.key;
@@ -501,7 +538,7 @@ const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,
   std::lock_guard<std::mutex> lock(dk.mutex);
   const std::string key = "source:" + name;
   if (const LoadedKernel* k = find_kernel(dk, key)) return *k;
-  return load_kernel(c, dk, key, name, make());
+  return load_kernel(c, dk, key, name, make(), false);
 }
 
 const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
@@ -516,6 +553,10 @@ KernelCacheStats kernel_cache_stats() {
     s = stats().s;
   }
   s.memory_hits = stats().memory_hits.load(std::memory_order_relaxed);
+  const UpgradeCounts u = upgrade_counts();
+  s.upgrades_pending = u.pending;
+  s.upgraded = u.done;
+  s.upgrade_failures = u.failed;
   for (int d = 0; d < kMaxDevices; ++d) {
     DeviceKernels& dk = kernels_of(d);
     std::lock_guard<std::mutex> lock(dk.mutex);
@@ -524,5 +565,7 @@ KernelCacheStats kernel_cache_stats() {
   s.cache_dir = disk_cache().dir();
   return s;
 }
+
+bool wait_for_optimized_kernels(double timeout_s) { return wait_for_upgrades(timeout_s); }
 
 }  // namespace accel::cuda

@@ -2,6 +2,7 @@
 // functions, per device) and on disk (full source and options -> cubin).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,8 +26,19 @@ struct CompiledImage {
 // 12.8+ they include --minimal (no texture/surface types or device-runtime calls: code that
 // needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
 std::vector<std::string> compile_options(int cc, bool& cubin);
+
+// How a program is compiled. Optimized: compile_options(), one compilation at a time (the
+// precompiled header is process-wide). Quick: the same plus NVRTC's --Ofast-compile=min, for a
+// kernel needed now whose optimized build follows in the background. Background: the optimized
+// build on another thread, concurrently with the others, so without the precompiled header
+// (the same cubin: the header only saves parsing); counted as an upgrade, not a compilation.
+enum class CompileTier { Optimized, Quick, Background };
+// Whether Quick compiles exist here: NVRTC 12.8 or newer, compiling cubins for the device.
+bool quick_compile_supported(int cc);
+
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
+                              CompileTier tier = CompileTier::Optimized);
 
 // An NVRTC program of `source` (`file` names it in NVRTC's messages), given the embedded kernel
 // headers when `with_headers`; destroyed with this object. Throws accel::Error when NVRTC
@@ -79,9 +91,13 @@ void record_disk_hit();
 uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603ULL);
 
 struct LoadedKernel {
-  api::CUfunction fn[2] = {nullptr, nullptr};
-  std::string name;       // entry point of fn[0]; fault reports name it
-  int blocks_per_sm = 1;  // of fn[0] at kBlockThreads threads, as many as fit at once
+  // Atomic: a kernel compiled quickly is replaced by its optimized build from another thread
+  // while launches read it (kernel_upgrades.hpp).
+  std::atomic<api::CUfunction> fn[2] = {nullptr, nullptr};
+  std::string name;  // entry point of fn[0]; fault reports name it
+  // Of fn[0] at kBlockThreads threads, as many as fit at once: the first build's (reductions,
+  // which use it, are never replaced).
+  int blocks_per_sm = 1;
 };
 
 // The loaded kernel for a plan on a device: from memory, else from disk, else compiled.

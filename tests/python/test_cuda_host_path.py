@@ -36,12 +36,12 @@ def fake_driver(tmp_path_factory):
     return lib, str(d / "cache")
 
 
-def run_fake(fake_driver, code, param_sizes=None):
+def run_fake(fake_driver, code, param_sizes=None, cache_dir=None, env=None):
     """Runs `code` in a new process on the fake driver; `param_sizes` ("8,8,4") is the parameter
     list the driver reports for every kernel (and makes it record each launch's arguments)."""
     lib, cache = fake_driver
-    env = dict(os.environ, ACCELPY_CUDA_DRIVER=lib, ACCELPY_CACHE_DIR=cache,
-               ACCELPY_DEFAULT_DEVICE="cuda")
+    env = dict(os.environ, ACCELPY_CUDA_DRIVER=lib, ACCELPY_CACHE_DIR=cache_dir or cache,
+               ACCELPY_DEFAULT_DEVICE="cuda", **(env or {}))
     env.pop("ACCELPY_CUDA_SMALL_BLOCK_CACHE", None)
     env.pop("FAKE_CUDA_PARAM_SIZES", None)
     if param_sizes is not None:
@@ -113,6 +113,44 @@ def test_reused_plans_name_the_kernels_fresh_plans_name(fake_driver):
     print("ok", len(reused))
     """)
     assert out.startswith("ok")
+
+
+UPGRADES = """
+    import os, sys, time
+    import numpy as np, accelpy as ap
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    ap.eval(ap.sin(x) * 2.0 + x)
+    first = ap.cuda.kernel_cache_stats()
+    ap.eval(x.sum())
+    if "exit" in sys.argv:
+        sys.exit(0)  # the optimized build is still compiling: the exit waits for it
+    assert ap.cuda.wait_for_optimized_kernels(timeout=300)
+    s = ap.cuda.kernel_cache_stats()
+    pid = os.fork()  # a child has no upgrade thread: its exit must not wait for one
+    if pid == 0:
+        sys.exit(0)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        assert time.monotonic() < deadline, "the forked child did not exit"
+        time.sleep(0.05)
+    print(first["compiled"], first["disk_hits"], s["compiled"], s["upgraded"],
+          s["upgrades_pending"], s["upgrade_failures"])
+"""
+
+
+def test_new_elementwise_kernels_are_upgraded_in_the_background(fake_driver, tmp_path):
+    # A new elementwise kernel is compiled quickly and launched; its optimized build follows on
+    # another thread and is what the disk cache keeps. A reduction compiles optimized at once.
+    def counts(cache, code=UPGRADES, **env):
+        return [int(v) for v in run_fake(fake_driver, code, cache_dir=str(tmp_path / cache),
+                                         env=env).split()]
+    assert counts("a") == [1, 0, 2, 1, 0, 0]
+    assert counts("a") == [0, 1, 0, 0, 0, 0]  # the next process: both from the disk cache
+    assert counts("b", ACCELPY_QUICK_COMPILE="0") == [1, 0, 2, 0, 0, 0]
+    # A process that exits with the optimized build pending still stores it.
+    run_fake(fake_driver, UPGRADES.replace('"exit" in sys.argv', "True"),
+             cache_dir=str(tmp_path / "c"))
+    assert counts("c")[:2] == [0, 1]
 
 
 def test_small_block_cache_reuses_blocks_on_the_default_stream(fake_driver):

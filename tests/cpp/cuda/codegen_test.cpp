@@ -533,6 +533,25 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
            "sum float32 (vector path, split)");
 }
 
+// A kernel compiled quickly is replaced by its optimized build, compiled on another thread
+// without the precompiled header and stored in the disk cache under the key of the options with
+// it: the two optimized builds must be the same cubin.
+TEST(CudaCodegen, BackgroundBuildIsTheOptimizedCubin) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  const auto g = transcendental_chain(b, 1000, false, false);
+  const KernelPlan plan = make_plan(*g, h100());
+  const std::string name = kernel_name(plan);
+  const std::string code = generate(plan, name).code;
+  const CompiledImage optimized = compile_program(code, 90, name);
+  EXPECT_EQ(compile_program(code, 90, name, CompileTier::Background).data, optimized.data);
+  if (quick_compile_supported(90)) {
+    const CompiledImage quick = compile_program(code, 90, name, CompileTier::Quick);
+    EXPECT_TRUE(quick.cubin);
+    EXPECT_NE(quick.data, optimized.data);  // NVRTC took the option: another build
+  }
+}
+
 // t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of
 // t + 1 over each strategy; transposed inputs and a second, duplicate reduction output too.
 TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
