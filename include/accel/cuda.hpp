@@ -144,6 +144,11 @@ KernelCacheStats kernel_cache_stats();
 // benchmark should before it times kernels), or `timeout_s` seconds have passed; returns
 // whether none is pending.
 bool wait_for_optimized_kernels(double timeout_s);
+// What the process does at exit, registered with std::atexit when the first optimized build is
+// queued; Python calls it from its own atexit, before the interpreter and the libraries tear
+// down: waits up to a second for the pending builds, drops the rest, waits for the one running.
+// Later builds are dropped. Does nothing in a child made by fork().
+void finish_upgrades();
 
 // TF32 tensor cores for float32 matmul (CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to 10
 // mantissa bits). Off by default, as torch.backends.cuda.matmul.allow_tf32; process-wide.

@@ -13,6 +13,7 @@ stays fast and works on machines without CUDA (``is_available()`` is then False)
     print(start.elapsed_time(end), "ms")
 """
 
+import atexit
 import os
 import sys
 
@@ -21,6 +22,9 @@ import numpy as np
 from . import _core
 
 _c = _core._cuda
+# Optimized kernel builds still compiling finish (or are dropped) while everything they use is
+# alive: C++ atexit handlers and static destructors run later, and some may race with them.
+atexit.register(_c.finish_upgrades)
 
 
 def _wheel_dirs():

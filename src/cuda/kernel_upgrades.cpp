@@ -12,6 +12,8 @@
 #include <mutex>
 #include <thread>
 
+#include "accel/cuda.hpp"
+
 namespace accel::cuda {
 
 namespace {
@@ -59,7 +61,9 @@ void run_jobs(Worker& w) {
 
 bool drained(const Worker& w) { return w.queue.empty() && !w.running; }
 
-void finish_at_exit() {
+}  // namespace
+
+void finish_upgrades() {
   Worker& w = worker();
   if (w.owner != getpid()) return;  // a forked child: the thread (and maybe the lock) is not ours
   std::unique_lock<std::mutex> lock(w.mutex);
@@ -69,8 +73,6 @@ void finish_at_exit() {
   w.work.notify_all();
   w.idle.wait(lock, [&] { return !w.running; });
 }
-
-}  // namespace
 
 bool upgrades_enabled() {
   static const bool on = [] {
@@ -87,7 +89,7 @@ void queue_upgrade(std::function<void()> job) {
   if (w.owner == 0) {
     w.owner = getpid();
     std::thread(run_jobs, std::ref(w)).detach();
-    std::atexit(finish_at_exit);
+    std::atexit(finish_upgrades);
   }
   w.queue.push_back(std::move(job));
   w.work.notify_one();

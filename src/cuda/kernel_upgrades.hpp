@@ -23,6 +23,7 @@ bool upgrades_enabled();
 void queue_upgrade(std::function<void()> job);
 // Waits until every queued job has run or `seconds` have passed; true when the queue is done.
 bool wait_for_upgrades(double seconds);
+// finish_upgrades() (accel/cuda.hpp) is what the process does at exit.
 
 struct UpgradeCounts {
   uint64_t pending = 0;  // queued or running

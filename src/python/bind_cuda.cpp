@@ -180,6 +180,7 @@ void bind_cuda(nb::module_& parent) {
   });
   m.def("wait_for_optimized_kernels", &cuda::wait_for_optimized_kernels, "timeout"_a,
         nb::call_guard<nb::gil_scoped_release>());
+  m.def("finish_upgrades", &cuda::finish_upgrades, nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "_launch_faulting_kernel",
       [](nb::handle device) { cuda::launch_faulting_kernel(device_index(device)); },
