@@ -28,6 +28,7 @@ SETTINGS = {
     "ACCELPY_CUFFT": "cuFFT to load (file or directory)",
     "ACCELPY_CUSOLVER": "cuSOLVER to load (file or directory)",
     "ACCELPY_CUB": "accelpy's CUB library to load (file or directory)",
+    "ACCELPY_COMPILE_WORKER": "accelpy's compile worker to run (a file)",
     "ACCELPY_BLAS": "CPU BLAS to load (file or directory; 'off' uses the built-in GEMM)",
 }
 

@@ -22,8 +22,9 @@ import numpy as np
 from . import _core
 
 _c = _core._cuda
-# Optimized kernel builds still compiling finish (or are dropped) while everything they use is
-# alive: C++ atexit handlers and static destructors run later, and some may race with them.
+# From here on no kernel is swapped for its optimized build (the compile worker still stores
+# them on disk): C++ atexit handlers and static destructors run later, and a swap then could
+# race with them.
 atexit.register(_c.finish_upgrades)
 
 
@@ -203,9 +204,9 @@ def kernel_cache_stats():
     upgrades_pending, upgraded, upgrade_failures, cache_dir.
 
     A new elementwise kernel is compiled quickly (NVRTC ``--Ofast-compile=min``) so that its
-    first launch waits less, and a background thread replaces it with its optimized build
-    (``upgraded`` counts those); ``ACCELPY_QUICK_COMPILE=0`` compiles the optimized build at
-    once instead. Results are the same either way.
+    first launch waits less, and a worker process compiles its optimized build, which replaces
+    it (``upgraded`` counts those) and goes to the disk cache; ``ACCELPY_QUICK_COMPILE=0``
+    compiles the optimized build at once instead. Results are the same either way.
     """
     return dict(_c.kernel_cache_stats())
 

@@ -52,11 +52,6 @@ void make_dirs(const std::string& path) {
   }
 }
 
-const DiskCache& disk_cache() {
-  static DiskCache* dc = new DiskCache(default_cache_dir());
-  return *dc;
-}
-
 uint64_t headers_hash() {
   static const uint64_t h = [] {
     uint64_t v = 1469598103934665603ULL;
@@ -77,6 +72,11 @@ void dump_source(const std::string& name, const std::string& source) {
 }
 
 }  // namespace
+
+const DiskCache& disk_cache() {
+  static DiskCache* dc = new DiskCache(default_cache_dir());
+  return *dc;
+}
 
 uint64_t fnv1a(const void* data, size_t n, uint64_t seed) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -235,14 +235,12 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   bool cubin = true;
   std::vector<std::string> opts = compile_options(cc, cubin);
   if (tier == CompileTier::Quick) opts.push_back("--Ofast-compile=min");
-  if (tier == CompileTier::Background) std::erase(opts, std::string("--pch"));
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
   api::nvrtcResult r;
-  if (tier == CompileTier::Background) {
-    r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
-  } else {
-    // One compilation at a time: the automatic precompiled header is process-wide state.
+  {
+    // One compilation at a time: the automatic precompiled header is process-wide state, and
+    // compilations in one process slow each other down (kernel_upgrades.hpp).
     static std::mutex* compile_mutex = new std::mutex;
     std::lock_guard<std::mutex> lock(*compile_mutex);
     r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
@@ -255,11 +253,8 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   CompiledImage img;
   img.cubin = cubin;
   img.data = prog.image(cubin);
-  if (tier != CompileTier::Background) {
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    record_compilation(ms);
-  }
+  record_compilation(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return img;
 }
 
@@ -451,7 +446,7 @@ void load_image(DeviceContext& c, const CompiledImage& img, const std::vector<st
 
 // Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
 // A compiled program that `may_upgrade` is compiled quickly, and its optimized build replaces it
-// from the upgrade thread (kernel_upgrades.hpp), which also stores it on disk.
+// when the compile worker sends it (kernel_upgrades.hpp), having stored it on disk.
 const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
                                 const std::string& name, const KernelSource& src,
                                 bool may_upgrade) {
@@ -467,7 +462,7 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
     record_disk_hit();
   } else {
     t_last_lookup = "compiled";
-    upgrade = may_upgrade && upgrades_enabled() && quick_compile_supported(cc);
+    upgrade = may_upgrade && quick_compile_supported(cc) && upgrades_enabled();
     img = compile_program(src.code, cc, k->name,
                           upgrade ? CompileTier::Quick : CompileTier::Optimized);
     if (!upgrade) disk_cache().store(key_text, *img);
@@ -482,15 +477,13 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
   LoadedKernel* loaded = k.get();
   dk.map.emplace(key, std::move(k));
   if (upgrade) {
-    queue_upgrade([&c, cc, loaded, key_text = std::move(key_text), code = src.code, name,
-                   entries = src.entries] {
-      const CompiledImage optimized = compile_program(code, cc, name, CompileTier::Background);
-      disk_cache().store(key_text, optimized);
-      api::CUfunction f[2] = {nullptr, nullptr};
-      load_image(c, optimized, entries, f);
-      loaded->fn[1] = f[1];
-      loaded->fn[0] = f[0];
-    });
+    queue_upgrade({name, src.code, std::move(key_text), cc,
+                   [&c, loaded, entries = src.entries](const CompiledImage& optimized) {
+                     api::CUfunction f[2] = {nullptr, nullptr};
+                     load_image(c, optimized, entries, f);
+                     loaded->fn[1] = f[1];
+                     loaded->fn[0] = f[0];
+                   }});
   }
   return *loaded;
 }

@@ -27,12 +27,10 @@ struct CompiledImage {
 // needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
 std::vector<std::string> compile_options(int cc, bool& cubin);
 
-// How a program is compiled. Optimized: compile_options(), one compilation at a time (the
-// precompiled header is process-wide). Quick: the same plus NVRTC's --Ofast-compile=min, for a
-// kernel needed now whose optimized build follows in the background. Background: the optimized
-// build on another thread, concurrently with the others, so without the precompiled header
-// (the same cubin: the header only saves parsing); counted as an upgrade, not a compilation.
-enum class CompileTier { Optimized, Quick, Background };
+// How a program is compiled. Optimized: compile_options(). Quick: the same plus NVRTC's
+// --Ofast-compile=min, for a kernel needed now whose optimized build follows from the compile
+// worker (kernel_upgrades.hpp).
+enum class CompileTier { Optimized, Quick };
 // Whether Quick compiles exist here: NVRTC 12.8 or newer, compiling cubins for the device.
 bool quick_compile_supported(int cc);
 
@@ -78,6 +76,8 @@ class DiskCache {
   std::string dir_;
 };
 
+// The process's disk cache, in default_cache_dir().
+const DiskCache& disk_cache();
 // ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
 std::string default_cache_dir();
 // The text that keys a program in the disk cache.

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -123,10 +124,10 @@ UPGRADES = """
     first = ap.cuda.kernel_cache_stats()
     ap.eval(x.sum())
     if "exit" in sys.argv:
-        sys.exit(0)  # the optimized build is still compiling: the exit waits for it
+        sys.exit(0)  # the optimized build is still compiling: the worker stores it after
     assert ap.cuda.wait_for_optimized_kernels(timeout=300)
     s = ap.cuda.kernel_cache_stats()
-    pid = os.fork()  # a child has no upgrade thread: its exit must not wait for one
+    pid = os.fork()  # a child has no worker of its own: its exit must not wait for one
     if pid == 0:
         sys.exit(0)
     deadline = time.monotonic() + 60
@@ -138,19 +139,51 @@ UPGRADES = """
 """
 
 
-def test_new_elementwise_kernels_are_upgraded_in_the_background(fake_driver, tmp_path):
-    # A new elementwise kernel is compiled quickly and launched; its optimized build follows on
-    # another thread and is what the disk cache keeps. A reduction compiles optimized at once.
+def test_new_elementwise_kernels_are_upgraded_by_the_compile_worker(fake_driver, tmp_path):
+    # A new elementwise kernel is compiled quickly and launched; its optimized build comes from
+    # the compile worker, which stores it on disk. A reduction compiles optimized at once.
     def counts(cache, code=UPGRADES, **env):
         return [int(v) for v in run_fake(fake_driver, code, cache_dir=str(tmp_path / cache),
                                          env=env).split()]
     assert counts("a") == [1, 0, 2, 1, 0, 0]
     assert counts("a") == [0, 1, 0, 0, 0, 0]  # the next process: both from the disk cache
     assert counts("b", ACCELPY_QUICK_COMPILE="0") == [1, 0, 2, 0, 0, 0]
-    # A process that exits with the optimized build pending still stores it.
+    # A process that exits with the optimized build pending: the worker goes on and stores it
+    # (the reduction was stored by the process itself); the process's exit did not wait.
+    t0 = time.monotonic()
     run_fake(fake_driver, UPGRADES.replace('"exit" in sys.argv', "True"),
              cache_dir=str(tmp_path / "c"))
+    exited = time.monotonic()
+    kernels = tmp_path / "c" / "kernels"
+    while len(list(kernels.glob("*.bin"))) < 2:
+        assert time.monotonic() < exited + 300, "the worker did not store the optimized build"
+        time.sleep(0.05)
     assert counts("c")[:2] == [0, 1]
+    assert exited - t0 < 120
+
+
+def test_a_compile_worker_that_dies_leaves_the_quick_builds_in_use(fake_driver, tmp_path):
+    out = run_fake(fake_driver, """
+    import os, signal, time
+    import numpy as np, accelpy as ap
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    ap.eval(ap.sin(x) * 2.0 + x)
+    assert ap.cuda.kernel_cache_stats()["upgrades_pending"] == 1
+    # The worker is this process's only child.
+    children = [int(p) for t in os.listdir("/proc/self/task")
+                for p in open(f"/proc/self/task/{t}/children").read().split()]
+    assert len(children) == 1, children
+    os.kill(children[0], signal.SIGKILL)
+    assert ap.cuda.wait_for_optimized_kernels(timeout=60)
+    s = ap.cuda.kernel_cache_stats()
+    assert (s["upgraded"], s["upgrade_failures"], s["upgrades_pending"]) in ((1, 0, 0), (0, 1, 0))
+    ap.eval(ap.cos(x) - x)  # no worker now: compiled optimized at once
+    s2 = ap.cuda.kernel_cache_stats()
+    assert s2["compiled"] == 2 and s2["upgrades_pending"] == 0
+    assert ap.cuda.wait_for_optimized_kernels(timeout=0)
+    print("ok")
+    """, cache_dir=str(tmp_path / "cache"))
+    assert out.startswith("ok")
 
 
 def test_small_block_cache_reuses_blocks_on_the_default_stream(fake_driver):
