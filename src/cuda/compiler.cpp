@@ -185,7 +185,7 @@ __device__ __forceinline__ bool accel_last_block(unsigned* count) {
   return prelude;
 }
 
-std::vector<std::string> compile_options(int cc, bool& cubin) {
+std::vector<std::string> compile_options(int cc, bool& cubin, CompileTier tier) {
   std::vector<std::string> opts = {"-std=c++17", "--fmad=false"};
   // --fmad=false: NumPy rounds a * b and then + c; a fused multiply-add would differ.
   const Nvrtc* nv = nvrtc();
@@ -214,6 +214,7 @@ std::vector<std::string> compile_options(int cc, bool& cubin) {
     }
   }
   opts.push_back((cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(arch));
+  if (tier == CompileTier::Quick) opts.push_back("--Ofast-compile=min");
   return opts;
 }
 
@@ -233,8 +234,7 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   const std::string source = program_prelude() + code;
   const NvrtcProgram prog(*nv, source, name + ".cu", true);
   bool cubin = true;
-  std::vector<std::string> opts = compile_options(cc, cubin);
-  if (tier == CompileTier::Quick) opts.push_back("--Ofast-compile=min");
+  const std::vector<std::string> opts = compile_options(cc, cubin, tier);
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
   api::nvrtcResult r;
@@ -316,13 +316,13 @@ std::string default_cache_dir() {
   return std::string(home) + "/.cache/accelpy";
 }
 
-std::string disk_key(const std::string& code, int cc) {
+std::string disk_key(const std::string& code, int cc, CompileTier tier) {
   const Nvrtc* nv = nvrtc();
   bool cubin = true;
   std::string k = "accelpy kernel cache v1\nnvrtc ";
   k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
   k += "\noptions";
-  for (const std::string& o : compile_options(cc, cubin)) k += " " + o;
+  for (const std::string& o : compile_options(cc, cubin, tier)) k += " " + o;
   k += "\nheaders " + hex64(headers_hash()) + "\n";
   k += code;
   return k;
@@ -445,8 +445,10 @@ void load_image(DeviceContext& c, const CompiledImage& img, const std::vector<st
 }
 
 // Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
-// A compiled program that `may_upgrade` is compiled quickly, and its optimized build replaces it
-// when the compile worker sends it (kernel_upgrades.hpp), having stored it on disk.
+// A program that `may_upgrade`, when its optimized build is not on disk, is loaded from its
+// quick build (from disk, else compiled and stored), and its optimized build replaces it when
+// the compile worker sends it (kernel_upgrades.hpp), having stored it on disk. The quick build
+// is stored too, so that a process that starts before the worker is done still finds a kernel.
 const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
                                 const std::string& name, const KernelSource& src,
                                 bool may_upgrade) {
@@ -456,16 +458,17 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
   dump_source(k->name, program_prelude() + src.code);
   std::string key_text = disk_key(src.code, cc);
   std::optional<CompiledImage> img = disk_cache().load(key_text);
-  bool upgrade = false;
+  const bool upgrade = !img && may_upgrade && quick_compile_supported(cc) && upgrades_enabled();
+  const std::string quick_key = upgrade ? disk_key(src.code, cc, CompileTier::Quick) : "";
+  if (upgrade) img = disk_cache().load(quick_key);
   if (img) {
     t_last_lookup = "disk hit";
     record_disk_hit();
   } else {
     t_last_lookup = "compiled";
-    upgrade = may_upgrade && quick_compile_supported(cc) && upgrades_enabled();
     img = compile_program(src.code, cc, k->name,
                           upgrade ? CompileTier::Quick : CompileTier::Optimized);
-    if (!upgrade) disk_cache().store(key_text, *img);
+    disk_cache().store(upgrade ? quick_key : key_text, *img);
   }
   api::CUfunction fn[2] = {nullptr, nullptr};
   load_image(c, *img, src.entries, fn);

@@ -21,18 +21,19 @@ struct CompiledImage {
   bool cubin = true;
 };
 
-// NVRTC options for a compute capability (90 for sm_90); sets `cubin` to whether they make a
-// cubin (the device's own architecture) or PTX (a device newer than this NVRTC). With NVRTC
-// 12.8+ they include --minimal (no texture/surface types or device-runtime calls: code that
-// needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
-std::vector<std::string> compile_options(int cc, bool& cubin);
-
-// How a program is compiled. Optimized: compile_options(). Quick: the same plus NVRTC's
+// How a program is compiled. Optimized: for the kernels' speed. Quick: also NVRTC's
 // --Ofast-compile=min, for a kernel needed now whose optimized build follows from the compile
 // worker (kernel_upgrades.hpp).
 enum class CompileTier { Optimized, Quick };
 // Whether Quick compiles exist here: NVRTC 12.8 or newer, compiling cubins for the device.
 bool quick_compile_supported(int cc);
+
+// NVRTC options for a compute capability (90 for sm_90); sets `cubin` to whether they make a
+// cubin (the device's own architecture) or PTX (a device newer than this NVRTC). With NVRTC
+// 12.8+ they include --minimal (no texture/surface types or device-runtime calls: code that
+// needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
+std::vector<std::string> compile_options(int cc, bool& cubin,
+                                         CompileTier tier = CompileTier::Optimized);
 
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
 CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
@@ -81,7 +82,7 @@ const DiskCache& disk_cache();
 // ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
 std::string default_cache_dir();
 // The text that keys a program in the disk cache.
-std::string disk_key(const std::string& code, int cc);
+std::string disk_key(const std::string& code, int cc, CompileTier tier = CompileTier::Optimized);
 
 // Counts a compilation (and its time) or a disk-cache hit in kernel_cache_stats(), for
 // programs compiled outside get_kernel (users' kernels).

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -310,11 +311,15 @@ int run_compile_worker(int fd) {
       const std::string name = r.str(), code = r.str(), key_text = r.str();
       reply.put(id);
       try {
-        const CompiledImage img = compile_program(code, cc, name);
-        disk_cache().store(key_text, img);
+        // Another worker may have stored it since the parent looked.
+        std::optional<CompiledImage> img = disk_cache().load(key_text);
+        if (!img) {
+          img = compile_program(code, cc, name);
+          disk_cache().store(key_text, *img);
+        }
         reply.put(uint8_t{1});
-        reply.put(static_cast<uint8_t>(img.cubin));
-        reply.put(img.data);
+        reply.put(static_cast<uint8_t>(img->cubin));
+        reply.put(img->data);
       } catch (const std::exception& e) {
         reply.put(uint8_t{0});
         reply.put(uint8_t{0});

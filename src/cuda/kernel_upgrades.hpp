@@ -1,9 +1,10 @@
 // Kernels compiled quickly now, optimized behind: the compile worker process.
 //
-// A new elementwise kernel is compiled with NVRTC's --Ofast-compile=min and launched at once;
-// its optimized build is compiled by a worker process (accel_compile_worker, started on first
-// use, at the lowest priority), which stores it in the disk cache and sends it back, and the
-// LoadedKernel's functions are swapped for it (compiler.cpp). Only elementwise kernels go this
+// A new elementwise kernel is compiled with NVRTC's --Ofast-compile=min (and stored on disk as
+// such) and launched at once; its optimized build is compiled by a worker process
+// (accel_compile_worker, started on first use, at the lowest priority), which stores it in the
+// disk cache and sends it back, and the LoadedKernel's functions are swapped for it
+// (compiler.cpp). Only elementwise kernels go this
 // way: a reduction's split count follows its kernel's occupancy, which the two builds need not
 // share, and the split count decides the order of the sum.
 //
@@ -49,7 +50,8 @@ struct UpgradeCounts {
 UpgradeCounts upgrade_counts();
 
 // The worker's main loop: reads jobs from `fd` (a socket) until end of file, compiles each
-// (optimized), stores it in the disk cache and replies on `fd`. Returns the exit status.
+// (optimized) unless the disk cache has it by now, stores it there and replies on `fd`.
+// Returns the exit status.
 int run_compile_worker(int fd);
 
 }  // namespace accel::cuda
