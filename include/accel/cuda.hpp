@@ -126,14 +126,29 @@ void pinned_free(void* ptr);
 void copy_to_host_async(const Array& src, void* dst);
 
 struct KernelCacheStats {
-  uint64_t compiled = 0;     // NVRTC compilations
+  uint64_t compiled = 0;     // NVRTC compilations a launch waited for
   uint64_t disk_hits = 0;    // cubins loaded from the disk cache
   uint64_t memory_hits = 0;  // launches served by the in-memory cache
   uint64_t kernels = 0;      // distinct kernels held in memory
-  double compile_ms = 0;     // total time spent in NVRTC
-  std::string cache_dir;     // "" when the disk cache is off
+  double compile_ms = 0;     // total time of those compilations
+  // New elementwise kernels are compiled quickly (NVRTC --Ofast-compile=min) and replaced by
+  // their optimized build, compiled by a worker process (ACCELPY_QUICK_COMPILE=0: compile the
+  // optimized build at once instead).
+  uint64_t upgrades_pending = 0;  // optimized builds queued or compiling
+  uint64_t upgraded = 0;          // quickly compiled kernels replaced by their optimized build
+  uint64_t upgrade_failures = 0;  // optimized builds that failed (the quick build stays)
+  std::string cache_dir;          // "" when the disk cache is off
 };
 KernelCacheStats kernel_cache_stats();
+// Waits until every quickly compiled kernel has been replaced by its optimized build (as a
+// benchmark should before it times kernels), or `timeout_s` seconds have passed; returns
+// whether none is pending.
+bool wait_for_optimized_kernels(double timeout_s);
+// What the process does at exit (registered with std::atexit when the compile worker starts;
+// Python calls it from its own atexit, before the interpreter and the libraries tear down):
+// kernels are no longer swapped, and the worker compiles what it was sent into the disk cache
+// and ends, without the process waiting for it. Does nothing in a child made by fork().
+void finish_upgrades();
 
 // TF32 tensor cores for float32 matmul (CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to 10
 // mantissa bits). Off by default, as torch.backends.cuda.matmul.allow_tf32; process-wide.

@@ -17,6 +17,7 @@ SETTINGS = {
     "ACCELPY_NUM_THREADS": "CPU backend threads (default: the CPUs this process may use)",
     "ACCELPY_FUSION": "0 turns kernel fusion off (debugging)",
     "ACCELPY_CACHE_DIR": "kernel disk cache (default ~/.cache/accelpy; 'off' disables)",
+    "ACCELPY_QUICK_COMPILE": "0 compiles new kernels optimized at once (no quick first build)",
     "ACCELPY_DUMP_KERNELS": "directory to write generated CUDA sources to",
     "ACCELPY_CUDA_MEMORY_LIMIT": "cap on the bytes arrays hold per GPU (K/M/G suffixes)",
     "ACCELPY_CUDA_SMALL_BLOCK_CACHE": "0 turns off reuse of freed blocks up to 1 MiB per GPU",
@@ -27,6 +28,7 @@ SETTINGS = {
     "ACCELPY_CUFFT": "cuFFT to load (file or directory)",
     "ACCELPY_CUSOLVER": "cuSOLVER to load (file or directory)",
     "ACCELPY_CUB": "accelpy's CUB library to load (file or directory)",
+    "ACCELPY_COMPILE_WORKER": "accelpy's compile worker to run (a file)",
     "ACCELPY_BLAS": "CPU BLAS to load (file or directory; 'off' uses the built-in GEMM)",
 }
 

@@ -13,6 +13,7 @@ stays fast and works on machines without CUDA (``is_available()`` is then False)
     print(start.elapsed_time(end), "ms")
 """
 
+import atexit
 import os
 import sys
 
@@ -21,6 +22,10 @@ import numpy as np
 from . import _core
 
 _c = _core._cuda
+# From here on no kernel is swapped for its optimized build (the compile worker still stores
+# them on disk): C++ atexit handlers and static destructors run later, and a swap then could
+# race with them.
+atexit.register(_c.finish_upgrades)
 
 
 def _wheel_dirs():
@@ -195,8 +200,22 @@ def set_memory_limit(nbytes, device=None):
 
 
 def kernel_cache_stats():
-    """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms, cache_dir."""
+    """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms,
+    upgrades_pending, upgraded, upgrade_failures, cache_dir.
+
+    A new elementwise kernel is compiled quickly (NVRTC ``--Ofast-compile=min``) so that its
+    first launch waits less, and a worker process compiles its optimized build, which replaces
+    it (``upgraded`` counts those) and goes to the disk cache; ``ACCELPY_QUICK_COMPILE=0``
+    compiles the optimized build at once instead. Results are the same either way.
+    """
     return dict(_c.kernel_cache_stats())
+
+
+def wait_for_optimized_kernels(timeout=None):
+    """Waits until every quickly compiled kernel has been replaced by its optimized build, as
+    a benchmark should before timing kernels, or `timeout` seconds have passed. Returns whether
+    none is pending."""
+    return _c.wait_for_optimized_kernels(1e9 if timeout is None else float(timeout))
 
 
 class _PinnedBuffer:

@@ -17,6 +17,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/embedded_headers.hpp"
+#include "src/cuda/kernel_upgrades.hpp"
 
 namespace accel::cuda {
 
@@ -51,11 +52,6 @@ void make_dirs(const std::string& path) {
   }
 }
 
-const DiskCache& disk_cache() {
-  static DiskCache* dc = new DiskCache(default_cache_dir());
-  return *dc;
-}
-
 uint64_t headers_hash() {
   static const uint64_t h = [] {
     uint64_t v = 1469598103934665603ULL;
@@ -76,6 +72,11 @@ void dump_source(const std::string& name, const std::string& source) {
 }
 
 }  // namespace
+
+const DiskCache& disk_cache() {
+  static DiskCache* dc = new DiskCache(default_cache_dir());
+  return *dc;
+}
 
 uint64_t fnv1a(const void* data, size_t n, uint64_t seed) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -184,7 +185,7 @@ __device__ __forceinline__ bool accel_last_block(unsigned* count) {
   return prelude;
 }
 
-std::vector<std::string> compile_options(int cc, bool& cubin) {
+std::vector<std::string> compile_options(int cc, bool& cubin, CompileTier tier) {
   std::vector<std::string> opts = {"-std=c++17", "--fmad=false"};
   // --fmad=false: NumPy rounds a * b and then + c; a fused multiply-add would differ.
   const Nvrtc* nv = nvrtc();
@@ -213,10 +214,19 @@ std::vector<std::string> compile_options(int cc, bool& cubin) {
     }
   }
   opts.push_back((cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(arch));
+  if (tier == CompileTier::Quick) opts.push_back("--Ofast-compile=min");
   return opts;
 }
 
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name) {
+bool quick_compile_supported(int cc) {
+  const Nvrtc* nv = nvrtc();
+  bool cubin = true;
+  compile_options(cc, cubin);
+  return cubin && nv && (nv->major > 12 || (nv->major == 12 && nv->minor >= 8));
+}
+
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
+                              CompileTier tier) {
   const Nvrtc* nv = nvrtc();
   if (!nv)
     throw Error("cannot compile CUDA kernels: NVRTC is not available: " + nvrtc_status().error);
@@ -224,13 +234,13 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   const std::string source = program_prelude() + code;
   const NvrtcProgram prog(*nv, source, name + ".cu", true);
   bool cubin = true;
-  const std::vector<std::string> opts = compile_options(cc, cubin);
+  const std::vector<std::string> opts = compile_options(cc, cubin, tier);
   std::vector<const char*> copts;
   for (const std::string& o : opts) copts.push_back(o.c_str());
   api::nvrtcResult r;
   {
     // One compilation at a time: the automatic precompiled header is process-wide state, and
-    // NVRTC uses one core per compilation anyway.
+    // compilations in one process slow each other down (kernel_upgrades.hpp).
     static std::mutex* compile_mutex = new std::mutex;
     std::lock_guard<std::mutex> lock(*compile_mutex);
     r = nv->nvrtcCompileProgram(prog.get(), int(copts.size()), copts.data());
@@ -243,11 +253,8 @@ CompiledImage compile_program(const std::string& code, int cc, const std::string
   CompiledImage img;
   img.cubin = cubin;
   img.data = prog.image(cubin);
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::lock_guard<std::mutex> lock(stats().mutex);
-  ++stats().s.compiled;
-  stats().s.compile_ms += ms;
+  record_compilation(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   return img;
 }
 
@@ -309,13 +316,13 @@ std::string default_cache_dir() {
   return std::string(home) + "/.cache/accelpy";
 }
 
-std::string disk_key(const std::string& code, int cc) {
+std::string disk_key(const std::string& code, int cc, CompileTier tier) {
   const Nvrtc* nv = nvrtc();
   bool cubin = true;
   std::string k = "accelpy kernel cache v1\nnvrtc ";
   k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
   k += "\noptions";
-  for (const std::string& o : compile_options(cc, cubin)) k += " " + o;
+  for (const std::string& o : compile_options(cc, cubin, tier)) k += " " + o;
   k += "\nheaders " + hex64(headers_hash()) + "\n";
   k += code;
   return k;
@@ -425,38 +432,63 @@ const char* last_kernel_lookup() { return t_last_lookup; }
 
 namespace {
 
+// Loads `img` on the device and finds its entry points (at most two).
+void load_image(DeviceContext& c, const CompiledImage& img, const std::vector<std::string>& entries,
+                api::CUfunction (&fn)[2]) {
+  c.make_current();
+  const Driver& d = drv();
+  api::CUmodule mod = nullptr;
+  check(d.cuModuleLoadData(&mod, img.data.c_str()), "cuModuleLoadData", c.index);
+  for (size_t i = 0; i < entries.size() && i < 2; ++i) {
+    check(d.cuModuleGetFunction(&fn[i], mod, entries[i].c_str()), "cuModuleGetFunction", c.index);
+  }
+}
+
 // Loads (from disk or by compiling) and registers under `key` the program `src`; dk.mutex held.
+// A program that `may_upgrade`, when its optimized build is not on disk, is loaded from its
+// quick build (from disk, else compiled and stored), and its optimized build replaces it when
+// the compile worker sends it (kernel_upgrades.hpp), having stored it on disk. The quick build
+// is stored too, so that a process that starts before the worker is done still finds a kernel.
 const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::string& key,
-                                const std::string& name, const KernelSource& src) {
+                                const std::string& name, const KernelSource& src,
+                                bool may_upgrade) {
   auto k = std::make_unique<LoadedKernel>();
   k->name = name;
   const int cc = c.props.major * 10 + c.props.minor;
   dump_source(k->name, program_prelude() + src.code);
-  const std::string key_text = disk_key(src.code, cc);
+  std::string key_text = disk_key(src.code, cc);
   std::optional<CompiledImage> img = disk_cache().load(key_text);
+  const bool upgrade = !img && may_upgrade && quick_compile_supported(cc) && upgrades_enabled();
+  const std::string quick_key = upgrade ? disk_key(src.code, cc, CompileTier::Quick) : "";
+  if (upgrade) img = disk_cache().load(quick_key);
   if (img) {
     t_last_lookup = "disk hit";
-    std::lock_guard<std::mutex> sl(stats().mutex);
-    ++stats().s.disk_hits;
+    record_disk_hit();
   } else {
     t_last_lookup = "compiled";
-    img = compile_program(src.code, cc, k->name);
-    disk_cache().store(key_text, *img);
+    img = compile_program(src.code, cc, k->name,
+                          upgrade ? CompileTier::Quick : CompileTier::Optimized);
+    disk_cache().store(upgrade ? quick_key : key_text, *img);
   }
-  c.make_current();
-  const Driver& d = drv();
-  api::CUmodule mod = nullptr;
-  check(d.cuModuleLoadData(&mod, img->data.c_str()), "cuModuleLoadData", c.index);
-  for (size_t i = 0; i < src.entries.size() && i < 2; ++i) {
-    check(d.cuModuleGetFunction(&k->fn[i], mod, src.entries[i].c_str()), "cuModuleGetFunction",
-          c.index);
-  }
+  api::CUfunction fn[2] = {nullptr, nullptr};
+  load_image(c, *img, src.entries, fn);
+  k->fn[0] = fn[0];
+  k->fn[1] = fn[1];
   check(
-      d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_per_sm, k->fn[0], kBlockThreads, 0),
+      drv().cuOccupancyMaxActiveBlocksPerMultiprocessor(&k->blocks_per_sm, fn[0], kBlockThreads, 0),
       "cuOccupancyMaxActiveBlocksPerMultiprocessor", c.index);
-  const LoadedKernel& ref = *k;
+  LoadedKernel* loaded = k.get();
   dk.map.emplace(key, std::move(k));
-  return ref;
+  if (upgrade) {
+    queue_upgrade({name, src.code, std::move(key_text), cc,
+                   [&c, loaded, entries = src.entries](const CompiledImage& optimized) {
+                     api::CUfunction f[2] = {nullptr, nullptr};
+                     load_image(c, optimized, entries, f);
+                     loaded->fn[1] = f[1];
+                     loaded->fn[0] = f[0];
+                   }});
+  }
+  return *loaded;
 }
 
 const LoadedKernel* find_kernel(DeviceKernels& dk, const std::string& key) {
@@ -487,7 +519,8 @@ const LoadedKernel& get_kernel(DeviceContext& c, const KernelPlan& plan) {
   const LoadedKernel* k = find_kernel(dk, plan.key);
   if (!k) {
     const std::string name = kernel_name(plan);
-    k = &load_kernel(c, dk, plan.key, name, generate(plan, name));
+    k = &load_kernel(c, dk, plan.key, name, generate(plan, name),
+                     plan.strategy == Strategy::Elementwise);
   }
   last.device = c.index;
   last.key = plan.key;
@@ -501,7 +534,7 @@ const LoadedKernel& get_source_kernel(DeviceContext& c, const std::string& name,
   std::lock_guard<std::mutex> lock(dk.mutex);
   const std::string key = "source:" + name;
   if (const LoadedKernel* k = find_kernel(dk, key)) return *k;
-  return load_kernel(c, dk, key, name, make());
+  return load_kernel(c, dk, key, name, make(), false);
 }
 
 const LoadedKernel& get_named_kernel(DeviceContext& c, const std::string& name,
@@ -516,6 +549,10 @@ KernelCacheStats kernel_cache_stats() {
     s = stats().s;
   }
   s.memory_hits = stats().memory_hits.load(std::memory_order_relaxed);
+  const UpgradeCounts u = upgrade_counts();
+  s.upgrades_pending = u.pending;
+  s.upgraded = u.done;
+  s.upgrade_failures = u.failed;
   for (int d = 0; d < kMaxDevices; ++d) {
     DeviceKernels& dk = kernels_of(d);
     std::lock_guard<std::mutex> lock(dk.mutex);
@@ -524,5 +561,7 @@ KernelCacheStats kernel_cache_stats() {
   s.cache_dir = disk_cache().dir();
   return s;
 }
+
+bool wait_for_optimized_kernels(double timeout_s) { return wait_for_upgrades(timeout_s); }
 
 }  // namespace accel::cuda

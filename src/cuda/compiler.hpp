@@ -2,6 +2,7 @@
 // functions, per device) and on disk (full source and options -> cubin).
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -20,13 +21,23 @@ struct CompiledImage {
   bool cubin = true;
 };
 
+// How a program is compiled. Optimized: for the kernels' speed. Quick: also NVRTC's
+// --Ofast-compile=min, for a kernel needed now whose optimized build follows from the compile
+// worker (kernel_upgrades.hpp).
+enum class CompileTier { Optimized, Quick };
+// Whether Quick compiles exist here: NVRTC 12.8 or newer, compiling cubins for the device.
+bool quick_compile_supported(int cc);
+
 // NVRTC options for a compute capability (90 for sm_90); sets `cubin` to whether they make a
 // cubin (the device's own architecture) or PTX (a device newer than this NVRTC). With NVRTC
 // 12.8+ they include --minimal (no texture/surface types or device-runtime calls: code that
 // needs them, such as a user's raw kernel, must drop it) and --pch (see compiler.cpp).
-std::vector<std::string> compile_options(int cc, bool& cubin);
+std::vector<std::string> compile_options(int cc, bool& cubin,
+                                         CompileTier tier = CompileTier::Optimized);
+
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
-CompiledImage compile_program(const std::string& code, int cc, const std::string& name);
+CompiledImage compile_program(const std::string& code, int cc, const std::string& name,
+                              CompileTier tier = CompileTier::Optimized);
 
 // An NVRTC program of `source` (`file` names it in NVRTC's messages), given the embedded kernel
 // headers when `with_headers`; destroyed with this object. Throws accel::Error when NVRTC
@@ -66,10 +77,12 @@ class DiskCache {
   std::string dir_;
 };
 
+// The process's disk cache, in default_cache_dir().
+const DiskCache& disk_cache();
 // ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
 std::string default_cache_dir();
 // The text that keys a program in the disk cache.
-std::string disk_key(const std::string& code, int cc);
+std::string disk_key(const std::string& code, int cc, CompileTier tier = CompileTier::Optimized);
 
 // Counts a compilation (and its time) or a disk-cache hit in kernel_cache_stats(), for
 // programs compiled outside get_kernel (users' kernels).
@@ -79,9 +92,13 @@ void record_disk_hit();
 uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603ULL);
 
 struct LoadedKernel {
-  api::CUfunction fn[2] = {nullptr, nullptr};
-  std::string name;       // entry point of fn[0]; fault reports name it
-  int blocks_per_sm = 1;  // of fn[0] at kBlockThreads threads, as many as fit at once
+  // Atomic: a kernel compiled quickly is replaced by its optimized build from another thread
+  // while launches read it (kernel_upgrades.hpp).
+  std::atomic<api::CUfunction> fn[2] = {nullptr, nullptr};
+  std::string name;  // entry point of fn[0]; fault reports name it
+  // Of fn[0] at kBlockThreads threads, as many as fit at once: the first build's (reductions,
+  // which use it, are never replaced).
+  int blocks_per_sm = 1;
 };
 
 // The loaded kernel for a plan on a device: from memory, else from disk, else compiled.

@@ -176,7 +176,9 @@ void launch_faulting_kernel(int device) {
   check(d.cuModuleLoadData(&mod, img.data.c_str()), "cuModuleLoadData", device);
   static LoadedKernel k;
   k.name = "accel_fault_test";
-  check(d.cuModuleGetFunction(&k.fn[0], mod, "accel_fault_test"), "cuModuleGetFunction", device);
+  api::CUfunction fn = nullptr;
+  check(d.cuModuleGetFunction(&fn, mod, "accel_fault_test"), "cuModuleGetFunction", device);
+  k.fn[0] = fn;
   int* null = nullptr;
   const unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
   launch(c, k, grid, block, &null);

@@ -69,6 +69,10 @@ const Cublas* cublas();
 const LoadStatus& cublas_status();
 const LoadStatus& cublaslt_status();
 
+// For a process that only compiles (the compile worker, kernel_upgrades.hpp): NVRTC is taken
+// without matching it to a driver, which is never loaded. Call before nvrtc().
+void compile_only();
+
 // Directories where NVIDIA's pip wheels may hold libraries (site-packages entries); the Python
 // package adds sys.path's site directories before anything is loaded.
 void add_search_dirs(const std::vector<std::string>& dirs);

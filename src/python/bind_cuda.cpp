@@ -172,9 +172,15 @@ void bind_cuda(nb::module_& parent) {
     d["memory_hits"] = s.memory_hits;
     d["kernels"] = s.kernels;
     d["compile_ms"] = s.compile_ms;
+    d["upgrades_pending"] = s.upgrades_pending;
+    d["upgraded"] = s.upgraded;
+    d["upgrade_failures"] = s.upgrade_failures;
     d["cache_dir"] = s.cache_dir;
     return d;
   });
+  m.def("wait_for_optimized_kernels", &cuda::wait_for_optimized_kernels, "timeout"_a,
+        nb::call_guard<nb::gil_scoped_release>());
+  m.def("finish_upgrades", &cuda::finish_upgrades, nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "_launch_faulting_kernel",
       [](nb::handle device) { cuda::launch_faulting_kernel(device_index(device)); },

@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -36,12 +37,12 @@ def fake_driver(tmp_path_factory):
     return lib, str(d / "cache")
 
 
-def run_fake(fake_driver, code, param_sizes=None):
+def run_fake(fake_driver, code, param_sizes=None, cache_dir=None, env=None):
     """Runs `code` in a new process on the fake driver; `param_sizes` ("8,8,4") is the parameter
     list the driver reports for every kernel (and makes it record each launch's arguments)."""
     lib, cache = fake_driver
-    env = dict(os.environ, ACCELPY_CUDA_DRIVER=lib, ACCELPY_CACHE_DIR=cache,
-               ACCELPY_DEFAULT_DEVICE="cuda")
+    env = dict(os.environ, ACCELPY_CUDA_DRIVER=lib, ACCELPY_CACHE_DIR=cache_dir or cache,
+               ACCELPY_DEFAULT_DEVICE="cuda", **(env or {}))
     env.pop("ACCELPY_CUDA_SMALL_BLOCK_CACHE", None)
     env.pop("FAKE_CUDA_PARAM_SIZES", None)
     if param_sizes is not None:
@@ -112,6 +113,76 @@ def test_reused_plans_name_the_kernels_fresh_plans_name(fake_driver):
     assert len(set(reused)) >= 12
     print("ok", len(reused))
     """)
+    assert out.startswith("ok")
+
+
+UPGRADES = """
+    import os, sys, time
+    import numpy as np, accelpy as ap
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    ap.eval(ap.sin(x) * 2.0 + x)
+    first = ap.cuda.kernel_cache_stats()
+    ap.eval(x.sum())
+    if "exit" in sys.argv:
+        sys.exit(0)  # the optimized build is still compiling: the worker stores it after
+    assert ap.cuda.wait_for_optimized_kernels(timeout=300)
+    s = ap.cuda.kernel_cache_stats()
+    pid = os.fork()  # a child has no worker of its own: its exit must not wait for one
+    if pid == 0:
+        sys.exit(0)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        assert time.monotonic() < deadline, "the forked child did not exit"
+        time.sleep(0.05)
+    print(first["compiled"], first["disk_hits"], s["compiled"], s["upgraded"],
+          s["upgrades_pending"], s["upgrade_failures"])
+"""
+
+
+def test_new_elementwise_kernels_are_upgraded_by_the_compile_worker(fake_driver, tmp_path):
+    # A new elementwise kernel is compiled quickly and launched; its optimized build comes from
+    # the compile worker, which stores it on disk. A reduction compiles optimized at once.
+    def counts(cache, code=UPGRADES, **env):
+        return [int(v) for v in run_fake(fake_driver, code, cache_dir=str(tmp_path / cache),
+                                         env=env).split()]
+    assert counts("a") == [1, 0, 2, 1, 0, 0]
+    assert counts("a") == [0, 1, 0, 0, 0, 0]  # the next process: both from the disk cache
+    assert counts("b", ACCELPY_QUICK_COMPILE="0") == [1, 0, 2, 0, 0, 0]
+    # A process that exits with the optimized build pending: a process started at once finds
+    # the quick build on disk (or the optimized one, if the worker was done), and the worker
+    # goes on and stores the optimized build, after which nothing is compiled or upgraded.
+    run_fake(fake_driver, UPGRADES.replace('"exit" in sys.argv', "True"),
+             cache_dir=str(tmp_path / "c"))
+    assert counts("c")[:3] == [0, 1, 0]
+    kernels = tmp_path / "c" / "kernels"
+    deadline = time.monotonic() + 300
+    while len(list(kernels.glob("*.bin"))) < 3:  # the two builds, and the reduction
+        assert time.monotonic() < deadline, "the worker did not store the optimized build"
+        time.sleep(0.05)
+    assert counts("c") == [0, 1, 0, 0, 0, 0]
+
+
+def test_a_compile_worker_that_dies_leaves_the_quick_builds_in_use(fake_driver, tmp_path):
+    out = run_fake(fake_driver, """
+    import os, signal, time
+    import numpy as np, accelpy as ap
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    ap.eval(ap.sin(x) * 2.0 + x)
+    assert ap.cuda.kernel_cache_stats()["upgrades_pending"] == 1
+    # The worker is this process's only child.
+    children = [int(p) for t in os.listdir("/proc/self/task")
+                for p in open(f"/proc/self/task/{t}/children").read().split()]
+    assert len(children) == 1, children
+    os.kill(children[0], signal.SIGKILL)
+    assert ap.cuda.wait_for_optimized_kernels(timeout=60)
+    s = ap.cuda.kernel_cache_stats()
+    assert (s["upgraded"], s["upgrade_failures"], s["upgrades_pending"]) in ((1, 0, 0), (0, 1, 0))
+    ap.eval(ap.cos(x) - x)  # no worker now: compiled optimized at once
+    s2 = ap.cuda.kernel_cache_stats()
+    assert s2["compiled"] == 2 and s2["upgrades_pending"] == 0
+    assert ap.cuda.wait_for_optimized_kernels(timeout=0)
+    print("ok")
+    """, cache_dir=str(tmp_path / "cache"))
     assert out.startswith("ok")
 
 

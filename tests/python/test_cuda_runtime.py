@@ -275,6 +275,9 @@ def test_disk_cache_hit_in_a_new_process(tmp_path):
         y = ap.sqrt(x * 3.0 + 1.0) - x / 7.0
         ap.eval(y)
         s = ap.cuda.kernel_cache_stats()
+        # The optimized build is on disk (the compile worker stored it) before this process ends,
+        # so no worker writes to the cache while the test corrupts it below.
+        assert ap.cuda.wait_for_optimized_kernels(timeout=300)
         print(s["compiled"], s["disk_hits"])
     """
     env = {"ACCELPY_CACHE_DIR": str(tmp_path)}
@@ -293,6 +296,56 @@ def test_disk_cache_hit_in_a_new_process(tmp_path):
     third = run_python(code, env)
     assert third.returncode == 0, third.stderr
     assert int(third.stdout.split()[0]) >= 1
+
+
+def test_quick_and_optimized_builds_give_the_same_bits():
+    # A new elementwise kernel is launched from a quick build (NVRTC --Ofast-compile=min) until
+    # its optimized build, compiled by the compile worker, replaces it. Both must give the same
+    # bits for each kind of body the generator emits: outlined transcendental functions, light
+    # arithmetic, float64, float16, complex, integer division, strided, reversed and broadcast
+    # operands, and a random draw.
+    r = run_python("""
+        import numpy as np, accelpy as ap
+        rng = np.random.default_rng(7)
+        def dev(a):
+            return ap.asarray(a, device="cuda")
+        X, G = dev(rng.standard_normal((300, 257)).astype(np.float32)), dev(
+            rng.standard_normal(257).astype(np.float32))
+        D = dev(rng.standard_normal(5000))
+        H = dev(rng.standard_normal(4099).astype(np.float16))
+        C = dev((rng.standard_normal(3001) + 1j * rng.standard_normal(3001)).astype(np.complex64))
+        I = dev(rng.integers(-1000, 1000, 5003).astype(np.int32))
+        J = dev(rng.integers(1, 50, 5003).astype(np.int32))
+        cases = [
+            lambda: ap.sqrt(X * X + G * G) * ap.sin(X) + ap.exp(-G),
+            lambda: ap.tanh(X[:, ::-2] * 0.5) - ap.log1p(ap.abs(X[:, ::-2])),
+            lambda: (X - 1.5) * X + 0.25,
+            lambda: ap.arctan2(D, D[::-1]) + ap.expm1(D * 0.1) / (D + 3.0),
+            lambda: ap.exp(H) * H - H / (H * H + 1),
+            lambda: ap.exp(C) * C / (C + 1j),
+            lambda: I // J + I % J - (I >> 2),
+            lambda: ap.where(X > 0, ap.power(ap.abs(X), 1.7), ap.cos(X)),
+            lambda: ap.random.default_rng(11).standard_normal(70001, dtype=np.float32,
+                                                             device="cuda"),
+        ]
+        quick = []
+        for f in cases:
+            before = ap.cuda.kernel_cache_stats()
+            quick.append(ap.asnumpy(f()))
+            after = ap.cuda.kernel_cache_stats()
+            assert after["compiled"] > before["compiled"]
+            assert after["upgrades_pending"] > before["upgrades_pending"], after
+            # At most 8 may be pending (more compile optimized at once).
+            assert ap.cuda.wait_for_optimized_kernels(timeout=600)
+        s = ap.cuda.kernel_cache_stats()
+        assert s["upgraded"] >= len(cases) and s["upgrade_failures"] == 0, s
+        for i, (f, q) in enumerate(zip(cases, quick)):
+            o = ap.asnumpy(f())
+            assert q.tobytes() == o.tobytes(), (i, np.flatnonzero(q != o)[:5])
+        print("ok", s["upgraded"])
+    """, env={"ACCELPY_CACHE_DIR": "off", "ACCELPY_QUICK_COMPILE": "1"}, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("ok")
 
 
 def test_dump_kernels(tmp_path):

@@ -3,16 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "accel/dtype_traits.hpp"
 #include "accel/kernels/generators.h"
 #include "src/core/graph.hpp"
 #include "src/cuda/codegen.hpp"
 #include "src/cuda/compiler.hpp"
+#include "src/cuda/kernel_upgrades.hpp"
 #include "src/cuda/loader.hpp"
 
 namespace accel::cuda {
@@ -531,6 +534,47 @@ TEST(CudaCodegen, CompileTimeOfNewKernels) {
   time_one(transcendental_chain(b, 1000, false, false), "exp(sin(x) * 0.5) - sqrt(x + 1.25)");
   time_one(reduction(b, OpKind::Sum, DType::Float32, DType::Float32, 3, false, {1 << 20, 256}),
            "sum float32 (vector path, split)");
+}
+
+// A kernel compiled quickly is replaced by its optimized build, which the compile worker (a
+// process of its own) compiles, stores in the disk cache and sends back: the same cubin as this
+// process compiles. A job that does not compile is a failure, and the worker goes on.
+TEST(CudaCodegen, CompileWorkerBuildsTheOptimizedCubin) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  setenv("ACCELPY_COMPILE_WORKER", ACCEL_COMPILE_WORKER_PATH, 1);
+  Batch b;
+  const auto g = transcendental_chain(b, 1000, false, false);
+  const KernelPlan plan = make_plan(*g, h100());
+  const std::string name = kernel_name(plan);
+  const std::string code = generate(plan, name).code;
+  const CompiledImage optimized = compile_program(code, 90, name);
+  if (!quick_compile_supported(90)) GTEST_SKIP() << "NVRTC older than 12.8: no quick builds";
+  const CompiledImage quick = compile_program(code, 90, name, CompileTier::Quick);
+  EXPECT_TRUE(quick.cubin);
+  EXPECT_NE(quick.data, optimized.data);  // NVRTC took the option: another build
+
+  ASSERT_TRUE(upgrades_enabled()) << "the compile worker did not start";
+  const std::string key = disk_key(code, 90);
+  std::string replied;
+  queue_upgrade({name, code, key, 90, [&](const CompiledImage& img) { replied = img.data; }});
+  ASSERT_TRUE(wait_for_upgrades(300));
+  EXPECT_EQ(replied, optimized.data);
+  if (disk_cache().enabled()) {
+    const std::optional<CompiledImage> stored = disk_cache().load(key);
+    ASSERT_TRUE(stored.has_value());
+    EXPECT_EQ(stored->data, optimized.data);
+  }
+
+  const UpgradeCounts before = upgrade_counts();
+  replied.clear();
+  queue_upgrade({"accel_not_cuda", "this is not CUDA", "accel_not_cuda", 90,
+                 [](const CompiledImage&) { ADD_FAILURE() << "a failed build was used"; }});
+  queue_upgrade({name, code, key, 90, [&](const CompiledImage& img) { replied = img.data; }});
+  ASSERT_TRUE(wait_for_upgrades(300));
+  const UpgradeCounts after = upgrade_counts();
+  EXPECT_EQ(after.failed, before.failed + 1);
+  EXPECT_EQ(after.done, before.done + 1);
+  EXPECT_EQ(replied, optimized.data);
 }
 
 // t = x * x written from a reduction's pass (a referenced intermediate), with sum or argmax of

@@ -116,8 +116,10 @@ TEST(CudaDiskCache, CorruptEntryIsAMissAndIsRewritten) {
 TEST(CudaDiskCache, KeyTextCoversCompilerAndSource) {
   const std::string a = disk_key("code A", 90), b = disk_key("code B", 90);
   const std::string c = disk_key("code A", 80);
+  const std::string quick = disk_key("code A", 90, CompileTier::Quick);  // a build of its own
   EXPECT_NE(a, b);
   EXPECT_NE(a, c);
+  EXPECT_NE(a, quick);
   EXPECT_NE(a.find("nvrtc"), std::string::npos);
   EXPECT_NE(a.find("headers"), std::string::npos);
 }
