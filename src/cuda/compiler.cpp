@@ -482,6 +482,8 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
   if (upgrade) {
     queue_upgrade({name, src.code, std::move(key_text), cc,
                    [&c, loaded, entries = src.entries](const CompiledImage& optimized) {
+                     // The quick build's module stays loaded: a launch on another thread may
+                     // hold one of its functions.
                      api::CUfunction f[2] = {nullptr, nullptr};
                      load_image(c, optimized, entries, f);
                      loaded->fn[1] = f[1];
