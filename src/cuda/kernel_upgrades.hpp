@@ -4,9 +4,9 @@
 // such) and launched at once; its optimized build is compiled by a worker process
 // (accel_compile_worker, started on first use, at the lowest priority), which stores it in the
 // disk cache and sends it back, and the LoadedKernel's functions are swapped for it
-// (compiler.cpp). Only elementwise kernels go this
-// way: a reduction's split count follows its kernel's occupancy, which the two builds need not
-// share, and the split count decides the order of the sum.
+// (compiler.cpp). Only elementwise kernels go this way: a reduction's split count follows its
+// kernel's occupancy, which the two builds need not share, and the split count decides the
+// order of the sum.
 //
 // Why a process and not a thread: NVRTC compilations in one process slow each other down (13.0,
 // 2026-12-02: a 100 ms compile took 135-200 ms beside another in a second thread, and 100-106
