@@ -290,10 +290,15 @@ def case_fused(fn, nin, nout, n):
     if cupy is not None:
         cs = [cupy.asarray(h) for h in host]
         out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
+        # A kernel name of our own: cupy.fuse names the kernel after the function, and a
+        # lambda's "<lambda>" does not compile (cupy/cupy#3517; no case had a cupy.fuse figure
+        # up to 2026-12-02).
+        fused = cupy.fuse(kernel_name=fn.__name__.lstrip("_"))(lambda *args: fn(cupy, *args))
         try:
-            fused = cupy.fuse(lambda *args: fn(cupy, *args))
             out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))
-        except Exception:  # noqa: BLE001 - cupy.fuse cannot express every case (tuples + sum)
+        except Exception as e:  # noqa: BLE001 - cupy.fuse cannot express every expression
+            print(f"cupy.fuse failed on {fn.__name__}: {type(e).__name__}: {str(e)[:300]}",
+                  file=sys.stderr)
             out["cupy.fuse"] = None
     if torch is not None:
         ts = [torch.from_numpy(h).cuda() for h in host]
