@@ -31,6 +31,10 @@ inline bool is_row_major(const Shape& shape, const Strides& strides) {
   return true;
 }
 
+// The shape of a new array (zeros, empty, random draws): ValueError as NumPy words it when it has
+// more than kMaxDims dimensions or a negative one.
+void check_new_shape(const Shape& shape);
+
 // NumPy's broadcasting rules; ValueError naming all shapes when they do not broadcast.
 Shape broadcast_shapes(const Shape& a, const Shape& b);
 Shape broadcast_shapes(const std::vector<Shape>& shapes);

@@ -165,11 +165,6 @@ void log_group(Backend& backend, const Group& g, bool seen) {
   logger()(r);
 }
 
-Array contiguous_dest(const Node* n) {
-  return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape,
-                             contiguous_strides(n->shape), 0);
-}
-
 // Gives every output storage of the group its memory (redirected outputs write into an
 // existing view instead), runs the group, and releases the producers of what it computed.
 void run_group(Group& g) {
@@ -283,7 +278,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
     step.args.push_back(arg);
   }
   g.steps.push_back(std::move(step));
-  g.outputs.push_back({0, redirect_dest ? *redirect_dest : contiguous_dest(n)});
+  g.outputs.push_back({0, redirect_dest ? *redirect_dest : plan::contiguous_dest(n)});
   run_group(g);
   return true;
 }

@@ -284,12 +284,12 @@ void merge_roots(Plan& plan, std::vector<GroupDraft>& drafts) {
   drafts = std::move(kept);
 }
 
+}  // namespace
+
 Array contiguous_dest(const Node* n) {
   return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape,
                              contiguous_strides(n->shape), 0);
 }
-
-}  // namespace
 
 std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
   std::vector<GroupDraft> drafts;

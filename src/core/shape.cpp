@@ -72,6 +72,16 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   return broadcast_shapes(std::vector<Shape>{a, b});
 }
 
+void check_new_shape(const Shape& shape) {
+  if (shape.size() > size_t(kMaxDims)) {
+    throw ValueError("maximum supported dimension for an ndarray is " + std::to_string(kMaxDims) +
+                     ", found " + std::to_string(shape.size()));
+  }
+  for (int64_t d : shape) {
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+  }
+}
+
 int normalize_axis(int64_t axis, int ndim) {
   if (axis < -ndim || axis >= ndim) {
     throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +

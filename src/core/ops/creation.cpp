@@ -17,16 +17,6 @@ namespace accel {
 
 namespace {
 
-void check_shape(const Shape& shape) {
-  if (shape.size() > size_t(kMaxDims)) {
-    throw ValueError("maximum supported dimension for an ndarray is " + std::to_string(kMaxDims) +
-                     ", found " + std::to_string(shape.size()));
-  }
-  for (int64_t d : shape) {
-    if (d < 0) throw ValueError("negative dimensions are not allowed");
-  }
-}
-
 DType default_dtype_of(const Scalar& s) {
   if (!s.is_weak()) return s.dtype();
   switch (s.kind()) {
@@ -123,12 +113,12 @@ ScalarArg arange_value(bool integral, __int128 ival, double fval, DType dt) {
 }  // namespace
 
 Array empty(const Shape& shape, DType dtype, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   return Array::empty(shape, dtype, device);
 }
 
 Array full(const Shape& shape, Scalar value, std::optional<DType> dtype, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   const DType dt = dtype ? *dtype : default_dtype_of(value);
   return make_pending(OpKind::Fill, dt, shape, device, {Operand{scalar_arg(value, dt)}});
 }
@@ -194,7 +184,7 @@ Array linspace(Scalar start, Scalar stop, int64_t num, bool endpoint, std::optio
 Array tri(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {
   // Negative sizes give empty matrices, as NumPy (its outer product of empty aranges).
   const Shape shape{std::max<int64_t>(n, 0), std::max<int64_t>(m ? *m : n, 0)};
-  check_shape(shape);
+  check_new_shape(shape);
   NodeParams p;
   p.k = k;
   return make_pending(OpKind::Tri, dtype, shape, device, {}, p);
@@ -202,14 +192,14 @@ Array tri(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device de
 
 Array eye(int64_t n, std::optional<int64_t> m, int64_t k, DType dtype, Device device) {
   const Shape shape{n, m ? *m : n};
-  check_shape(shape);
+  check_new_shape(shape);
   NodeParams p;
   p.k = k;
   return make_pending(OpKind::Eye, dtype, shape, device, {}, p);
 }
 
 Array from_host(const void* data, DType dtype, const Shape& shape, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   Array a = Array::empty(shape, dtype, device);
   backend_for(device).copy_from_host(data, a.storage()->data(), a.nbytes());
   return a;

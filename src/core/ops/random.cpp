@@ -11,16 +11,6 @@ namespace accel::random {
 
 namespace {
 
-void check_shape(const Shape& shape) {
-  if (shape.size() > size_t(kMaxDims)) {
-    throw ValueError("maximum supported dimension for an ndarray is " + std::to_string(kMaxDims) +
-                     ", found " + std::to_string(shape.size()));
-  }
-  for (int64_t d : shape) {
-    if (d < 0) throw ValueError("negative dimensions are not allowed");
-  }
-}
-
 void check_float(DType dtype, const char* what) {
   if (dtype != DType::Float32 && dtype != DType::Float64) {
     throw TypeError(std::string("Unsupported dtype ") + std::string(dtype_name(dtype)) + " for " +
@@ -76,21 +66,21 @@ uint64_t Generator::reserve(const Shape& shape, DType dtype) {
 }
 
 Array Generator::random(const Shape& shape, DType dtype, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   check_float(dtype, "random");
   const uint64_t at = reserve(shape, dtype);
   return make_pending(OpKind::RandomUniform, dtype, shape, device, {u64(key_), u64(at)});
 }
 
 Array Generator::standard_normal(const Shape& shape, DType dtype, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   check_float(dtype, "standard_normal");
   const uint64_t at = reserve(shape, dtype);
   return make_pending(OpKind::RandomNormal, dtype, shape, device, {u64(key_), u64(at)});
 }
 
 Array Generator::standard_exponential(const Shape& shape, DType dtype, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   check_float(dtype, "standard_exponential");
   const uint64_t at = reserve(shape, dtype);
   return make_pending(OpKind::RandomExponential, dtype, shape, device, {u64(key_), u64(at)});
@@ -98,7 +88,7 @@ Array Generator::standard_exponential(const Shape& shape, DType dtype, Device de
 
 Array Generator::integers(const Scalar& low, const Scalar& high, const Shape& shape, DType dtype,
                           bool endpoint, Device device) {
-  check_shape(shape);
+  check_new_shape(shape);
   if (!is_integer(dtype) && dtype != DType::Bool) {
     throw TypeError(std::string("Unsupported dtype ") + std::string(dtype_name(dtype)) +
                     " for integers: expected an integer dtype or bool");
