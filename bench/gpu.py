@@ -36,19 +36,26 @@ REPS = 20
 WARMUP = 3
 
 
-def median_ms(run, start, end, sync, reps=REPS, elapsed=lambda s, e: s.elapsed_time(e)):
-    """Median milliseconds of run() between two events of one library."""
+def median_ms(run, start, end, sync, reps=REPS, elapsed=lambda s, e: s.elapsed_time(e),
+              host_us=None):
+    """Median milliseconds of run() between two events of one library. A list given as host_us
+    gets the median of the host's microseconds in run(), the part of that figure the device may
+    have waited for."""
     for _ in range(WARMUP):
         run()
     sync()
-    times = []
+    times, host = [], []
     for _ in range(reps):
         s, e = start(), end()
         s.record()
+        t0 = time.perf_counter()
         run()
+        host.append((time.perf_counter() - t0) * 1e6)
         e.record()
         e.synchronize()
         times.append(elapsed(s, e))
+    if host_us is not None:
+        host_us.append(statistics.median(host))
     return statistics.median(times)
 
 
@@ -56,27 +63,31 @@ def pipelined_ms(run, start, end, sync, k=20, elapsed=lambda s, e: s.elapsed_tim
     """Median milliseconds per run() of k runs queued back to back between two events: the
     device's time once the host keeps ahead of it. median_ms also counts the host's work
     between the start event and the first launch, all of it for a lazy library, whose one
-    launch comes after the whole expression is built."""
+    launch comes after the whole expression is built. Also returns the host's microseconds per
+    run() in those loops (building, planning, launching), which median_ms's figure exceeds the
+    device's by."""
     for _ in range(WARMUP):
         run()
     sync()
-    times = []
+    times, host = [], []
     for _ in range(5):
         s, e = start(), end()
         s.record()
+        t0 = time.perf_counter()
         for _ in range(k):
             run()
+        host.append((time.perf_counter() - t0) / k * 1e6)
         e.record()
         e.synchronize()
         times.append(elapsed(s, e) / k)
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(host)
 
 
-def timer_ap(run):
+def timer_ap(run, host_us=None):
     # A new elementwise kernel first runs from a quick build; time its optimized build.
     run()
     ap.cuda.wait_for_optimized_kernels()
-    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
+    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize, host_us=host_us)
 
 
 def torch_event():
@@ -284,9 +295,10 @@ def case_fused(fn, nin, nout, n):
         r = fn(ap, *xs)
         ap.eval(*r) if isinstance(r, tuple) else ap.eval(r)
 
-    out = {"accelpy": timer_ap(run_ap),
-           "accelpy_pipelined": pipelined_ms(run_ap, ap.cuda.Event, ap.cuda.Event,
-                                             ap.cuda.synchronize)}
+    host_us = []
+    out = {"accelpy": timer_ap(run_ap, host_us), "accelpy_alone_host_us": host_us[0]}
+    out["accelpy_pipelined"], out["accelpy_host_us"] = pipelined_ms(
+        run_ap, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
     if cupy is not None:
         cs = [cupy.asarray(h) for h in host]
         out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
@@ -310,8 +322,8 @@ def case_fused(fn, nin, nout, n):
         torch.cuda.synchronize()
         out["torch.compile_first_call_ms"] = (time.perf_counter() - t0) * 1e3
         out["torch.compile"] = timer_torch(lambda: compiled(*ts))
-        out["torch.compile_pipelined"] = pipelined_ms(lambda: compiled(*ts), torch_event,
-                                                      torch_event, torch.cuda.synchronize)
+        out["torch.compile_pipelined"], out["torch.compile_host_us"] = pipelined_ms(
+            lambda: compiled(*ts), torch_event, torch_event, torch.cuda.synchronize)
     return out, nbytes
 
 
@@ -804,12 +816,14 @@ def print_table(result, quick=False):
               f"(1 core) {h['memcpy_1thread_gbps']:.1f}, pinned H2D {h['pinned_h2d_gbps']:.1f}")
     print(f"\n{'fusion (ms)':30} {'floor':>7} {'accelpy':>8} {'x floor':>8} {'cupy':>7} "
           f"{'c.fuse':>7} {'torch':>7} {'compile':>8} target   (queued back to back: accelpy, "
-          "compile)")
+          "compile; host us per call: accelpy alone, accelpy queued, compile queued)")
     targets = ["<=1.05x", "<=1.10x", "<=1.15x", "<=1.10x", "~1 pass", "~torch", "~torch", "~torch"]
 
-    def piped(m):  # runs from before pipelined_ms have neither
+    def piped(m):  # runs from before pipelined_ms have neither (and before 2026-12-04, no host)
         a, c = m.get("accelpy_pipelined"), m.get("torch.compile_pipelined")
-        return "" if a is None else f"{a:.3f} {'-' if c is None else f'{c:.3f}'}"
+        h = [m.get(k + "host_us") for k in ("accelpy_alone_", "accelpy_", "torch.compile_")]
+        return ("" if a is None else f"{a:.3f} {'-' if c is None else f'{c:.3f}'}") + \
+            ("" if h[0] is None else "; " + " ".join(fmt(v) for v in h))
 
     for (name, *_), target in zip(FUSION_CASES, targets, strict=True):
         if name not in cases:  # a case added after the run
