@@ -349,3 +349,33 @@ def test_driver_function_calls_pack_like_raw_kernels(fake_driver):
     print("ok")
     """, RAW_SIZES)
     assert out.startswith("ok")
+
+
+def test_gpu_bench_fusion_cases_run_on_the_host_path(fake_driver, tmp_path):
+    # bench/gpu.py's fusion cases and first use of a fused expression (issue 4's targets) run as
+    # far as the host goes, so an error in the benchmark shows here rather than in a GPU session's
+    # one full run. The fake driver's events report a fixed time: figures are not checked, only
+    # that every case ran and printed.
+    out = run_fake(fake_driver, f"""
+    import sys
+    sys.path.insert(0, {os.path.join(ROOT, "bench")!r})
+    sys.modules["torch"] = sys.modules["cupy"] = None  # on a GPU machine they would run for real
+    import gpu
+    names = [case[0] for case in gpu.FUSION_CASES]
+    sys.argv = ["gpu.py", "--quick", "--out", {str(tmp_path)!r}, "--only", "first_use_fused"]
+    for name in names:
+        sys.argv += ["--only", name]
+    gpu.main()
+    print("names:", "|".join(names))
+    """)
+    assert "FAILED" not in out and "Traceback" not in out, out
+    names = out.splitlines()[-1].removeprefix("names: ").split("|")
+    assert len(names) >= 4
+    assert "new fused expr, empty cache" in out and "new fused expr, disk hit" in out, out
+    table = out[out.index("fusion (ms)"):]
+    for name in names:
+        assert f"case {name} (" in out, name
+        row = next(line for line in table.splitlines() if line.startswith(name))
+        # The host's microseconds per call, alone and queued, end the row.
+        alone, queued = (float(v) for v in row.split(";")[1].split()[:2])
+        assert alone > 0 and queued > 0, row
