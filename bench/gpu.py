@@ -3,6 +3,9 @@
 Each figure is the median of event-timed runs after warm-up; bandwidths count the bytes that
 must move. Results go to bench/results/<device>.json (date, device, versions); a table is
 printed last. Usage: python bench/gpu.py [--out DIR] [--quick] [--only CASE]...
+
+Beside it: gpu_timing.py (the peers and timers every case uses), gpu_fusion.py (fusion, issue
+4), gpu_spectral.py (fft and linalg, issue 8) and raw_kernels.py (user kernels, issue 5).
 """
 
 import argparse
@@ -18,97 +21,20 @@ import time
 import traceback
 
 import numpy as np
+from gpu_fusion import FUSION_CASES, case_fused, first_use_fused_ms
+from gpu_timing import (
+    burst_us,
+    cupy,
+    empty_cache_env,
+    gbps,
+    per_op_us,
+    timer_ap,
+    timer_cupy,
+    timer_torch,
+    torch,
+)
 
 import accelpy as ap
-
-try:
-    import torch
-    if not torch.cuda.is_available():
-        torch = None
-except Exception:  # noqa: BLE001 - any import problem means "not measured"
-    torch = None
-try:
-    import cupy
-except Exception:  # noqa: BLE001
-    cupy = None
-
-REPS = 20
-WARMUP = 3
-
-
-def median_ms(run, start, end, sync, reps=REPS, elapsed=lambda s, e: s.elapsed_time(e),
-              host_us=None):
-    """Median milliseconds of run() between two events of one library. A list given as host_us
-    gets the median of the host's microseconds in run(), the part of that figure the device may
-    have waited for."""
-    for _ in range(WARMUP):
-        run()
-    sync()
-    times, host = [], []
-    for _ in range(reps):
-        s, e = start(), end()
-        s.record()
-        t0 = time.perf_counter()
-        run()
-        host.append((time.perf_counter() - t0) * 1e6)
-        e.record()
-        e.synchronize()
-        times.append(elapsed(s, e))
-    if host_us is not None:
-        host_us.append(statistics.median(host))
-    return statistics.median(times)
-
-
-def pipelined_ms(run, start, end, sync, k=20, elapsed=lambda s, e: s.elapsed_time(e)):
-    """Median milliseconds per run() of k runs queued back to back between two events: the
-    device's time once the host keeps ahead of it. median_ms also counts the host's work
-    between the start event and the first launch, all of it for a lazy library, whose one
-    launch comes after the whole expression is built. Also returns the host's microseconds per
-    run() in those loops (building, planning, launching), which median_ms's figure exceeds the
-    device's by."""
-    for _ in range(WARMUP):
-        run()
-    sync()
-    times, host = [], []
-    for _ in range(5):
-        s, e = start(), end()
-        s.record()
-        t0 = time.perf_counter()
-        for _ in range(k):
-            run()
-        host.append((time.perf_counter() - t0) / k * 1e6)
-        e.record()
-        e.synchronize()
-        times.append(elapsed(s, e) / k)
-    return statistics.median(times), statistics.median(host)
-
-
-def timer_ap(run, host_us=None):
-    # A new elementwise kernel first runs from a quick build; time its optimized build.
-    run()
-    ap.cuda.wait_for_optimized_kernels()
-    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize, host_us=host_us)
-
-
-def torch_event():
-    return torch.cuda.Event(enable_timing=True)
-
-
-def timer_torch(run):
-    if torch is None:
-        return None
-    return median_ms(run, torch_event, torch_event, torch.cuda.synchronize)
-
-
-def timer_cupy(run):
-    if cupy is None:
-        return None
-    return median_ms(run, cupy.cuda.Event, cupy.cuda.Event, cupy.cuda.runtime.deviceSynchronize,
-                     elapsed=cupy.cuda.get_elapsed_time)
-
-
-def gbps(nbytes, ms):
-    return None if ms is None else nbytes / (ms * 1e-3) / 1e9
 
 
 def case_add(n):
@@ -218,152 +144,6 @@ def case_random(n, kind):
     return out, 4 * n
 
 
-# ---- fusion: expressions over several arrays, against eager and compiled peers --------------
-
-def _expr_abcde(xp, a, b, c, d, e):
-    return a * b + c * d - e
-
-
-def _expr_trig(xp, x, y):
-    return xp.sqrt(x * x + y * y) * xp.sin(x) + xp.exp(-y)
-
-
-def _expr_sumsq(xp, a, b):
-    return ((a - b) ** 2).sum()
-
-
-def _expr_twenty(xp, a, b, c, d, e, f):
-    """20 operations over six arrays."""
-    t = a * b + c * d - e * f            # 5
-    u = xp.maximum(t, 0.0) * 0.5 + a     # 3
-    w = xp.sqrt(xp.abs(u) + 1.0) - b     # 4
-    z = w * c + d / (xp.abs(e) + 1.0)    # 5
-    return xp.where(z > f, z, f) - 0.25  # 3
-
-
-def _expr_kept_sumsq(xp, a, b):
-    """A reduction whose intermediate stays referenced: one kernel writes t and the sum."""
-    t = a - b
-    return t, (t * t).sum()
-
-
-def _expr_sinc(xp, x):
-    return xp.sinc(x)
-
-
-def _expr_i0(xp, x):
-    return xp.i0(x)
-
-
-def _expr_nan_to_num(xp, x):
-    return xp.nan_to_num(x)
-
-
-FUSION_CASES = [
-    ("fused a*b+c*d-e 5x2^26", _expr_abcde, 5, 1),
-    ("fused sqrt*sin+exp 2x2^26", _expr_trig, 2, 1),
-    ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
-    ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
-    ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
-    # NumPy breadth beyond the op table (issue 6, part B): one kernel each.
-    ("sinc 2^26", _expr_sinc, 1, 1),
-    ("i0 2^26", _expr_i0, 1, 1),
-    ("nan_to_num 2^26", _expr_nan_to_num, 1, 1),
-]
-
-
-def _torch_ns():
-    """torch under the NumPy names the expressions use."""
-    import types
-
-    def maximum(x, y):
-        return torch.maximum(x, y) if torch.is_tensor(y) else torch.clamp_min(x, y)
-
-    return types.SimpleNamespace(sqrt=torch.sqrt, sin=torch.sin, exp=torch.exp, abs=torch.abs,
-                                 maximum=maximum, where=torch.where, sinc=torch.sinc,
-                                 i0=torch.i0, nan_to_num=torch.nan_to_num)
-
-
-def case_fused(fn, nin, nout, n):
-    """accelpy against CuPy (eager, cupy.fuse) and PyTorch (eager, torch.compile); the bytes
-    that must move are the inputs read once and the outputs written once."""
-    rng = np.random.default_rng(3)
-    host = [rng.standard_normal(n, dtype=np.float32) for _ in range(nin)]
-    nbytes = 4 * n * (nin + nout)
-    xs = [ap.asarray(h, device="cuda") for h in host]
-    def run_ap():
-        r = fn(ap, *xs)
-        ap.eval(*r) if isinstance(r, tuple) else ap.eval(r)
-
-    host_us = []
-    out = {"accelpy": timer_ap(run_ap, host_us), "accelpy_alone_host_us": host_us[0]}
-    out["accelpy_pipelined"], out["accelpy_host_us"] = pipelined_ms(
-        run_ap, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
-    if cupy is not None:
-        cs = [cupy.asarray(h) for h in host]
-        out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
-        # A kernel name of our own: cupy.fuse names the kernel after the function, and a
-        # lambda's "<lambda>" does not compile (cupy/cupy#3517; no case had a cupy.fuse figure
-        # up to 2026-12-02).
-        fused = cupy.fuse(kernel_name=fn.__name__.lstrip("_"))(lambda *args: fn(cupy, *args))
-        try:
-            out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))
-        except Exception as e:  # noqa: BLE001 - cupy.fuse cannot express every expression
-            print(f"cupy.fuse failed on {fn.__name__}: {type(e).__name__}: {str(e)[:300]}",
-                  file=sys.stderr)
-            out["cupy.fuse"] = None
-    if torch is not None:
-        ts = [torch.from_numpy(h).cuda() for h in host]
-        ns = _torch_ns()
-        out["torch"] = timer_torch(lambda: fn(ns, *ts))
-        compiled = torch.compile(lambda *args: fn(ns, *args))
-        t0 = time.perf_counter()
-        compiled(*ts)
-        torch.cuda.synchronize()
-        out["torch.compile_first_call_ms"] = (time.perf_counter() - t0) * 1e3
-        out["torch.compile"] = timer_torch(lambda: compiled(*ts))
-        out["torch.compile_pipelined"], out["torch.compile_host_us"] = pipelined_ms(
-            lambda: compiled(*ts), torch_event, torch_event, torch.cuda.synchronize)
-    return out, nbytes
-
-
-def empty_cache_env(d):
-    """The environment of a process whose kernel caches are empty: accelpy's, and the CUDA
-    driver's compute cache, where NVRTC 12.9+ keeps what it compiled (a program compiled by an
-    earlier process, a test run's for instance, comes back from it in ~15 ms on the H200)."""
-    os.makedirs(os.path.join(d, "driver"))
-    return dict(os.environ, ACCELPY_CACHE_DIR=os.path.join(d, "accelpy"),
-                CUDA_CACHE_PATH=os.path.join(d, "driver"))
-
-
-FIRST_USE_FUSED = """
-import time, accelpy as ap, numpy as np
-x = ap.arange(1 << 20, dtype=np.float32, device="cuda")
-y = x * 0.5
-ap.eval(y)              # CUDA, NVRTC and the cache are warm
-ap.cuda.synchronize()
-t0 = time.perf_counter()
-z = ap.tanh(x * y - 1.5) * ap.exp(-y * 0.001) + ap.sqrt(x + y) * 0.25 - ap.minimum(x, y)
-ap.eval(z)              # a fused structure not used before
-ap.cuda.synchronize()
-t1 = time.perf_counter()
-s = ap.cuda.kernel_cache_stats()
-print((t1 - t0) * 1e3, s["compiled"], s["disk_hits"])
-"""
-
-
-def first_use_fused_ms():
-    """Compile time of a never-seen fused expression, then a warm disk-cache hit in a new
-    process (targets: <= 100 ms and <= 2 ms)."""
-    with tempfile.TemporaryDirectory() as d:
-        env = empty_cache_env(d)
-        cold, warm = (subprocess.run([sys.executable, "-c", FIRST_USE_FUSED], env=env,
-                                     capture_output=True, text=True, check=True).stdout.split()
-                      for _ in range(2))
-    return {"empty_cache_ms": float(cold[0]), "disk_hit_ms": float(warm[0]),
-            "compiled_cold": int(cold[1]), "disk_hits_warm": int(warm[2])}
-
-
 def case_d2d(n):
     """Device copy bandwidth: the floor every memory-bound kernel is compared with."""
     x = ap.zeros(n, dtype=np.float32, device="cuda")
@@ -376,42 +156,12 @@ def case_d2d(n):
     return res, 2 * 4 * n
 
 
-def per_op_us(run, sync, reps):
-    """Host microseconds per call of run() (queued, not synchronized) after 100 warm-up calls."""
-    for _ in range(100):
-        run()
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        run()
-    t1 = time.perf_counter()
-    sync()
-    return (t1 - t0) / reps * 1e6
-
-
-def burst_us(run, sync, burst=256, bursts=100):
-    """Host microseconds per call of run() in bursts shorter than the driver's launch queue,
-    synchronized between bursts (not timed): no call waits for the GPU to drain the queue, so
-    this is the host's own cost even when the GPU runs tiny kernels slower than they are queued."""
-    for _ in range(burst):
-        run()
-    samples = []
-    for _ in range(bursts):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(burst):
-            run()
-        samples.append((time.perf_counter() - t0) / burst * 1e6)
-    sync()
-    return statistics.median(samples)
-
-
 DISPATCH = """
 import sys
 import numpy as np
 import accelpy as ap
 sys.path.insert(0, sys.argv[2])
-from gpu import per_op_us
+from gpu_timing import per_op_us
 a = ap.ones(1, dtype=np.float32, device="cuda")
 print(per_op_us(lambda: ap.eval(a + a), ap.cuda.synchronize, int(sys.argv[1])))
 """
@@ -741,7 +491,6 @@ def main():
         traceback.print_exc()
 
 
-
 def print_table(result, quick=False):
     """The short table of a run's results (also for a saved JSON file: --table)."""
     cases = result["cases"]
@@ -854,8 +603,6 @@ def print_table(result, quick=False):
         print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
     print("\n".join(gpu_spectral.report(cases)))
     print_indexing(cases)
-
-
 
 
 if __name__ == "__main__":

@@ -1,0 +1,157 @@
+"""GPU benchmarks of automatic fusion (issue 4): expressions over several arrays against CuPy
+(eager and cupy.fuse) and PyTorch (eager and torch.compile), and the first use of a fused
+expression never seen before. Imported by bench/gpu.py, which times and reports them."""
+
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from gpu_timing import (
+    cupy,
+    empty_cache_env,
+    pipelined_ms,
+    timer_ap,
+    timer_cupy,
+    timer_torch,
+    torch,
+    torch_event,
+)
+
+import accelpy as ap
+
+
+def _expr_abcde(xp, a, b, c, d, e):
+    return a * b + c * d - e
+
+
+def _expr_trig(xp, x, y):
+    return xp.sqrt(x * x + y * y) * xp.sin(x) + xp.exp(-y)
+
+
+def _expr_sumsq(xp, a, b):
+    return ((a - b) ** 2).sum()
+
+
+def _expr_twenty(xp, a, b, c, d, e, f):
+    """20 operations over six arrays."""
+    t = a * b + c * d - e * f            # 5
+    u = xp.maximum(t, 0.0) * 0.5 + a     # 3
+    w = xp.sqrt(xp.abs(u) + 1.0) - b     # 4
+    z = w * c + d / (xp.abs(e) + 1.0)    # 5
+    return xp.where(z > f, z, f) - 0.25  # 3
+
+
+def _expr_kept_sumsq(xp, a, b):
+    """A reduction whose intermediate stays referenced: one kernel writes t and the sum."""
+    t = a - b
+    return t, (t * t).sum()
+
+
+def _expr_sinc(xp, x):
+    return xp.sinc(x)
+
+
+def _expr_i0(xp, x):
+    return xp.i0(x)
+
+
+def _expr_nan_to_num(xp, x):
+    return xp.nan_to_num(x)
+
+
+FUSION_CASES = [
+    ("fused a*b+c*d-e 5x2^26", _expr_abcde, 5, 1),
+    ("fused sqrt*sin+exp 2x2^26", _expr_trig, 2, 1),
+    ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
+    ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
+    ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
+    # NumPy breadth beyond the op table (issue 6, part B): one kernel each.
+    ("sinc 2^26", _expr_sinc, 1, 1),
+    ("i0 2^26", _expr_i0, 1, 1),
+    ("nan_to_num 2^26", _expr_nan_to_num, 1, 1),
+]
+
+
+def _torch_ns():
+    """torch under the NumPy names the expressions use."""
+    import types
+
+    def maximum(x, y):
+        return torch.maximum(x, y) if torch.is_tensor(y) else torch.clamp_min(x, y)
+
+    return types.SimpleNamespace(sqrt=torch.sqrt, sin=torch.sin, exp=torch.exp, abs=torch.abs,
+                                 maximum=maximum, where=torch.where, sinc=torch.sinc,
+                                 i0=torch.i0, nan_to_num=torch.nan_to_num)
+
+
+def case_fused(fn, nin, nout, n):
+    """accelpy against CuPy (eager, cupy.fuse) and PyTorch (eager, torch.compile); the bytes
+    that must move are the inputs read once and the outputs written once."""
+    rng = np.random.default_rng(3)
+    host = [rng.standard_normal(n, dtype=np.float32) for _ in range(nin)]
+    nbytes = 4 * n * (nin + nout)
+    xs = [ap.asarray(h, device="cuda") for h in host]
+    def run_ap():
+        r = fn(ap, *xs)
+        ap.eval(*r) if isinstance(r, tuple) else ap.eval(r)
+
+    host_us = []
+    out = {"accelpy": timer_ap(run_ap, host_us), "accelpy_alone_host_us": host_us[0]}
+    out["accelpy_pipelined"], out["accelpy_host_us"] = pipelined_ms(
+        run_ap, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize)
+    if cupy is not None:
+        cs = [cupy.asarray(h) for h in host]
+        out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
+        # A kernel name of our own: cupy.fuse names the kernel after the function, and a
+        # lambda's "<lambda>" does not compile (cupy/cupy#3517; no case had a cupy.fuse figure
+        # up to 2026-12-02).
+        fused = cupy.fuse(kernel_name=fn.__name__.lstrip("_"))(lambda *args: fn(cupy, *args))
+        try:
+            out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))
+        except Exception as e:  # noqa: BLE001 - cupy.fuse cannot express every expression
+            print(f"cupy.fuse failed on {fn.__name__}: {type(e).__name__}: {str(e)[:300]}",
+                  file=sys.stderr)
+            out["cupy.fuse"] = None
+    if torch is not None:
+        ts = [torch.from_numpy(h).cuda() for h in host]
+        ns = _torch_ns()
+        out["torch"] = timer_torch(lambda: fn(ns, *ts))
+        compiled = torch.compile(lambda *args: fn(ns, *args))
+        t0 = time.perf_counter()
+        compiled(*ts)
+        torch.cuda.synchronize()
+        out["torch.compile_first_call_ms"] = (time.perf_counter() - t0) * 1e3
+        out["torch.compile"] = timer_torch(lambda: compiled(*ts))
+        out["torch.compile_pipelined"], out["torch.compile_host_us"] = pipelined_ms(
+            lambda: compiled(*ts), torch_event, torch_event, torch.cuda.synchronize)
+    return out, nbytes
+
+
+FIRST_USE_FUSED = """
+import time, accelpy as ap, numpy as np
+x = ap.arange(1 << 20, dtype=np.float32, device="cuda")
+y = x * 0.5
+ap.eval(y)              # CUDA, NVRTC and the cache are warm
+ap.cuda.synchronize()
+t0 = time.perf_counter()
+z = ap.tanh(x * y - 1.5) * ap.exp(-y * 0.001) + ap.sqrt(x + y) * 0.25 - ap.minimum(x, y)
+ap.eval(z)              # a fused structure not used before
+ap.cuda.synchronize()
+t1 = time.perf_counter()
+s = ap.cuda.kernel_cache_stats()
+print((t1 - t0) * 1e3, s["compiled"], s["disk_hits"])
+"""
+
+
+def first_use_fused_ms():
+    """Compile time of a never-seen fused expression, then a warm disk-cache hit in a new
+    process (targets: <= 100 ms and <= 2 ms)."""
+    with tempfile.TemporaryDirectory() as d:
+        env = empty_cache_env(d)
+        cold, warm = (subprocess.run([sys.executable, "-c", FIRST_USE_FUSED], env=env,
+                                     capture_output=True, text=True, check=True).stdout.split()
+                      for _ in range(2))
+    return {"empty_cache_ms": float(cold[0]), "disk_hit_ms": float(warm[0]),
+            "compiled_cold": int(cold[1]), "disk_hits_warm": int(warm[2])}
