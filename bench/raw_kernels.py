@@ -10,13 +10,9 @@ import tempfile
 import time
 
 import numpy as np
+from gpu_timing import burst_us, cupy
 
 import accelpy as ap
-
-try:
-    import cupy
-except ImportError:
-    cupy = None
 
 CODE = r"""
 extern "C" __global__ void add(const float* a, const float* b, float* c, int n) {
@@ -41,22 +37,6 @@ def _per_launch_us(launch, sync, reps):
     return statistics.median(samples)
 
 
-def _burst_launch_us(launch, sync, burst=256, bursts=200):
-    """Host microseconds per launch in bursts shorter than the driver's launch queue (synchronized
-    between bursts, not timed), so that no launch waits for the GPU to drain the queue."""
-    for _ in range(burst):
-        launch()
-    samples = []
-    for _ in range(bursts):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(burst):
-            launch()
-        samples.append((time.perf_counter() - t0) / burst * 1e6)
-    sync()
-    return statistics.median(samples)
-
-
 def launch_overhead_us(reps=20000):
     """Host microseconds per launch of a 4-argument kernel (1 block), accelpy against CuPy in
     the same run: in a long loop (as issue 5 measures it) and in short bursts (no launch waits
@@ -68,8 +48,8 @@ def launch_overhead_us(reps=20000):
     n = np.int32(256)
     out = {"accelpy": _per_launch_us(lambda: k((1,), (256,), (a, a, c, n)),
                                      ap.cuda.synchronize, reps),
-           "accelpy_burst": _burst_launch_us(lambda: k((1,), (256,), (a, a, c, n)),
-                                             ap.cuda.synchronize)}
+           "accelpy_burst": burst_us(lambda: k((1,), (256,), (a, a, c, n)), ap.cuda.synchronize,
+                                     bursts=200)}
     floors = []
     for _ in range(5):
         ap.cuda.synchronize()
@@ -82,8 +62,8 @@ def launch_overhead_us(reps=20000):
         ck = cupy.RawKernel(CODE, "add")
         out["cupy"] = _per_launch_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
                                      cupy.cuda.runtime.deviceSynchronize, reps)
-        out["cupy_burst"] = _burst_launch_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
-                                             cupy.cuda.runtime.deviceSynchronize)
+        out["cupy_burst"] = burst_us(lambda: ck((1,), (256,), (ca, ca, cc, n)),
+                                     cupy.cuda.runtime.deviceSynchronize, bursts=200)
         out["ratio_to_cupy"] = out["accelpy"] / out["cupy"]
     return out
 
