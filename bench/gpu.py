@@ -476,8 +476,7 @@ def main():
                 lambda op=op: case_breadth(op, 1 << (24 if args.quick else 26)))
     import gpu_spectral  # fft and linalg (issue 8), beside this file
 
-    measure("spectral", lambda: gpu_spectral.cases(
-        (timer_ap, timer_torch, timer_cupy, torch, cupy), args.quick))
+    measure("spectral", lambda: gpu_spectral.cases(args.quick))
     cases.update(cases.pop("spectral", {}))
     import raw_kernels  # issue 5: raw kernel launch overhead and new-process startup
 

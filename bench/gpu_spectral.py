@@ -5,6 +5,7 @@ other cases; `python bench/gpu_spectral.py [--quick]` runs them alone."""
 import sys
 
 import numpy as np
+from gpu_timing import cupy, timer_ap, timer_cupy, timer_torch, torch
 
 import accelpy as ap
 
@@ -31,8 +32,7 @@ def _time_on(timer, data, fn):
     return timer(lambda: fn(data))
 
 
-def _fft_case(timers, x, ap_fn, torch_fn, cupy_fn):
-    timer_ap, timer_torch, timer_cupy, torch, cupy = timers
+def _one_input_case(x, ap_fn, torch_fn, cupy_fn):
     out = {"accelpy": _time_on(timer_ap, ap.asarray(x, device="cuda"),
                                lambda a: ap.eval(ap_fn(a)))}
     if torch is not None:
@@ -45,7 +45,7 @@ def _fft_case(timers, x, ap_fn, torch_fn, cupy_fn):
     return out
 
 
-def cases(timers, quick=False):
+def cases(quick=False):
     """{name: {"ms": {library: ms}}} for the FFT targets."""
     shift = 4 if quick else 0
     x1 = _rand(1 << (24 - shift), np.complex64, 0)
@@ -56,14 +56,14 @@ def cases(timers, quick=False):
     got = ap.asnumpy(ap.fft.fft(ap.asarray(small, device="cuda")))
     np.testing.assert_allclose(got, np.fft.fft(small), rtol=0, atol=1e-3 * np.abs(small).sum())
     out = {}
-    out["fft_c64_2^24"] = {"ms": _fft_case(timers, x1, ap.fft.fft, lambda t, v: t.fft.fft(v),
-                                           lambda c, v: c.fft.fft(v))}
-    out["rfft_f32_2^26"] = {"ms": _fft_case(timers, xr, ap.fft.rfft, lambda t, v: t.fft.rfft(v),
-                                            lambda c, v: c.fft.rfft(v))}
-    out["fft2_c64_64x1024^2"] = {"ms": _fft_case(timers, x2, ap.fft.fft2,
-                                                 lambda t, v: t.fft.fft2(v),
-                                                 lambda c, v: c.fft.fft2(v))}
-    out.update(linalg_cases(timers, quick))
+    out["fft_c64_2^24"] = {"ms": _one_input_case(x1, ap.fft.fft, lambda t, v: t.fft.fft(v),
+                                                 lambda c, v: c.fft.fft(v))}
+    out["rfft_f32_2^26"] = {"ms": _one_input_case(xr, ap.fft.rfft, lambda t, v: t.fft.rfft(v),
+                                                  lambda c, v: c.fft.rfft(v))}
+    out["fft2_c64_64x1024^2"] = {"ms": _one_input_case(x2, ap.fft.fft2,
+                                                       lambda t, v: t.fft.fft2(v),
+                                                       lambda c, v: c.fft.fft2(v))}
+    out.update(linalg_cases(quick))
     return out
 
 
@@ -73,7 +73,7 @@ def _well_conditioned(shape, seed):
     return (np.eye(n) + rng.uniform(-1, 1, shape) / (2 * n)).astype(np.float32)
 
 
-def linalg_cases(timers, quick=False):
+def linalg_cases(quick=False):
     """The linalg targets: solve of an 8192 x 8192 float32 system, inverses of 4096 matrices of
     32 x 32, svd of a 4096 x 4096 float32 matrix (all values and vectors)."""
     n_solve, n_svd, batch = (2048, 1024, 512) if quick else (8192, 4096, 4096)
@@ -89,21 +89,19 @@ def linalg_cases(timers, quick=False):
     np.testing.assert_allclose(inv @ small[:8], np.broadcast_to(np.eye(32), (8, 32, 32)),
                                rtol=0, atol=1e-4)
     out = {}
-    out["solve_f32_8192"] = {"ms": _pair_case(timers, a, b, ap.linalg.solve,
+    out["solve_f32_8192"] = {"ms": _pair_case(a, b, ap.linalg.solve,
                                               lambda t, p, q: t.linalg.solve(p, q),
                                               lambda c, p, q: c.linalg.solve(p, q))}
-    out["inv_f32_4096x32x32"] = {"ms": _fft_case(timers, small, ap.linalg.inv,
-                                                 lambda t, v: t.linalg.inv(v),
-                                                 lambda c, v: c.linalg.inv(v))}
-    out["svd_f32_4096"] = {"ms": _fft_case(timers, m, lambda v: ap.linalg.svd(v)[1],
-                                           lambda t, v: t.linalg.svd(v),
-                                           lambda c, v: c.linalg.svd(v))}
+    out["inv_f32_4096x32x32"] = {"ms": _one_input_case(small, ap.linalg.inv,
+                                                       lambda t, v: t.linalg.inv(v),
+                                                       lambda c, v: c.linalg.inv(v))}
+    out["svd_f32_4096"] = {"ms": _one_input_case(m, lambda v: ap.linalg.svd(v)[1],
+                                                 lambda t, v: t.linalg.svd(v),
+                                                 lambda c, v: c.linalg.svd(v))}
     return out
 
 
-def _pair_case(timers, x, y, ap_fn, torch_fn, cupy_fn):
-    timer_ap, timer_torch, timer_cupy, torch, cupy = timers
-
+def _pair_case(x, y, ap_fn, torch_fn, cupy_fn):
     def on(timer, px, py, fn):
         return timer(lambda: fn(px, py))
 
@@ -141,9 +139,4 @@ def report(results):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, __file__.rsplit("/", 1)[0])
-    import gpu
-
-    res = cases((gpu.timer_ap, gpu.timer_torch, gpu.timer_cupy, gpu.torch, gpu.cupy),
-                quick="--quick" in sys.argv)
-    print("\n".join(report(res)))
+    print("\n".join(report(cases(quick="--quick" in sys.argv))))
