@@ -48,6 +48,12 @@ inline bool is_integer(DType dt) {
 inline bool is_floating(DType dt) { return kind(dt) == DTypeKind::Float; }
 inline bool is_complex(DType dt) { return kind(dt) == DTypeKind::Complex; }
 inline bool is_inexact(DType dt) { return is_floating(dt) || is_complex(dt); }
+// The address alignment an element needs: its size, a complex number's part size (NumPy's
+// dtype.alignment and C++'s alignof agree).
+inline size_t element_alignment(DType dt) { return itemsize(dt) / (is_complex(dt) ? 2 : 1); }
+inline bool is_aligned_for(const void* p, DType dt) {
+  return reinterpret_cast<uintptr_t>(p) % element_alignment(dt) == 0;
+}
 
 std::optional<DType> dtype_from_name(std::string_view name);
 

@@ -47,8 +47,9 @@ def asarray(obj, dtype=None, device=None, copy=None):
     stored = _storable(arr, obj)
     if copy is False and stored is not arr:
         raise ValueError(f"Unable to avoid copy while creating an array as requested: "
-                         f"{arr.dtype} with strides {arr.strides} must be converted to "
-                         f"{stored.dtype} with strides in whole elements.")
+                         f"{arr.dtype} with strides {arr.strides}"
+                         f"{'' if arr.flags.aligned else ' at an unaligned address'} must be "
+                         f"copied to {stored.dtype}, aligned, with strides in whole elements.")
     return _core._from_numpy(stored, dtype, device, copy)
 
 
@@ -83,13 +84,13 @@ def _exports_memory(obj):
 
 
 def _storable(arr, original):
-    """The NumPy array in a dtype, byte order and layout accelpy stores (strides in whole
-    elements: NumPy allows any byte stride), or TypeError."""
+    """The NumPy array in a dtype, byte order and layout accelpy stores (aligned, strides in
+    whole elements: NumPy allows any address and byte stride), or TypeError."""
     dt = arr.dtype
     if not dt.isnative:
         arr = arr.astype(dt.newbyteorder("="))
         dt = arr.dtype
-    if any(s % dt.itemsize for s in arr.strides):
+    if any(s % dt.itemsize for s in arr.strides) or not arr.flags.aligned:
         arr = np.array(arr, copy=True)
     if not supported(dt):
         raise TypeError(

@@ -183,6 +183,12 @@ Array from_dltensor(const DLTensor& t, std::shared_ptr<void> owner, bool writeab
     strides = contiguous_strides(shape);  // NULL strides: compact, row-major (DLPack < 1.0)
   }
   char* data = static_cast<char*>(t.data) + t.byte_offset;
+  if (shape_size(shape) != 0 && !is_aligned_for(data, dtype)) {
+    throw BufferError("DLPack tensor data is not aligned to its " +
+                      std::to_string(element_alignment(dtype)) + "-byte " +
+                      std::string(dtype_name(dtype)) +
+                      " elements; accelpy shares aligned memory only (asarray copies)");
+  }
   return Array::wrap(data, dtype, std::move(shape), std::move(strides), device, std::move(owner),
                      writeable);
 }

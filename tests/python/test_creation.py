@@ -88,6 +88,21 @@ def test_asarray_strides_not_multiple_of_itemsize(device, rng):
     assert_identical(ap.asarray(unaligned), unaligned)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.int32, np.float16])
+def test_asarray_copies_memory_at_unaligned_addresses(device, rng, dtype):
+    # Kernels load whole elements, so memory NumPy allows at any address is copied to aligned
+    # memory (not shared, even on the CPU): later writes to the buffer do not show.
+    values = random_values(rng, 6, dtype)
+    buf = bytearray(b"x" + values.tobytes())
+    unaligned = np.frombuffer(buf, dtype=dtype, offset=1)
+    assert not unaligned.flags.aligned
+    x = ap.asarray(unaligned)
+    buf[1:] = bytes(len(buf) - 1)
+    assert_identical(x, values)
+    with pytest.raises(ValueError, match="unaligned address"):
+        ap.asarray(unaligned, copy=False)
+
+
 def test_asarray_read_only_and_byte_order(device, rng):
     ro = random_values(rng, (4, 5), np.float64)
     ro.flags.writeable = False

@@ -84,6 +84,12 @@ def test_cuda_array_interface_refusals(gpu):
         ap.asarray(Holder({**iface, "mask": iface["data"]}))
     with pytest.raises(ValueError, match="whole"):
         ap.asarray(Holder({**iface, "strides": (3,)}))
+    # A GPU load at a misaligned address is a sticky fault that ends the context: refused.
+    b = ap.zeros((5,))
+    moved = {**b.__cuda_array_interface__, "shape": (4,)}
+    moved["data"] = (moved["data"][0] + 4, False)
+    with pytest.raises(ValueError, match="not aligned to its 8-byte elements"):
+        ap.asarray(Holder(moved, b))
 
 
 def test_cpu_arrays_have_no_cuda_array_interface():

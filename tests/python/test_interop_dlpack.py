@@ -302,3 +302,10 @@ def test_unsupported_dtypes_and_devices_raise_buffer_error():
 
     with pytest.raises(BufferError, match="kDLOpenCL"):
         ap.from_dlpack(OnOpenCL(ap.zeros(2)))
+
+
+def test_from_dlpack_refuses_unaligned_memory():
+    # NumPy exports memory at any address; kernels load whole elements (asarray copies it).
+    unaligned = np.frombuffer(bytearray(33), dtype=np.float64, offset=1)
+    with pytest.raises(BufferError, match="not aligned to its 8-byte float64 elements"):
+        ap.from_dlpack(unaligned)

@@ -116,6 +116,31 @@ TEST(DLPack, ImportHandlesNullStridesAndByteOffsets) {
   EXPECT_THROW(from_dltensor(t, nullptr, false), BufferError);
 }
 
+TEST(DLPack, ImportRefusesMemoryNotAlignedToItsElements) {
+  // Kernels load whole elements: a float at an odd address is undefined on the CPU and a
+  // sticky fault on a GPU. Empty tensors never load, so any address does.
+  std::vector<float> buf(8, 1.0f);
+  int64_t shape[] = {3};
+  DLTensor t{};
+  t.data = buf.data();
+  t.device = {kDLCPU, 0};
+  t.ndim = 1;
+  t.dtype = {kDLFloat, 32, 1};
+  t.shape = shape;
+  t.byte_offset = 2;
+  EXPECT_THROW(from_dltensor(t, nullptr, false), BufferError);
+  EXPECT_THROW(Array::wrap(reinterpret_cast<char*>(buf.data()) + 2, DType::Float32, {3}, {1},
+                           Device::cpu(), nullptr, true),
+               ValueError);
+  // complex64 needs its parts' alignment (4 bytes), not its size.
+  t.dtype = {kDLComplex, 64, 1};
+  t.byte_offset = 4;
+  EXPECT_EQ(from_dltensor(t, nullptr, false).size(), 3);
+  shape[0] = 0;
+  t.byte_offset = 1;
+  EXPECT_EQ(from_dltensor(t, nullptr, false).size(), 0);
+}
+
 TEST(DLPack, ExportRunsTheWriteBarrier) {
   const Array x = test::make({1, 2, 3});
   const Array pending = multiply(x, 10.0);  // reads x, not computed yet
