@@ -1,7 +1,5 @@
 #include "accel/array.hpp"
 
-#include <cstdio>
-
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
@@ -9,16 +7,6 @@
 #include "src/core/graph.hpp"
 
 namespace accel {
-
-namespace {
-
-std::string hex_address(const void* p) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%p", p);
-  return text;
-}
-
-}  // namespace
 
 DType Array::dtype() const { return impl_->dtype; }
 const Shape& Array::shape() const { return impl_->shape; }
@@ -119,9 +107,8 @@ Array Array::wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device d
   // Kernels load whole elements: a misaligned address is undefined behaviour on the CPU and a
   // sticky "misaligned address" fault on a GPU. Strides count elements, so element 0 decides.
   if (n != 0 && !is_aligned_for(ptr, dtype)) {
-    throw ValueError("cannot use memory at address " + hex_address(ptr) + " as " +
-                     std::string(dtype_name(dtype)) + ": it is not aligned to its " +
-                     std::to_string(element_alignment(dtype)) +
+    throw ValueError("cannot use this memory as " + std::string(dtype_name(dtype)) +
+                     ": it is not aligned to its " + std::to_string(element_alignment(dtype)) +
                      "-byte elements (copy it to aligned memory first)");
   }
   char* base = static_cast<char*>(ptr) + lo * static_cast<int64_t>(isz);

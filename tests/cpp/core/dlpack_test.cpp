@@ -97,16 +97,21 @@ TEST(DLPack, ImportWrapsWithoutCopyAndReleasesTheProducer) {
   EXPECT_TRUE(released);  // the last view is gone: the producer's deleter ran
 }
 
-TEST(DLPack, ImportHandlesNullStridesAndByteOffsets) {
-  std::vector<float> buf = {0, 1, 2, 3, 4, 5, 6, 7};
-  int64_t shape[] = {2, 3};
+// A float32 DLTensor over host memory, with NULL strides (compact row-major, DLPack < 1.0).
+DLTensor host_floats(std::vector<float>& buf, int64_t* shape, int32_t ndim) {
   DLTensor t{};
   t.data = buf.data();
   t.device = {kDLCPU, 0};
-  t.ndim = 2;
+  t.ndim = ndim;
   t.dtype = {kDLFloat, 32, 1};
   t.shape = shape;
-  t.strides = nullptr;  // compact row-major (DLPack < 1.0)
+  return t;
+}
+
+TEST(DLPack, ImportHandlesNullStridesAndByteOffsets) {
+  std::vector<float> buf = {0, 1, 2, 3, 4, 5, 6, 7};
+  int64_t shape[] = {2, 3};
+  DLTensor t = host_floats(buf, shape, 2);
   t.byte_offset = 2 * sizeof(float);
   const Array a = from_dltensor(t, nullptr, false);
   EXPECT_EQ(test::values(a), (std::vector<double>{2, 3, 4, 5, 6, 7}));
@@ -121,12 +126,7 @@ TEST(DLPack, ImportRefusesMemoryNotAlignedToItsElements) {
   // sticky fault on a GPU. Empty tensors never load, so any address does.
   std::vector<float> buf(8, 1.0f);
   int64_t shape[] = {3};
-  DLTensor t{};
-  t.data = buf.data();
-  t.device = {kDLCPU, 0};
-  t.ndim = 1;
-  t.dtype = {kDLFloat, 32, 1};
-  t.shape = shape;
+  DLTensor t = host_floats(buf, shape, 1);
   t.byte_offset = 2;
   EXPECT_THROW(from_dltensor(t, nullptr, false), BufferError);
   EXPECT_THROW(Array::wrap(reinterpret_cast<char*>(buf.data()) + 2, DType::Float32, {3}, {1},
