@@ -106,7 +106,8 @@ def case_fused(fn, nin, nout, n):
         out["cupy"] = timer_cupy(lambda: fn(cupy, *cs))
         # A kernel name of our own: cupy.fuse names the kernel after the function, and a
         # lambda's "<lambda>" does not compile (cupy/cupy#3517; no case had a cupy.fuse figure
-        # up to 2026-12-02).
+        # up to 2026-12-02). Its sums take ~65 ms at 2^26 (H200, 2026-12-05): cupy.fuse launches
+        # a reduction fused with elementwise work on a tiny grid (cupy/cupy#9008).
         fused = cupy.fuse(kernel_name=fn.__name__.lstrip("_"))(lambda *args: fn(cupy, *args))
         try:
             out["cupy.fuse"] = timer_cupy(lambda: fused(*cs))

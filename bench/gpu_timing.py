@@ -70,28 +70,29 @@ def pipelined_ms(run, start, end, sync, k=20, elapsed=lambda s, e: s.elapsed_tim
     return statistics.median(times), statistics.median(host)
 
 
-def timer_ap(run, host_us=None):
+def timer_ap(run, host_us=None, reps=REPS):
     # A new elementwise kernel first runs from a quick build; time its optimized build.
     run()
     ap.cuda.wait_for_optimized_kernels()
-    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize, host_us=host_us)
+    return median_ms(run, ap.cuda.Event, ap.cuda.Event, ap.cuda.synchronize, reps=reps,
+                     host_us=host_us)
 
 
 def torch_event():
     return torch.cuda.Event(enable_timing=True)
 
 
-def timer_torch(run):
+def timer_torch(run, reps=REPS):
     if torch is None:
         return None
-    return median_ms(run, torch_event, torch_event, torch.cuda.synchronize)
+    return median_ms(run, torch_event, torch_event, torch.cuda.synchronize, reps=reps)
 
 
-def timer_cupy(run):
+def timer_cupy(run, reps=REPS):
     if cupy is None:
         return None
     return median_ms(run, cupy.cuda.Event, cupy.cuda.Event, cupy.cuda.runtime.deviceSynchronize,
-                     elapsed=cupy.cuda.get_elapsed_time)
+                     reps=reps, elapsed=cupy.cuda.get_elapsed_time)
 
 
 def gbps(nbytes, ms):
