@@ -1,5 +1,6 @@
-/* A CUDA driver that runs nothing: every entry point accelpy resolves (src/cuda/driver_fns.def)
- * succeeds at once, "device memory" is host memory and kernel launches are counted, not run.
+/* A CUDA driver that runs nothing: every entry point accelpy resolves
+ * (src/cuda/driver/driver_fns.def) succeeds at once, "device memory" is host memory and kernel
+ * launches are counted, not run.
  *
  * It exists to measure accelpy's host-side cost of a CUDA operation (Python binding, graph,
  * planner, code-generation plan, kernel-cache lookup, argument packing, allocator bookkeeping)

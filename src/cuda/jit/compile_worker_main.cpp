@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "src/cuda/jit/kernel_upgrades.hpp"
 #include "src/cuda/driver/loader.hpp"
+#include "src/cuda/jit/kernel_upgrades.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

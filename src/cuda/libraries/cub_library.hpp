@@ -1,6 +1,6 @@
-// libaccel_cub.so, the CUB device algorithms built by nvcc beside the extension (src/cuda/libraries/cub/),
-// opened with dlopen on first use, and C++ wrappers that run them on a device's current stream
-// with temporary memory from accelpy's stream-ordered pool.
+// libaccel_cub.so, the CUB device algorithms built by nvcc beside the extension
+// (src/cuda/libraries/cub/), opened with dlopen on first use, and C++ wrappers that run them on a
+// device's current stream with temporary memory from accelpy's stream-ordered pool.
 //
 // Without the library (accelpy built where CMake found no nvcc) every wrapper throws
 // accel::Error saying so; the rest of accelpy works.

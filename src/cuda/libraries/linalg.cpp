@@ -18,9 +18,9 @@
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/driver/transfer.hpp"
 #include "src/cuda/libraries/cusolver.hpp"
 #include "src/cuda/libraries/linalg_batched.hpp"
-#include "src/cuda/driver/transfer.hpp"
 
 namespace accel::cuda {
 

@@ -3,8 +3,8 @@
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
 #include "src/cuda/driver/context.hpp"
-#include "src/cuda/libraries/cub_library.hpp"
 #include "src/cuda/driver/transfer.hpp"
+#include "src/cuda/libraries/cub_library.hpp"
 
 namespace accel::cuda {
 

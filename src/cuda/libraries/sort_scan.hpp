@@ -1,5 +1,5 @@
 // The CUDA backend's sorting, scans, selection, gathers and binary searches, through the CUB
-// library (src/cuda/cub_library.hpp).
+// library (src/cuda/libraries/cub_library.hpp).
 #pragma once
 
 #include "src/core/backend_sort.hpp"

@@ -11,8 +11,8 @@
 #include "accel/cuda.hpp"
 #include "accel/interop.hpp"
 #include "accel/raw_kernel.hpp"
-#include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/jit/compiler.hpp"
 
 namespace accel::cuda {
 

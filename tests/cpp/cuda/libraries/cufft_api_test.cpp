@@ -1,5 +1,5 @@
-// cuFFT's vendored declarations (src/cuda/libraries/cufft.hpp) against the toolkit's cufft.h, and the
-// loader's report where no GPU is present.
+// cuFFT's vendored declarations (src/cuda/libraries/cufft.hpp) against the toolkit's cufft.h, and
+// the loader's report where no GPU is present.
 #include <gtest/gtest.h>
 
 #include <array>

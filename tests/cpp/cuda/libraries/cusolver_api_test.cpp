@@ -1,5 +1,5 @@
-// cuSOLVER's vendored declarations (src/cuda/libraries/cusolver.hpp) against the toolkit's cusolverDn.h,
-// and the loader's search.
+// cuSOLVER's vendored declarations (src/cuda/libraries/cusolver.hpp) against the toolkit's
+// cusolverDn.h, and the loader's search.
 #include <gtest/gtest.h>
 
 #include <array>

@@ -2,9 +2,9 @@
 // dtype it serves, and the vendored cuBLAS enum values match the toolkit's headers.
 #include <gtest/gtest.h>
 
+#include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/libraries/gemm.hpp"
-#include "src/cuda/driver/loader.hpp"
 
 #if ACCEL_HAVE_CUDA_HEADERS && __has_include(<cublas_api.h>)
 #include <cublas_api.h>
