@@ -10,15 +10,16 @@
 #include "accel/storage.hpp"
 #include "src/core/graph.hpp"
 #include "src/cuda/driver/allocator.hpp"
+#include "src/cuda/driver/transfer.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/libraries/fft.hpp"
 #include "src/cuda/libraries/gemm.hpp"
-#include "src/cuda/ops/indexing.hpp"
 #include "src/cuda/libraries/linalg.hpp"
-#include "src/cuda/ops/scatter.hpp"
 #include "src/cuda/libraries/sort_scan.hpp"
-#include "src/cuda/driver/transfer.hpp"
+#include "src/cuda/ops/indexing.hpp"
+#include "src/cuda/ops/scatter.hpp"
 
 namespace accel::cuda {
 

@@ -1,5 +1,6 @@
-// The kernel headers (include/accel/kernels/*.h) as strings, generated at build time
-// (cmake/embed_headers.cmake) so that NVRTC programs need no header files at run time.
+// The kernel headers (include/accel/kernels/*.h) and the program prelude (prelude.cuh) as
+// strings, generated at build time (cmake/embed_headers.cmake) so that NVRTC programs need no
+// header files at run time.
 #pragma once
 
 namespace accel::cuda {
@@ -11,5 +12,8 @@ struct EmbeddedHeader {
 };
 extern const EmbeddedHeader kEmbeddedHeaders[];
 extern const int kNumEmbeddedHeaders;
+// prelude.cuh alone: what every generated program starts with (not a header NVRTC is given).
+extern const EmbeddedHeader kEmbeddedPrelude[];
+extern const int kNumEmbeddedPrelude;
 
 }  // namespace accel::cuda

@@ -21,6 +21,7 @@
 
 #include "accel/cuda.hpp"
 #include "src/cuda/driver/loader.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
 
 extern char** environ;
 

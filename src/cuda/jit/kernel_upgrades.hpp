@@ -4,7 +4,7 @@
 // such) and launched at once; its optimized build is compiled by a worker process
 // (accel_compile_worker, started on first use, at the lowest priority), which stores it in the
 // disk cache and sends it back, and the LoadedKernel's functions are swapped for it
-// (compiler.cpp). Only elementwise kernels go this way: a reduction's split count follows its
+// (kernel_cache.cpp). Only elementwise kernels go this way: a reduction's split count follows its
 // kernel's occupancy, which the two builds need not share, and the split count decides the
 // order of the sum.
 //

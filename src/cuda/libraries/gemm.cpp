@@ -8,7 +8,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
-#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/kernel_cache.hpp"
 
 namespace accel::cuda {
 

@@ -16,10 +16,10 @@
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
 #include "src/cuda/driver/allocator.hpp"
-#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/driver/transfer.hpp"
+#include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/libraries/cub_library.hpp"
 #include "src/cuda/ops/indexing_kernels.hpp"
-#include "src/cuda/driver/transfer.hpp"
 
 namespace accel::cuda {
 

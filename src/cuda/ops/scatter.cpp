@@ -9,8 +9,9 @@
 #include <string>
 
 #include "accel/errors.hpp"
-#include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
 
 namespace accel::cuda {
 

@@ -11,7 +11,9 @@
 #include "accel/device.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
 #include "src/cuda/jit/embedded_headers.hpp"
+#include "src/cuda/jit/kernel_cache_stats.hpp"
 
 namespace accel::cuda {
 

@@ -10,8 +10,8 @@
 
 #include "accel/cuda.hpp"
 #include "accel/errors.hpp"
-#include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/driver/loader.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
 #include "tests/cpp/cuda/same_signature.hpp"
 
 // Captured before <cuda.h>, whose macros share these names.

@@ -13,10 +13,12 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/kernels/generators.h"
 #include "src/core/graph.hpp"
+#include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
+#include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
-#include "src/cuda/driver/loader.hpp"
 
 namespace accel::cuda {
 namespace {

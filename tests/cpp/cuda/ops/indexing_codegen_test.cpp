@@ -7,9 +7,10 @@
 
 #include "accel/ops.hpp"
 #include "src/core/backend_indexing.hpp"
-#include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/ops/indexing_kernels.hpp"
 #include "src/cuda/driver/loader.hpp"
+#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/kernel_cache.hpp"
+#include "src/cuda/ops/indexing_kernels.hpp"
 
 namespace accel::cuda {
 namespace {

@@ -1,0 +1,40 @@
+// The disk cache of compiled kernels: one file per program, named by a hash of its key text
+// (NVRTC version, options, embedded headers, source), holding the key text itself (compared
+// exactly on load), the image and a checksum. Files are written to a temporary name and
+// renamed, so readers never see a partial file; anything that fails verification is treated as
+// a miss and rewritten. Directories it creates are private to the user: cached code is run.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/nvrtc_options.hpp"
+
+namespace accel::cuda {
+
+class DiskCache {
+ public:
+  explicit DiskCache(std::string dir) : dir_(std::move(dir)) {}
+  bool enabled() const { return !dir_.empty(); }
+  const std::string& dir() const { return dir_; }
+  std::string path_for(const std::string& key_text) const;
+  std::optional<CompiledImage> load(const std::string& key_text) const;
+  void store(const std::string& key_text, const CompiledImage& image) const;
+
+ private:
+  std::string dir_;
+};
+
+// The process's disk cache, in default_cache_dir().
+const DiskCache& disk_cache();
+// ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
+std::string default_cache_dir();
+// The text that keys a program in the disk cache.
+std::string disk_key(const std::string& code, int cc, CompileTier tier = CompileTier::Optimized);
+
+// mkdir -p, creating directories private to the user (0700); failures are left to the first
+// file operation in them to notice.
+void make_private_dirs(const std::string& path);
+
+}  // namespace accel::cuda
