@@ -2,9 +2,10 @@
 // CUDA or a BLAS: where to look (an environment override, site-packages directories such as
 // NVIDIA's pip wheels or NumPy's bundled OpenBLAS, the CUDA toolkit, the system's search path),
 // trying the candidates in order with the reason each one was passed over, and resolving a
-// table of entry points. Used by the CUDA libraries' loaders (src/cuda/loader.cpp, cufft.cpp,
-// cusolver.cpp) and the CPU BLAS loader (src/cpu/blas_loader.cpp); `python -m accelpy info`
-// prints the statuses they keep.
+// table of entry points. Used by the CUDA libraries' loaders (src/cuda/driver/loader.cpp,
+// src/cuda/libraries/cufft.cpp, cusolver.cpp, cub_library.cpp; each lists its entry points in an
+// X-macro table, *_fns.def) and the CPU BLAS loader (src/cpu/blas_loader.cpp); `python -m
+// accelpy info` prints the statuses they keep.
 #pragma once
 
 #include <functional>

@@ -169,21 +169,9 @@ struct NvrtcState {
 
 std::string load_nvrtc_fns(void* h, const std::string& path, Nvrtc& n) {
   dynlib::Symbols symbols(h);
-  symbols.need("nvrtcVersion", n.nvrtcVersion);
-  symbols.need("nvrtcGetErrorString", n.nvrtcGetErrorString);
-  symbols.need("nvrtcCreateProgram", n.nvrtcCreateProgram);
-  symbols.need("nvrtcDestroyProgram", n.nvrtcDestroyProgram);
-  symbols.need("nvrtcCompileProgram", n.nvrtcCompileProgram);
-  symbols.need("nvrtcGetProgramLogSize", n.nvrtcGetProgramLogSize);
-  symbols.need("nvrtcGetProgramLog", n.nvrtcGetProgramLog);
-  symbols.need("nvrtcGetPTXSize", n.nvrtcGetPTXSize);
-  symbols.need("nvrtcGetPTX", n.nvrtcGetPTX);
-  symbols.need("nvrtcGetNumSupportedArchs", n.nvrtcGetNumSupportedArchs);
-  symbols.need("nvrtcGetSupportedArchs", n.nvrtcGetSupportedArchs);
-  symbols.need("nvrtcGetCUBINSize", n.nvrtcGetCUBINSize);
-  symbols.need("nvrtcGetCUBIN", n.nvrtcGetCUBIN);
-  symbols.need("nvrtcAddNameExpression", n.nvrtcAddNameExpression);
-  symbols.need("nvrtcGetLoweredName", n.nvrtcGetLoweredName);
+#define ACCEL_NVRTC_FN(name) symbols.need(#name, n.name);
+#include "src/cuda/driver/nvrtc_fns.def"
+#undef ACCEL_NVRTC_FN
   if (std::string err = symbols.error(path, "NVRTC", "11.2"); !err.empty()) return err;
   if (n.nvrtcVersion(&n.major, &n.minor) != api::NVRTC_SUCCESS)
     return path + ": nvrtcVersion failed";
@@ -230,13 +218,11 @@ CublasState load_cublas_state() {
   // (gemm.cpp), so that a partial library still reports its version.
   if (void* h = open_first(library_candidates(Library::Cublas), "cublasCreate_v2", s.status)) {
     dynlib::Symbols symbols(h);
-    symbols.want("cublasGetProperty", b.cublasGetProperty);
-    symbols.want("cublasCreate_v2", b.cublasCreate_v2);
-    symbols.want("cublasDestroy_v2", b.cublasDestroy_v2);
-    symbols.want("cublasSetStream_v2", b.cublasSetStream_v2);
-    symbols.want("cublasSetWorkspace_v2", b.cublasSetWorkspace_v2);
-    symbols.want("cublasGemmEx", b.cublasGemmEx);
-    symbols.want("cublasGemmStridedBatchedEx", b.cublasGemmStridedBatchedEx);
+#define ACCEL_CUBLAS_FN(symbol, type) symbols.want(#symbol, b.symbol);
+#define ACCEL_CUBLASLT_FN(symbol, type)
+#include "src/cuda/driver/cublas_fns.def"
+#undef ACCEL_CUBLAS_FN
+#undef ACCEL_CUBLASLT_FN
     int major = 0, minor = 0;
     if (b.cublasGetProperty &&
         b.cublasGetProperty(api::MAJOR_VERSION, &major) == api::CUBLAS_STATUS_SUCCESS &&
@@ -247,9 +233,11 @@ CublasState load_cublas_state() {
   }
   if (void* h = open_first(library_candidates(Library::CublasLt), "cublasLtCreate", s.lt_status)) {
     dynlib::Symbols symbols(h);
-    symbols.want("cublasLtGetVersion", b.cublasLtGetVersion);
-    symbols.want("cublasLtCreate", b.cublasLtCreate);
-    symbols.want("cublasLtDestroy", b.cublasLtDestroy);
+#define ACCEL_CUBLAS_FN(symbol, type)
+#define ACCEL_CUBLASLT_FN(symbol, type) symbols.want(#symbol, b.symbol);
+#include "src/cuda/driver/cublas_fns.def"
+#undef ACCEL_CUBLAS_FN
+#undef ACCEL_CUBLASLT_FN
     if (b.cublasLtGetVersion) {
       const size_t v = b.cublasLtGetVersion();  // 120304 for 12.3.4
       s.lt_status.version = std::to_string(v / 10000) + "." + std::to_string((v / 100) % 100);

@@ -27,34 +27,17 @@ struct Driver {
 struct Nvrtc {
   int major = 0, minor = 0;
   std::vector<int> archs;  // supported sm_XX, as XX
-  api::PFN_nvrtcVersion nvrtcVersion = nullptr;
-  api::PFN_nvrtcGetErrorString nvrtcGetErrorString = nullptr;
-  api::PFN_nvrtcGetNumSupportedArchs nvrtcGetNumSupportedArchs = nullptr;
-  api::PFN_nvrtcGetSupportedArchs nvrtcGetSupportedArchs = nullptr;
-  api::PFN_nvrtcCreateProgram nvrtcCreateProgram = nullptr;
-  api::PFN_nvrtcDestroyProgram nvrtcDestroyProgram = nullptr;
-  api::PFN_nvrtcCompileProgram nvrtcCompileProgram = nullptr;
-  api::PFN_nvrtcGetProgramLogSize nvrtcGetProgramLogSize = nullptr;
-  api::PFN_nvrtcGetProgramLog nvrtcGetProgramLog = nullptr;
-  api::PFN_nvrtcGetCUBINSize nvrtcGetCUBINSize = nullptr;
-  api::PFN_nvrtcGetCUBIN nvrtcGetCUBIN = nullptr;
-  api::PFN_nvrtcGetPTXSize nvrtcGetPTXSize = nullptr;
-  api::PFN_nvrtcGetPTX nvrtcGetPTX = nullptr;
-  api::PFN_nvrtcAddNameExpression nvrtcAddNameExpression = nullptr;
-  api::PFN_nvrtcGetLoweredName nvrtcGetLoweredName = nullptr;
+#define ACCEL_NVRTC_FN(name) api::PFN_##name name = nullptr;
+#include "src/cuda/driver/nvrtc_fns.def"
+#undef ACCEL_NVRTC_FN
 };
 
 struct Cublas {
-  api::PFN_cublasGetProperty cublasGetProperty = nullptr;
-  api::PFN_cublasCreate cublasCreate_v2 = nullptr;
-  api::PFN_cublasDestroy cublasDestroy_v2 = nullptr;
-  api::PFN_cublasSetStream cublasSetStream_v2 = nullptr;
-  api::PFN_cublasSetWorkspace cublasSetWorkspace_v2 = nullptr;
-  api::PFN_cublasGemmEx cublasGemmEx = nullptr;
-  api::PFN_cublasGemmStridedBatchedEx cublasGemmStridedBatchedEx = nullptr;
-  api::PFN_cublasLtGetVersion cublasLtGetVersion = nullptr;
-  api::PFN_cublasLtCreate cublasLtCreate = nullptr;
-  api::PFN_cublasLtDestroy cublasLtDestroy = nullptr;
+#define ACCEL_CUBLAS_FN(symbol, type) api::type symbol = nullptr;
+#define ACCEL_CUBLASLT_FN(symbol, type) api::type symbol = nullptr;
+#include "src/cuda/driver/cublas_fns.def"
+#undef ACCEL_CUBLAS_FN
+#undef ACCEL_CUBLASLT_FN
 };
 
 // Each is loaded once, on first call, thread-safely. Null when unusable; the status says why.

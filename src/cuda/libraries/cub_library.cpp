@@ -19,12 +19,9 @@ namespace {
 constexpr const char* kLibraryName = "libaccel_cub.so";
 
 struct CubLibrary {
-  decltype(&accel_cub_error_string) error_string = nullptr;
-  decltype(&accel_cub_sort) sort = nullptr;
-  decltype(&accel_cub_scan) scan = nullptr;
-  decltype(&accel_cub_select_flagged) select_flagged = nullptr;
-  decltype(&accel_cub_gather) gather = nullptr;
-  decltype(&accel_cub_searchsorted) searchsorted = nullptr;
+#define ACCEL_CUB_FN(field, symbol) decltype(&symbol) field = nullptr;
+#include "src/cuda/libraries/accel_cub_fns.def"
+#undef ACCEL_CUB_FN
   LoadStatus status;
 };
 
@@ -55,12 +52,6 @@ std::vector<std::string> candidates() {
   return out;
 }
 
-template <class F>
-bool resolve(void* h, const char* name, F& fn) {
-  fn = reinterpret_cast<F>(dlsym(h, name));
-  return fn != nullptr;
-}
-
 // Loads the library once; its status says whether that worked.
 const CubLibrary& load() {
   static CubLibrary lib;
@@ -69,20 +60,19 @@ const CubLibrary& load() {
     LoadStatus& s = lib.status;
     void* h = open_first(candidates(), "accel_cub_abi_version", s);
     if (!h) return;
+    dynlib::Symbols symbols(h);
     decltype(&accel_cub_abi_version) abi = nullptr;
-    resolve(h, "accel_cub_abi_version", abi);
+    symbols.need("accel_cub_abi_version", abi);
     if (abi() != ACCEL_CUB_ABI_VERSION) {
       s.error = s.path + " has interface version " + std::to_string(abi()) +
                 ", this accelpy needs " + std::to_string(ACCEL_CUB_ABI_VERSION) +
                 " (a library from another build)";
       return;
     }
-    const bool ok = resolve(h, "accel_cub_error_string", lib.error_string) &&
-                    resolve(h, "accel_cub_sort", lib.sort) &&
-                    resolve(h, "accel_cub_scan", lib.scan) &&
-                    resolve(h, "accel_cub_select_flagged", lib.select_flagged) &&
-                    resolve(h, "accel_cub_gather", lib.gather) &&
-                    resolve(h, "accel_cub_searchsorted", lib.searchsorted);
+#define ACCEL_CUB_FN(field, symbol) symbols.need(#symbol, lib.field);
+#include "src/cuda/libraries/accel_cub_fns.def"
+#undef ACCEL_CUB_FN
+    const bool ok = symbols.missing().empty();
     if (!ok) {
       s.error = s.path + " lacks an entry point";
       return;

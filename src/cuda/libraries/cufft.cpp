@@ -13,19 +13,9 @@ struct CufftState {
 
 std::string load_fns(void* h, const std::string& path, Cufft& f) {
   dynlib::Symbols symbols(h);
-  symbols.need("cufftCreate", f.cufftCreate);
-  symbols.need("cufftDestroy", f.cufftDestroy);
-  symbols.need("cufftGetVersion", f.cufftGetVersion);
-  symbols.need("cufftSetAutoAllocation", f.cufftSetAutoAllocation);
-  symbols.need("cufftMakePlanMany64", f.cufftMakePlanMany64);
-  symbols.need("cufftSetWorkArea", f.cufftSetWorkArea);
-  symbols.need("cufftSetStream", f.cufftSetStream);
-  symbols.need("cufftExecC2C", f.cufftExecC2C);
-  symbols.need("cufftExecZ2Z", f.cufftExecZ2Z);
-  symbols.need("cufftExecR2C", f.cufftExecR2C);
-  symbols.need("cufftExecD2Z", f.cufftExecD2Z);
-  symbols.need("cufftExecC2R", f.cufftExecC2R);
-  symbols.need("cufftExecZ2D", f.cufftExecZ2D);
+#define ACCEL_CUFFT_FN(symbol, type) symbols.need(#symbol, f.symbol);
+#include "src/cuda/libraries/cufft_fns.def"
+#undef ACCEL_CUFFT_FN
   if (std::string err = symbols.error(path, "cuFFT", "10"); !err.empty()) return err;
   if (f.cufftGetVersion(&f.version) != api::CUFFT_SUCCESS) return path + ": cufftGetVersion failed";
   return {};

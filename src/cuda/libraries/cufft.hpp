@@ -41,16 +41,9 @@ using PFN_cufftExecC2R = cufftResult (*)(cufftHandle, void*, void*);
 
 struct Cufft {
   int version = 0;  // cufftGetVersion: 12000 for cuFFT 12.0 (CUDA 13)
-  api::PFN_cufftCreate cufftCreate = nullptr;
-  api::PFN_cufftDestroy cufftDestroy = nullptr;
-  api::PFN_cufftGetVersion cufftGetVersion = nullptr;
-  api::PFN_cufftSetAutoAllocation cufftSetAutoAllocation = nullptr;
-  api::PFN_cufftMakePlanMany64 cufftMakePlanMany64 = nullptr;
-  api::PFN_cufftSetWorkArea cufftSetWorkArea = nullptr;
-  api::PFN_cufftSetStream cufftSetStream = nullptr;
-  api::PFN_cufftExecC2C cufftExecC2C = nullptr, cufftExecZ2Z = nullptr;
-  api::PFN_cufftExecR2C cufftExecR2C = nullptr, cufftExecD2Z = nullptr;
-  api::PFN_cufftExecC2R cufftExecC2R = nullptr, cufftExecZ2D = nullptr;
+#define ACCEL_CUFFT_FN(symbol, type) api::type symbol = nullptr;
+#include "src/cuda/libraries/cufft_fns.def"
+#undef ACCEL_CUFFT_FN
 };
 
 // Loaded once, on first call. cuFFT's major version is CUDA's minus one (cuFFT 12 ships with

@@ -13,9 +13,11 @@ struct CusolverState {
 
 std::string load_fns(void* h, const std::string& path, Cusolver& s) {
   dynlib::Symbols symbols(h);
-#define ACCEL_CUSOLVER_RESOLVE(name) symbols.need(#name, s.name);
-  ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_RESOLVE)
-#undef ACCEL_CUSOLVER_RESOLVE
+#define ACCEL_CUSOLVER_FN(name) symbols.need(#name, s.name);
+#define ACCEL_CUSOLVER_OPTIONAL_FN(name) symbols.want(#name, s.name);
+#include "src/cuda/libraries/cusolver_fns.def"
+#undef ACCEL_CUSOLVER_FN
+#undef ACCEL_CUSOLVER_OPTIONAL_FN
   const char* orgqr_names[4] = {"cusolverDnSorgqr", "cusolverDnDorgqr", "cusolverDnCungqr",
                                 "cusolverDnZungqr"};
   for (int i = 0; i < 4; ++i) {
@@ -30,8 +32,6 @@ std::string load_fns(void* h, const std::string& path, Cusolver& s) {
     symbols.need(gesvdj_names[i], s.gesvdj[i]);
     symbols.need(size_name.c_str(), s.gesvdj_bufferSize[i]);
   }
-  symbols.want("cusolverDnXgeev_bufferSize", s.cusolverDnXgeev_bufferSize);
-  symbols.want("cusolverDnXgeev", s.cusolverDnXgeev);
   if (std::string err = symbols.error(path, "cuSOLVER", "11.0"); !err.empty()) return err;
   if (s.cusolverGetVersion(&s.version) != api::CUSOLVER_STATUS_SUCCESS) {
     return path + ": cusolverGetVersion failed";

@@ -110,38 +110,17 @@ using PFN_cusolverDnGesvdj = cusolverStatus_t (*)(cusolverDnHandle_t, cusolverEi
 
 struct Cusolver {
   int version = 0;  // cusolverGetVersion: 12004 for cuSOLVER 12.0.4 (CUDA 13)
-#define ACCEL_CUSOLVER_FNS(X)    \
-  X(cusolverGetVersion)          \
-  X(cusolverDnCreate)            \
-  X(cusolverDnDestroy)           \
-  X(cusolverDnSetStream)         \
-  X(cusolverDnCreateParams)      \
-  X(cusolverDnDestroyParams)     \
-  X(cusolverDnXgetrf_bufferSize) \
-  X(cusolverDnXgetrf)            \
-  X(cusolverDnXgetrs)            \
-  X(cusolverDnXpotrf_bufferSize) \
-  X(cusolverDnXpotrf)            \
-  X(cusolverDnXsyevd_bufferSize) \
-  X(cusolverDnXsyevd)            \
-  X(cusolverDnXgesvd_bufferSize) \
-  X(cusolverDnXgesvd)            \
-  X(cusolverDnXgeqrf_bufferSize) \
-  X(cusolverDnXgeqrf)            \
-  X(cusolverDnCreateGesvdjInfo)  \
-  X(cusolverDnDestroyGesvdjInfo)
-#define ACCEL_CUSOLVER_FIELD(name) api::PFN_##name name = nullptr;
-  ACCEL_CUSOLVER_FNS(ACCEL_CUSOLVER_FIELD)
-#undef ACCEL_CUSOLVER_FIELD
+#define ACCEL_CUSOLVER_FN(name) api::PFN_##name name = nullptr;
+#define ACCEL_CUSOLVER_OPTIONAL_FN(name) api::PFN_##name name = nullptr;
+#include "src/cuda/libraries/cusolver_fns.def"
+#undef ACCEL_CUSOLVER_FN
+#undef ACCEL_CUSOLVER_OPTIONAL_FN
   // S, D, C, Z: {S,D}orgqr and {C,Z}ungqr.
   api::PFN_cusolverDnOrgqr_bufferSize orgqr_bufferSize[4] = {};
   api::PFN_cusolverDnOrgqr orgqr[4] = {};
   // S, D, C, Z gesvdj.
   api::PFN_cusolverDnGesvdj_bufferSize gesvdj_bufferSize[4] = {};
   api::PFN_cusolverDnGesvdj gesvdj[4] = {};
-  // cuSOLVER 11.7 (CUDA 12.6) and newer; null before.
-  api::PFN_cusolverDnXgeev_bufferSize cusolverDnXgeev_bufferSize = nullptr;
-  api::PFN_cusolverDnXgeev cusolverDnXgeev = nullptr;
 };
 
 // Loaded once, on first call; a library newer than the driver is skipped (cuSOLVER's major
