@@ -1,5 +1,6 @@
-// Per-device state of the CUDA backend: the primary context, the default stream, the memory
-// pool and the bookkeeping of the allocator and of kernel launches; plus error checking.
+// Per-device state of the CUDA backend: the primary context, the default stream, the device's
+// properties and the last kernel launched; plus error checking. The allocator keeps its own
+// per-device state (allocator.cpp).
 #pragma once
 
 #include <atomic>
@@ -32,27 +33,7 @@ struct DeviceContext {
   api::CUdevice dev = 0;
   api::CUcontext ctx = nullptr;
   api::CUstream default_stream = nullptr;
-  api::CUmemoryPool pool = nullptr;
   DeviceProperties props;
-
-  // Allocator bookkeeping (allocator.cpp).
-  std::mutex mem_mutex;
-  size_t allocated = 0, peak = 0, limit = 0;
-  uint64_t allocations = 0, frees = 0, oom_retries = 0;
-  // The small-block cache (allocator.cpp): blocks freed on the default stream, by size class.
-  static constexpr int kSmallClasses = 12;  // 512 B, 1 KiB, ..., 1 MiB
-  std::vector<void*> small_blocks[kSmallClasses];
-  size_t small_cached_bytes = 0;
-  bool small_cache_enabled = true;
-
-  // The counts of split reductions, one set per stream that ran one (allocator.cpp).
-  struct StreamCounters {
-    api::CUstream stream;
-    unsigned* ptr;
-    size_t n;
-  };
-  std::mutex counters_mutex;
-  std::vector<StreamCounters> counters;
 
   // The last kernel launched, for fault reports: written on every launch, so a plain pointer
   // to a name that lives as long as the kernel cache (forever).
