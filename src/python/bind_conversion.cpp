@@ -25,14 +25,16 @@ void bind_conversion(nb::module_& m) {
       "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
   m.def(
       "asnumpy", [](nb::handle a) { return host_copy(to_array(a)); }, "a"_a,
-      "A NumPy copy of the array's data (evaluates pending work).");
+      "A NumPy copy of the array's data (evaluates pending work).",
+      nb::sig("def asnumpy(a: ArrayLike) -> numpy.ndarray[Any, Any]"));
   m.def(
       "astype",
       [](nb::handle x, nb::handle dtype, bool copy) {
         return astype(to_array(x), to_dtype(dtype), copy);
       },
       "x"_a, "dtype"_a, nb::kw_only(), "copy"_a = true,
-      "x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).");
+      "x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).",
+      nb::sig("def astype(x: ArrayLike, dtype: DTypeLike, *, copy: bool = True) -> ndarray"));
   m.def("_set_dtypes", &set_dtype_objects, "dtypes"_a, "loader"_a = nb::none());
   m.def("_set_asarray", &set_asarray);
   m.def(
@@ -52,7 +54,8 @@ void bind_conversion(nb::module_& m) {
         if (ops.empty()) throw ValueError("at least one array or dtype is required");
         return dtype_object(result_type(ops));
       },
-      "The dtype NumPy's promotion rules give these arrays, dtypes and scalars.");
+      "The dtype NumPy's promotion rules give these arrays, dtypes and scalars.",
+      nb::sig("def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike) -> numpy.dtype[Any]"));
   m.def(
       "can_cast",
       [](nb::handle from, nb::handle to, const std::string& casting) {
@@ -60,14 +63,16 @@ void bind_conversion(nb::module_& m) {
             nb::isinstance<Array>(from) ? nb::cast<Array>(from).dtype() : to_dtype(from);
         return can_cast(f, to_dtype(to), casting);
       },
-      "from_"_a, "to"_a, "casting"_a = "safe", "Whether a cast is allowed under a casting rule.");
+      "from_"_a, "to"_a, "casting"_a = "safe", "Whether a cast is allowed under a casting rule.",
+      nb::sig("def can_cast(from_: ndarray | DTypeLike, to: DTypeLike, casting: str = 'safe') -> "
+              "bool"));
   m.def(
       "promote_types",
       [](nb::handle a, nb::handle b) {
         return dtype_object(promote_types(to_dtype(a), to_dtype(b)));
       },
-      "type1"_a, "type2"_a, "The smallest dtype both cast to safely.");
-}
+      "type1"_a, "type2"_a, "The smallest dtype both cast to safely.",
+      nb::sig("def promote_types(type1: DTypeLike, type2: DTypeLike) -> numpy.dtype[Any]"));
 }
 
 }  // namespace accel::python

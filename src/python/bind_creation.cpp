@@ -22,7 +22,9 @@ void bind_creation(nb::module_& m) {
                      to_device(device));
       },
       "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array without initializing its elements (numpy.empty).");
+      "A new array without initializing its elements (numpy.empty).",
+      nb::sig("def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
+              "None = None) -> ndarray"));
   m.def(
       "zeros",
       [](nb::handle shape, nb::handle dtype, nb::handle device) {
@@ -30,7 +32,9 @@ void bind_creation(nb::module_& m) {
                      to_device(device));
       },
       "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array of zeros (numpy.zeros).");
+      "A new array of zeros (numpy.zeros).",
+      nb::sig("def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
+              "None = None) -> ndarray"));
   m.def(
       "ones",
       [](nb::handle shape, nb::handle dtype, nb::handle device) {
@@ -38,7 +42,9 @@ void bind_creation(nb::module_& m) {
                     to_device(device));
       },
       "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array of ones (numpy.ones).");
+      "A new array of ones (numpy.ones).",
+      nb::sig("def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
+              "None = None) -> ndarray"));
   m.def(
       "full",
       [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
@@ -48,7 +54,9 @@ void bind_creation(nb::module_& m) {
         return full(to_shape(shape), *v, dt, to_device(device));
       },
       "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array filled with fill_value (numpy.full).");
+      "A new array filled with fill_value (numpy.full).",
+      nb::sig("def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, *, "
+              "device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "arange",
       [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
@@ -67,7 +75,9 @@ void bind_creation(nb::module_& m) {
       },
       "start"_a, "stop"_a = nb::none(), "step"_a = nb::none(), "dtype"_a = nb::none(),
       nb::kw_only(), "device"_a = nb::none(),
-      "Evenly spaced values in [start, stop) (numpy.arange).");
+      "Evenly spaced values in [start, stop) (numpy.arange).",
+      nb::sig("def arange(start: float, stop: float | None = None, step: float | None = None, "
+              "dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "linspace",
       [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype,
@@ -77,14 +87,18 @@ void bind_creation(nb::module_& m) {
         return linspace(*a, *b, num, endpoint, to_dtype_opt(dtype), to_device(device));
       },
       "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, "dtype"_a = nb::none(), nb::kw_only(),
-      "device"_a = nb::none(), "num evenly spaced samples over [start, stop] (numpy.linspace).");
+      "device"_a = nb::none(), "num evenly spaced samples over [start, stop] (numpy.linspace).",
+      nb::sig("def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True, "
+              "dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "eye",
       [](int64_t n, std::optional<int64_t> m_, int64_t k, nb::handle dtype, nb::handle device) {
         return eye(n, m_, k, to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
       },
       "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
-      "device"_a = nb::none(), "A 2-D array with ones on the k-th diagonal (numpy.eye).");
+      "device"_a = nb::none(), "A 2-D array with ones on the k-th diagonal (numpy.eye).",
+      nb::sig("def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, "
+              "*, device: DeviceLike | None = None) -> ndarray"));
 
   m.def(
       "tri",

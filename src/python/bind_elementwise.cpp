@@ -93,6 +93,13 @@ nb::object round_values(nb::handle x, int64_t decimals, nb::handle out) {
 
 namespace {
 
+// The stub signature of a row: positional operands, keyword-only out.
+std::string elementwise_sig(const ElementwiseRule& rule) {
+  return "def " + python_name(rule) +
+         (rule.arity == 1 ? "(x: ArrayLike, /" : "(x1: ArrayLike, x2: ArrayLike, /") +
+         ", *, out: ndarray | None = None) -> ndarray";
+}
+
 std::string elementwise_doc(const ElementwiseRule& rule) {
   const std::string name = rule.name;
   const std::string head = python_name(rule) + (rule.arity == 1 ? "(x" : "(x1, x2") +
@@ -115,7 +122,8 @@ void bind_elementwise(nb::module_& m) {
       m.def(
           name.c_str(),
           [kind](nb::handle x, nb::handle out) { return finish(apply_elementwise(kind, x), out); },
-          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule).c_str());
+          "x"_a.none(), nb::kw_only(), "out"_a = nb::none(), elementwise_doc(rule).c_str(),
+          nb::sig(elementwise_sig(rule).c_str()));
     } else {
       m.def(
           name.c_str(),
@@ -123,7 +131,7 @@ void bind_elementwise(nb::module_& m) {
             return finish(apply_elementwise(kind, x1, x2), out);
           },
           "x1"_a.none(), "x2"_a.none(), nb::kw_only(), "out"_a = nb::none(),
-          elementwise_doc(rule).c_str());
+          elementwise_doc(rule).c_str(), nb::sig(elementwise_sig(rule).c_str()));
     }
   }
   m.def(
@@ -149,10 +157,15 @@ void bind_elementwise(nb::module_& m) {
         "out"_a = nb::none(),
         "clip(x, /, min=None, max=None, *, out=None)\n\nLimits the values of x to [min, max] "
         "(numpy.clip, NumPy 2): either bound may be None; NaN bounds propagate; Python ints "
-        "beyond an integer array's range on their side are ignored.");
-  m.def("round", &round_values, "x"_a, "decimals"_a = 0, nb::kw_only(), "out"_a = nb::none(),
-        "round(x, /, decimals=0, *, out=None)\n\nRounds half to even to the given number of "
-        "decimals (numpy.round); complex numbers round each part.");
+        "beyond an integer array's range on their side are ignored.",
+        nb::sig("def clip(x: ArrayLike, min: ArrayLike | None = None, max: ArrayLike | None = "
+                "None, *, out: ndarray | None = None) -> ndarray"));
+  m.def(
+      "round", &round_values, "x"_a, "decimals"_a = 0, nb::kw_only(), "out"_a = nb::none(),
+      "round(x, /, decimals=0, *, out=None)\n\nRounds half to even to the given number of "
+      "decimals (numpy.round); complex numbers round each part.",
+      nb::sig(
+          "def round(x: ArrayLike, decimals: int = 0, *, out: ndarray | None = None) -> ndarray"));
   m.def(
       "where",
       [](nb::handle cond, nb::handle x, nb::handle y) {
@@ -165,14 +178,17 @@ void bind_elementwise(nb::module_& m) {
         return where(c, a, b);
       },
       "condition"_a, "x"_a, "y"_a,
-      "Elements of x where condition is true, else of y (numpy.where).");
+      "Elements of x where condition is true, else of y (numpy.where).",
+      nb::sig("def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> ndarray"));
 
   m.def(
       "real", [](nb::handle x) { return real(to_array(x)); }, "x"_a,
-      "The real part; a view for complex input (numpy.real).");
+      "The real part; a view for complex input (numpy.real).",
+      nb::sig("def real(x: ArrayLike) -> ndarray"));
   m.def(
       "imag", [](nb::handle x) { return imag(to_array(x)); }, "x"_a,
-      "The imaginary part; a view for complex input (numpy.imag).");
+      "The imaginary part; a view for complex input (numpy.imag).",
+      nb::sig("def imag(x: ArrayLike) -> ndarray"));
 }
 
 }  // namespace accel::python

@@ -37,7 +37,8 @@ void bind_fusion(nb::module_& m) {
   // A one-array overload first: no argument tuple on the common path.
   m.def(
       "eval", [](const Array& a) { a.eval(); }, "a"_a,
-      "Evaluates the array now, and everything it depends on.");
+      "Evaluates the array now, and everything it depends on.",
+      nb::sig("def eval(a: ndarray) -> None"));
   m.def(
       "eval",
       [](nb::args arrays) {
@@ -45,7 +46,8 @@ void bind_fusion(nb::module_& m) {
         for (nb::handle h : arrays) list.push_back(nb::cast<Array>(h));
         eval(list);
       },
-      "Evaluates the given arrays now, together, and everything they depend on.");
+      "Evaluates the given arrays now, together, and everything they depend on.",
+      nb::sig("def eval(*arrays: ndarray) -> None"));
   m.def("_num_threads", &cpu_num_threads, "Threads the CPU backend uses.");
   m.def("_set_num_threads", &set_cpu_num_threads, "n"_a, "Sets the threads the CPU backend uses.");
   m.def("_set_fusion", &set_fusion_enabled);

@@ -80,13 +80,15 @@ void bind_indexing(nb::module_& m) {
       "The indices of the nonzero elements, one array per dimension (numpy.nonzero).");
   m.def(
       "where", [](nb::handle condition) { return as_tuple(nonzero(to_array(condition))); },
-      "condition"_a, "where(condition): the same as nonzero(condition) (numpy.where).");
+      "condition"_a, "where(condition): the same as nonzero(condition) (numpy.where).",
+      nb::sig("def where(condition: ArrayLike) -> tuple[ndarray, ...]"));
   m.def(
       "where",
       [](nb::handle, nb::handle) -> nb::tuple {
         throw ValueError("either both or neither of x and y should be given");
       },
-      "condition"_a, "x"_a, "where(condition, x): refused, as numpy.where does.");
+      "condition"_a, "x"_a, "where(condition, x): refused, as numpy.where does.",
+      nb::sig("def where(condition: ArrayLike, x: ArrayLike) -> NoReturn"));
   m.def(
       "flatnonzero", [](nb::handle a) { return flatnonzero(to_array(a)); }, "a"_a,
       "Indices of the nonzero elements of the flattened array (numpy.flatnonzero).");
