@@ -42,6 +42,20 @@ ShapeLike: TypeAlias = int | Sequence[int]
 """
 
 
+# Runs stubgen on the extension alone: the package's __init__ is not run, so the members that
+# python/accelpy attaches to ndarray at import (repr, flags, tobytes, ...) stay out of the stub of
+# the C++ module (stubgen would write them as module-level imports); their annotations are theirs.
+STUBGEN = """\
+import importlib.util, sys, types
+spec = importlib.util.find_spec("accelpy")
+package = types.ModuleType("accelpy")
+package.__path__ = list(spec.submodule_search_locations)
+sys.modules["accelpy"] = package
+from nanobind.stubgen import main
+main(sys.argv[1:])
+"""
+
+
 def _declare_out_of_memory_error(text):
     """The exception is created in C++ under the package's name, so stubgen imports it from
     accelpy, which imports it from here: a cycle mypy cannot resolve. Declared here instead."""
@@ -56,8 +70,8 @@ def generate(tmp):
         f.write("accelpy\\._core\\.__prefix__$:\n")
         f.writelines("    " + line + "\n" if line else "\n" for line in PREFIX.splitlines())
     out = os.path.join(tmp, "_core.pyi")
-    subprocess.run([sys.executable, "-m", "nanobind.stubgen", "-q", "-m", "accelpy._core",
-                    "-p", prefix_file, "-o", out], check=True)
+    subprocess.run([sys.executable, "-c", STUBGEN, "-q", "-m", "accelpy._core", "-p",
+                    prefix_file, "-o", out], check=True)
     with open(out) as f:
         text = f.read()
     version = _nanobind_version()

@@ -346,11 +346,11 @@ void bind_array(nb::module_& m) {
           },
           "dtype"_a = nb::none(), "copy"_a = nb::none(),
           nb::sig("def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) "
-                  "-> numpy.ndarray[Any, Any]"))
+                  "-> numpy.typing.NDArray[Any]"))
       .def(
           "get", [](const Array& a) { return host_copy(a); },
           "A NumPy copy of the data (CuPy's get).",
-          nb::sig("def get(self) -> numpy.ndarray[Any, Any]"))
+          nb::sig("def get(self) -> numpy.typing.NDArray[Any]"))
       .def(
           "tolist", [](const Array& a) { return host_copy(a).attr("tolist")(); },
           "The data as nested Python lists of Python scalars.", nb::sig("def tolist(self) -> Any"))

@@ -26,7 +26,7 @@ void bind_conversion(nb::module_& m) {
   m.def(
       "asnumpy", [](nb::handle a) { return host_copy(to_array(a)); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).",
-      nb::sig("def asnumpy(a: ArrayLike) -> numpy.ndarray[Any, Any]"));
+      nb::sig("def asnumpy(a: ArrayLike) -> numpy.typing.NDArray[Any]"));
   m.def(
       "astype",
       [](nb::handle x, nb::handle dtype, bool copy) {
