@@ -3,13 +3,19 @@
 accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.
 """
 
+from typing import overload
+
+import numpy
+import numpy.typing
+
 class OutOfMemoryError(MemoryError):
     """Raised when device or host memory is exhausted."""
 
 
+# mypy: disable-error-code="override, assignment"
 from collections.abc import Iterator, Sequence
 from types import ModuleType
-from typing import Any, ClassVar, Literal, TypeAlias, overload
+from typing import Any, ClassVar, Literal, NoReturn, TypeAlias, overload
 import numpy
 import numpy.typing
 
@@ -26,8 +32,7 @@ class Device:
     Where arrays live: 'cpu' or 'cuda:N'. Also a context manager that makes new arrays go there.
     """
 
-    def __init__(self, device: DeviceLike) -> None:
-        pass
+    def __init__(self, device: DeviceLike) -> None: ...
 
     @property
     def type(self) -> str: ...
@@ -39,15 +44,13 @@ class Device:
 
     def __repr__(self) -> str: ...
 
-    def __eq__(self, other: object, /) -> bool:
-        pass
+    def __eq__(self, other: object, /) -> bool: ...
 
     def __hash__(self) -> int: ...
 
     def __enter__(self) -> Device: ...
 
-    def __exit__(self, *args: object) -> None:
-        pass
+    def __exit__(self, *args: object) -> None: ...
 
 def get_default_device() -> Device:
     """The device new arrays go to."""
@@ -63,12 +66,10 @@ class ndarray:
     """
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        """(self) -> tuple"""
+    def shape(self) -> tuple[int, ...]: ...
 
     @property
-    def dtype(self) -> numpy.dtype[Any]:
-        """(self) -> object"""
+    def dtype(self) -> numpy.dtype[Any]: ...
 
     @property
     def ndim(self) -> int: ...
@@ -90,32 +91,28 @@ class ndarray:
     def device(self) -> Device: ...
 
     @property
-    def T(self) -> ndarray:
-        """(self) -> accelpy._core.ndarray"""
+    def T(self) -> ndarray: ...
 
     @property
-    def mT(self) -> ndarray:
-        """(self) -> accelpy._core.ndarray"""
+    def mT(self) -> ndarray: ...
 
     @property
-    def real(self) -> ndarray:
-        """(self) -> accelpy._core.ndarray"""
+    def real(self) -> ndarray: ...
+
     @real.setter
     def real(self, value: ArrayLike, /) -> None: ...
 
     @property
-    def imag(self) -> ndarray:
-        """(self) -> accelpy._core.ndarray"""
+    def imag(self) -> ndarray: ...
+
     @imag.setter
     def imag(self, value: ArrayLike, /) -> None: ...
 
     def __len__(self) -> int: ...
 
-    def __getitem__(self, key: Any, /) -> ndarray:
-        pass
+    def __getitem__(self, key: Any, /) -> ndarray: ...
 
-    def __setitem__(self, key: Any, value: ArrayLike, /) -> None:
-        pass
+    def __setitem__(self, key: Any, value: ArrayLike, /) -> None: ...
 
     def __bool__(self) -> bool: ...
 
@@ -123,21 +120,18 @@ class ndarray:
 
     def __int__(self) -> int: ...
 
-    def __complex__(self) -> complex:
-        pass
+    def __complex__(self) -> complex: ...
 
-    def __index__(self) -> int:
-        pass
+    def __index__(self) -> int: ...
 
     def item(self, *args: int) -> Any:
         """
         The element at a flat index, a multi-index or (by default) the only one, as a Python scalar (numpy.ndarray.item).
         """
 
-    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> numpy.ndarray[Any, Any]:
-        pass
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> numpy.typing.NDArray[Any]: ...
 
-    def get(self) -> numpy.ndarray[Any, Any]:
+    def get(self) -> numpy.typing.NDArray[Any]:
         """A NumPy copy of the data (CuPy's get)."""
 
     def tolist(self) -> Any:
@@ -150,10 +144,6 @@ class ndarray:
         """
         A view of the same memory, read as `dtype` (ndarray.view): another item size rescales the last axis, which must be contiguous.
         """
-
-    @property
-    def _writeable(self) -> bool:
-        """(self) -> bool"""
 
     def copy(self) -> ndarray:
         """A copy of the array."""
@@ -179,49 +169,36 @@ class ndarray:
     def flatten(self) -> ndarray:
         """A flat copy."""
 
-    def transpose(self, *axes: int | Sequence[int] | None) -> ndarray:
-        pass
+    def transpose(self, *axes: int | Sequence[int] | None) -> ndarray: ...
 
     def swapaxes(self, axis1: int, axis2: int) -> ndarray: ...
 
-    def squeeze(self, axis: Axis = None) -> ndarray:
-        pass
+    def squeeze(self, axis: Axis = None) -> ndarray: ...
 
     def fill(self, value: complex) -> None:
         """Sets every element to value."""
 
-    def sum(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
-        pass
+    def sum(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray: ...
 
-    def prod(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
-        pass
+    def prod(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray: ...
 
-    def mean(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
-        pass
+    def mean(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray: ...
 
-    def var(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
-        pass
+    def var(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray: ...
 
-    def std(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray:
-        pass
+    def std(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float | None = None) -> ndarray: ...
 
-    def max(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
-        pass
+    def max(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray: ...
 
-    def min(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
-        pass
+    def min(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray: ...
 
-    def any(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
-        pass
+    def any(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray: ...
 
-    def all(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray:
-        pass
+    def all(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray: ...
 
-    def argmax(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
-        pass
+    def argmax(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray: ...
 
-    def argmin(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
-        pass
+    def argmin(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray: ...
 
     def clip(self, min: ArrayLike | None = None, max: ArrayLike | None = None, out: ndarray | None = None) -> ndarray:
         """The values limited to [min, max] (numpy.clip)."""
@@ -254,153 +231,107 @@ class ndarray:
         Insertion points of v into this sorted 1-D array (ndarray.searchsorted).
         """
 
-    def cumsum(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
         """Cumulative sum along `axis` (ndarray.cumsum)."""
 
-    def cumprod(self, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+    def cumprod(self, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
         """Cumulative product along `axis` (ndarray.cumprod)."""
 
-    __hash__: ClassVar[None]  # type: ignore[assignment]
+    __hash__: None = None
 
-    __array_priority__: ClassVar[int]
+    __array_priority__: int = 100
 
-    def __add__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __add__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __radd__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __radd__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __iadd__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __iadd__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __sub__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __sub__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rsub__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rsub__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __isub__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __isub__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __mul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __mul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rmul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rmul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __imul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __imul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __truediv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __truediv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rtruediv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rtruediv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __itruediv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __itruediv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __floordiv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __floordiv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rfloordiv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rfloordiv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ifloordiv__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ifloordiv__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __mod__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __mod__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rmod__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rmod__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __imod__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __imod__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __and__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __and__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rand__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rand__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __iand__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __iand__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __or__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __or__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ror__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ror__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ior__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ior__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __xor__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __xor__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rxor__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rxor__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ixor__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ixor__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __lshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __lshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rlshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rlshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ilshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ilshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rrshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rrshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __irshift__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __irshift__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __pow__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __pow__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rpow__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rpow__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ipow__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ipow__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __eq__(self, other: object, /) -> ndarray:  # type: ignore[override]
-        pass
+    def __eq__(self, other: object, /) -> ndarray: ...
 
-    def __ne__(self, other: object, /) -> ndarray:  # type: ignore[override]
-        pass
+    def __ne__(self, other: object, /) -> ndarray: ...
 
-    def __lt__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __lt__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __le__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __le__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __gt__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __gt__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __ge__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __ge__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __neg__(self) -> ndarray:
-        pass
+    def __neg__(self) -> ndarray: ...
 
-    def __pos__(self) -> ndarray:
-        pass
+    def __pos__(self) -> ndarray: ...
 
-    def __abs__(self) -> ndarray:
-        pass
+    def __abs__(self) -> ndarray: ...
 
-    def __invert__(self) -> ndarray:
-        pass
+    def __invert__(self) -> ndarray: ...
 
     def __dlpack__(self, *, stream: int | Any | None = None, max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
         """
@@ -413,22 +344,18 @@ class ndarray:
         """
 
     @property
-    def __cuda_array_interface__(self) -> dict[str, Any]:
-        """__cuda_array_interface__(self) -> dict"""
+    def __cuda_array_interface__(self) -> dict[str, Any]: ...
 
-    def __matmul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __matmul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __rmatmul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __rmatmul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def __imatmul__(self, other: ArrayLike, /) -> ndarray:
-        pass
+    def __imatmul__(self, other: ArrayLike, /) -> ndarray: ...
 
     def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
         """Dot product with b (numpy.ndarray.dot)."""
 
-    def nonzero(self) -> tuple[Any, ...]:
+    def nonzero(self) -> tuple[ndarray, ...]:
         """Indices of the nonzero elements (numpy.ndarray.nonzero)."""
 
     def take(self, indices: object, axis: object | None = None, mode: str = 'raise') -> ndarray:
@@ -439,84 +366,6 @@ class ndarray:
 
     def compress(self, condition: object, axis: object | None = None) -> ndarray:
         """The slices where `condition` is true (numpy.ndarray.compress)."""
-
-    def __repr__(self) -> str:
-        pass
-
-    def __str__(self) -> str:
-        pass
-
-    def __format__(self, spec: str, /) -> str:
-        pass
-
-    def __iter__(self) -> Iterator[ndarray]:
-        pass
-
-    @property
-    def flags(self) -> Any:
-        """The memory-layout flags (``numpy.ndarray.flags``)."""
-
-    def tobytes(self, order: str = 'C') -> bytes:
-        """
-        The raw bytes of the elements, as ``numpy.ndarray.tobytes`` (copied to the host).
-        """
-
-    def __sizeof__(self) -> int:
-        """
-        sys.getsizeof: the handle and the bytes of the elements the array covers, as NumPy
-            counts an array's data (Dask's memory accounting of chunks reads this).
-        """
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """
-        Pickling (for Dask workers, multiprocessing): the data travels as a NumPy array and
-            comes back on a device of the same name (each worker's own cuda:0 under Dask-CUDA).
-        """
-
-    def __dask_tokenize__(self) -> tuple[str, str]:
-        """
-        A fresh token per call: hashing the data would copy it to the host, and Dask needs
-            tokens only to name graph keys (it treats accelpy chunks like any unhashable object).
-        """
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """
-        NumPy's ufunc protocol (NEP 13): runs the accelpy function of the ufunc's name.
-        """
-
-    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        """
-        NumPy's function protocol (NEP 18): runs accelpy's function of the same name. Looked up
-            on every call (a few attribute reads): functions added to accelpy later, or replaced, are
-            dispatched as they are now.
-        """
-
-    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
-        """
-        The Array API namespace of accelpy arrays: the accelpy module (standard 2024.12).
-        """
-
-    def to_device(self, device: DeviceLike, /, *, stream: Any = None) -> ndarray:
-        """
-        The array on `device` (the array itself when it is there already); with `stream`
-            (an accelpy.cuda.Stream), the copy is queued on that stream (Array API to_device).
-        """
-
-    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
-        """
-        The diagonal `offset` of axes axis1 and axis2, as the last axis of a read-only view.
-        """
-
-    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
-        """The sum along a diagonal (numpy.trace)."""
-
-    def repeat(self, repeats: ArrayLike, axis: int | None = None) -> ndarray:
-        """
-        Each element repeated `repeats` times along `axis` (flattened when None), numpy.repeat.
-
-            `repeats` is an integer or one integer per element along the axis (then the result is a
-            concatenation of broadcast pieces, one per distinct run).
-        """
 
 def add(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     """
@@ -791,20 +640,6 @@ def signbit(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     Elementwise signbit with NumPy's semantics and type promotion (see numpy.signbit).
     """
 
-def _frexp_mantissa(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
-    """
-    _frexp_mantissa(x, /, *, out=None)
-
-    Elementwise frexp_mantissa: one result of a NumPy function that returns several, assembled in the package.
-    """
-
-def _frexp_exponent(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
-    """
-    _frexp_exponent(x, /, *, out=None)
-
-    Elementwise frexp_exponent: one result of a NumPy function that returns several, assembled in the package.
-    """
-
 def floor(x: ArrayLike, /, *, out: ndarray | None = None) -> ndarray:
     """
     floor(x, /, *, out=None)
@@ -1071,8 +906,23 @@ def round(x: ArrayLike, decimals: int = 0, *, out: ndarray | None = None) -> nda
     Rounds half to even to the given number of decimals (numpy.round); complex numbers round each part.
     """
 
+@overload
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> ndarray:
     """Elements of x where condition is true, else of y (numpy.where)."""
+
+@overload
+def where(condition: ArrayLike) -> tuple[ndarray, ...]:
+    """where(condition): the same as nonzero(condition) (numpy.where)."""
+
+@overload
+def where(condition: ArrayLike, x: ArrayLike) -> NoReturn:
+    """where(condition, x): refused, as numpy.where does."""
+
+def real(x: ArrayLike) -> ndarray:
+    """The real part; a view for complex input (numpy.real)."""
+
+def imag(x: ArrayLike) -> ndarray:
+    """The imaginary part; a view for complex input (numpy.imag)."""
 
 def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Sum of elements over the given axes (numpy.sum)."""
@@ -1151,17 +1001,6 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray:
 def copy(a: ArrayLike) -> ndarray:
     """A copy of the array, in new memory (numpy.copy)."""
 
-def astype(x: ArrayLike, dtype: DTypeLike, *, copy: bool = True) -> ndarray:
-    """
-    x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).
-    """
-
-def real(x: ArrayLike) -> ndarray:
-    """The real part; a view for complex input (numpy.real)."""
-
-def imag(x: ArrayLike) -> ndarray:
-    """The imaginary part; a view for complex input (numpy.imag)."""
-
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """A new array without initializing its elements (numpy.empty)."""
 
@@ -1183,11 +1022,18 @@ def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """A 2-D array with ones on the k-th diagonal (numpy.eye)."""
 
-def asnumpy(a: ArrayLike) -> numpy.ndarray[Any, Any]:
+def tri(N: int, M: int | None = None, k: int = 0, dtype: object | None = None, *, device: object | None = None) -> ndarray:
+    """
+    Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.
+    """
+
+def asnumpy(a: ArrayLike) -> numpy.typing.NDArray[Any]:
     """A NumPy copy of the array's data (evaluates pending work)."""
 
-def eval(*arrays: ndarray) -> None:
-    """Evaluates the array now, and everything it depends on."""
+def astype(x: ArrayLike, dtype: DTypeLike, *, copy: bool = True) -> ndarray:
+    """
+    x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).
+    """
 
 def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike) -> numpy.dtype[Any]:
     """
@@ -1199,6 +1045,16 @@ def can_cast(from_: ndarray | DTypeLike, to: DTypeLike, casting: str = 'safe') -
 
 def promote_types(type1: DTypeLike, type2: DTypeLike) -> numpy.dtype[Any]:
     """The smallest dtype both cast to safely."""
+
+@overload
+def eval(a: ndarray) -> None:
+    """Evaluates the array now, and everything it depends on."""
+
+@overload
+def eval(*arrays: ndarray) -> None:
+    """
+    Evaluates the given arrays now, together, and everything they depend on.
+    """
 
 def max_pending_bytes() -> int:
     """
@@ -1278,7 +1134,7 @@ def put_along_axis(arr: ndarray, indices: object, values: object, axis: object |
     Writes values along `axis` at indices broadcast against `arr` (numpy.put_along_axis).
     """
 
-def nonzero(a: object) -> tuple[Any, ...]:
+def nonzero(a: ArrayLike) -> tuple[ndarray, ...]:
     """
     The indices of the nonzero elements, one array per dimension (numpy.nonzero).
     """
@@ -1301,7 +1157,7 @@ def extract(condition: object, arr: object) -> ndarray:
     The elements of the flattened `arr` where the flattened `condition` is true (numpy.extract).
     """
 
-def count_nonzero(a: object, axis: object | None = None, keepdims: bool = False) -> Any:
+def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Any:
     """The number of nonzero elements (numpy.count_nonzero)."""
 
 def sort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:
@@ -1334,7 +1190,7 @@ def isin(element: object, test_elements: object, assume_unique: bool = False, in
     Whether each element is in test_elements (numpy.isin; NaN is in nothing).
     """
 
-def intersect1d(ar1: object, ar2: object, assume_unique: bool = False, return_indices: bool = False) -> Any:
+def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, return_indices: bool = False) -> Any:
     """The sorted unique values in both arrays (numpy.intersect1d)."""
 
 def union1d(ar1: object, ar2: object) -> ndarray:
@@ -1343,25 +1199,20 @@ def union1d(ar1: object, ar2: object) -> ndarray:
 def setdiff1d(ar1: object, ar2: object, assume_unique: bool = False) -> ndarray:
     """The sorted unique values of ar1 that are not in ar2 (numpy.setdiff1d)."""
 
-def cumsum(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+def cumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
     """
     Cumulative sum along `axis` (None: flattened); bool and small integers accumulate in int64/uint64 (numpy.cumsum).
     """
 
-def cumprod(a: object, axis: object | None = None, dtype: object | None = None, out: object | None = None) -> Any:
+def cumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None) -> ndarray:
     """Cumulative product along `axis` (numpy.cumprod)."""
 
-def cumulative_sum(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+def cumulative_sum(x: ArrayLike, *, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None, include_initial: bool = False) -> ndarray:
     """
     Cumulative sum (Array API / numpy.cumulative_sum): axis is required above 1-D; include_initial=True starts each result with 0.
     """
 
-def cumulative_prod(x: object, *, axis: object | None = None, dtype: object | None = None, out: object | None = None, include_initial: bool = False) -> Any:
+def cumulative_prod(x: ArrayLike, *, axis: int | None = None, dtype: DTypeLike | None = None, out: ndarray | None = None, include_initial: bool = False) -> ndarray:
     """
     Cumulative product (Array API / numpy.cumulative_prod); include_initial starts with 1.
-    """
-
-def tri(N: int, M: int | None = None, k: int = 0, dtype: object | None = None, *, device: object | None = None) -> ndarray:
-    """
-    Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.
     """

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accel/errors.hpp"
@@ -49,6 +50,11 @@ constexpr std::pair<const char*, const char*> kUnary[] = {
     {"__abs__", "abs"},
     {"__invert__", "bitwise_invert"},
 };
+
+// The stub signature of a binary operator method.
+std::string operator_sig(const char* name, const char* other) {
+  return "def " + std::string(name) + "(self, other: " + other + ", /) -> ndarray";
+}
 
 nb::object binary(OpKind op, const Array& self, nb::handle other, bool reflected) {
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
@@ -169,7 +175,7 @@ void bind_device(nb::module_& m) {
                      "makes new arrays go there.")
       .def(
           "__init__", [](Device* d, nb::handle spec) { new (d) Device(to_device(spec)); },
-          "device"_a)
+          "device"_a, nb::sig("def __init__(self, device: DeviceLike) -> None"))
       .def_prop_ro("type", [](const Device& d) { return d.is_cpu() ? "cpu" : "cuda"; })
       .def_prop_ro("index", [](const Device& d) { return d.index; })
       .def("__str__", &Device::str)
@@ -178,14 +184,16 @@ void bind_device(nb::module_& m) {
              return d.is_cpu() ? std::string("device(type='cpu')")
                                : "device(type='cuda', index=" + std::to_string(d.index) + ")";
            })
-      .def("__eq__",
-           [](const Device& d, nb::handle other) {
-             try {
-               return d == to_device(other);
-             } catch (const Error&) {
-               return false;
-             }
-           })
+      .def(
+          "__eq__",
+          [](const Device& d, nb::handle other) {
+            try {
+              return d == to_device(other);
+            } catch (const Error&) {
+              return false;
+            }
+          },
+          nb::sig("def __eq__(self, other: object, /) -> bool"))
       .def("__hash__", [](const Device& d) { return int(d.type) * 1024 + d.index; })
       .def("__enter__",
            [](const Device& d) {
@@ -193,14 +201,19 @@ void bind_device(nb::module_& m) {
              set_default_device(d);
              return d;
            })
-      .def("__exit__", [](const Device&, nb::args) {
-        set_default_device(g_device_stack.back());
-        g_device_stack.pop_back();
-      });
-  m.def("get_default_device", &default_device, "The device new arrays go to.");
+      .def(
+          "__exit__",
+          [](const Device&, nb::args) {
+            set_default_device(g_device_stack.back());
+            g_device_stack.pop_back();
+          },
+          nb::sig("def __exit__(self, *args: object) -> None"));
+  m.def("get_default_device", &default_device, "The device new arrays go to.",
+        nb::sig("def get_default_device() -> Device"));
   m.def(
       "set_default_device", [](nb::handle d) { set_default_device(to_device(d)); }, "device"_a,
-      "Sets the device new arrays go to (as `with accelpy.device(...)` does for a block).");
+      "Sets the device new arrays go to (as `with accelpy.device(...)` does for a block).",
+      nb::sig("def set_default_device(device: DeviceLike) -> None"));
 }
 
 void bind_array(nb::module_& m) {
@@ -208,33 +221,45 @@ void bind_array(nb::module_& m) {
       m, "ndarray",
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
       "deferred and fused; data access evaluates them.");
-  cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); })
-      .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
+  cls.def_prop_ro(
+         "shape", [](const Array& a) { return shape_tuple(a.shape()); },
+         nb::for_getter(nb::sig("def shape(self) -> tuple[int, ...]")))
+      .def_prop_ro(
+          "dtype", [](const Array& a) { return dtype_object(a.dtype()); },
+          nb::for_getter(nb::sig("def dtype(self) -> numpy.dtype[Any]")))
       .def_prop_ro("ndim", &Array::ndim)
       .def_prop_ro("size", &Array::size)
       .def_prop_ro("nbytes", &Array::nbytes)
       .def_prop_ro("itemsize", [](const Array& a) { return itemsize(a.dtype()); })
       .def_prop_ro(
           "strides", [](const Array& a) { return shape_tuple(byte_strides(a)); },
-          "Bytes to step in each dimension, as NumPy's strides.")
+          "Bytes to step in each dimension, as NumPy's strides.",
+          nb::for_getter(nb::sig("def strides(self) -> tuple[int, ...]")))
       .def_prop_ro("device", &Array::device)
-      .def_prop_ro("T", [](const Array& a) { return transpose(a); })
-      .def_prop_ro("mT",
-                   [](const Array& a) {
-                     if (a.ndim() < 2)
-                       throw ValueError("matrix transpose with ndim < 2 is undefined");
-                     return swapaxes(a, -1, -2);
-                   })
+      .def_prop_ro(
+          "T", [](const Array& a) { return transpose(a); },
+          nb::for_getter(nb::sig("def T(self) -> ndarray")))
+      .def_prop_ro(
+          "mT",
+          [](const Array& a) {
+            if (a.ndim() < 2) throw ValueError("matrix transpose with ndim < 2 is undefined");
+            return swapaxes(a, -1, -2);
+          },
+          nb::for_getter(nb::sig("def mT(self) -> ndarray")))
       .def_prop_rw(
           "real", [](const Array& a) { return real(a); },
-          [](const Array& a, nb::handle v) { assign(real(a), *to_operand(v, a.device())); })
+          [](const Array& a, nb::handle v) { assign(real(a), *to_operand(v, a.device())); },
+          nb::for_getter(nb::sig("def real(self) -> ndarray")),
+          nb::for_setter(nb::sig("def real(self, value: ArrayLike, /) -> None")))
       .def_prop_rw(
           "imag", [](const Array& a) { return imag(a); },
           [](const Array& a, nb::handle v) {
             if (!is_complex(a.dtype()))
               throw TypeError("array does not have imaginary part to set");
             assign(imag(a), *to_operand(v, a.device()));
-          })
+          },
+          nb::for_getter(nb::sig("def imag(self) -> ndarray")),
+          nb::for_setter(nb::sig("def imag(self, value: ArrayLike, /) -> None")))
       .def("__len__",
            [](const Array& a) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
@@ -243,13 +268,14 @@ void bind_array(nb::module_& m) {
       .def(
           "__getitem__",
           [](const Array& a, nb::handle key) { return index(a, to_index(key, a.device())); },
-          "key"_a.none())
+          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
             index_assign(a, to_index(key, a.device()), assigned_value(a, value));
           },
-          "key"_a.none(), "value"_a.none())
+          "key"_a.none(), "value"_a.none(),
+          nb::sig("def __setitem__(self, key: Any, value: ArrayLike, /) -> None"))
       .def("__bool__",
            [](const Array& a) {
              if (a.size() == 0) {
@@ -274,31 +300,36 @@ void bind_array(nb::module_& m) {
              require_scalar(a, "int", false);
              return nb::int_(to_python_scalar(a));
            })
-      .def("__complex__",
-           [](const Array& a) {
-             require_scalar(a, "complex", true);
-             return nb::steal(PyComplex_FromCComplex([&] {
-               const nb::object v = to_python_scalar(a);
-               return PyComplex_AsCComplex(v.ptr());
-             }()));
-           })
-      .def("__index__",
-           [](const Array& a) {
-             if (!is_integer(a.dtype()) || a.ndim() != 0) {
-               throw TypeError(
-                   "only integer scalar arrays can be converted to a scalar index (got a " +
-                   std::string(dtype_name(a.dtype())) + " array of shape " + shape_str(a.shape()) +
-                   ")");
-             }
-             return to_python_scalar(a);
-           })
+      .def(
+          "__complex__",
+          [](const Array& a) {
+            require_scalar(a, "complex", true);
+            return nb::steal(PyComplex_FromCComplex([&] {
+              const nb::object v = to_python_scalar(a);
+              return PyComplex_AsCComplex(v.ptr());
+            }()));
+          },
+          nb::sig("def __complex__(self) -> complex"))
+      .def(
+          "__index__",
+          [](const Array& a) {
+            if (!is_integer(a.dtype()) || a.ndim() != 0) {
+              throw TypeError(
+                  "only integer scalar arrays can be converted to a scalar index (got a " +
+                  std::string(dtype_name(a.dtype())) + " array of shape " + shape_str(a.shape()) +
+                  ")");
+            }
+            return to_python_scalar(a);
+          },
+          nb::sig("def __index__(self) -> int"))
       .def(
           "item",
           [](const Array& a, nb::args args) {
             return to_python_scalar(index(a, item_index(a, args)));
           },
           "The element at a flat index, a multi-index or (by default) the only one, as a Python "
-          "scalar (numpy.ndarray.item).")
+          "scalar (numpy.ndarray.item).",
+          nb::sig("def item(self, *args: int) -> Any"))
       .def(
           "__array__",
           [](const Array& a, nb::handle dtype, std::optional<bool> copy) {
@@ -313,20 +344,24 @@ void bind_array(nb::module_& m) {
             if (convert) out = out.attr("astype")(dtype);
             return out;
           },
-          "dtype"_a = nb::none(), "copy"_a = nb::none())
+          "dtype"_a = nb::none(), "copy"_a = nb::none(),
+          nb::sig("def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) "
+                  "-> numpy.typing.NDArray[Any]"))
       .def(
           "get", [](const Array& a) { return host_copy(a); },
-          "A NumPy copy of the data (CuPy's get).")
+          "A NumPy copy of the data (CuPy's get).",
+          nb::sig("def get(self) -> numpy.typing.NDArray[Any]"))
       .def(
           "tolist", [](const Array& a) { return host_copy(a).attr("tolist")(); },
-          "The data as nested Python lists of Python scalars.")
+          "The data as nested Python lists of Python scalars.", nb::sig("def tolist(self) -> Any"))
       .def(
           "astype",
           [](const Array& a, nb::handle dtype, bool copy) {
             return astype(a, to_dtype(dtype), copy);
           },
           "dtype"_a, "copy"_a = true,
-          "A copy converted to dtype (no copy when copy=False and it matches).")
+          "A copy converted to dtype (no copy when copy=False and it matches).",
+          nb::sig("def astype(self, dtype: DTypeLike, copy: bool = True) -> ndarray"))
       .def(
           "view",
           [](const Array& a, nb::handle dtype, nb::handle type) {
@@ -339,8 +374,10 @@ void bind_array(nb::module_& m) {
           },
           "dtype"_a = nb::none(), "type"_a = nb::none(),
           "A view of the same memory, read as `dtype` (ndarray.view): another item size rescales "
-          "the last axis, which must be contiguous.")
-      .def_prop_ro("_writeable", &Array::writeable)
+          "the last axis, which must be contiguous.",
+          nb::sig("def view(self, dtype: DTypeLike | None = None, type: None = None) -> ndarray"))
+      .def_prop_ro("_writeable", &Array::writeable,
+                   nb::for_getter(nb::sig("def _writeable(self) -> bool")))
       .def(
           "copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
       .def("__copy__", [](const Array& a) { return copy(a); })
@@ -348,7 +385,8 @@ void bind_array(nb::module_& m) {
           "__deepcopy__", [](const Array& a, nb::handle) { return copy(a); }, "memo"_a)
       .def(
           "to", [](const Array& a, nb::handle device) { return to_device(a, to_device(device)); },
-          "device"_a, "The array on another device (the array itself if it is there already).")
+          "device"_a, "The array on another device (the array itself if it is there already).",
+          nb::sig("def to(self, device: DeviceLike, /, *, stream: Any = None) -> ndarray"))
       .def(
           "cpu", [](const Array& a) { return to_device(a, Device::cpu()); },
           "The array on the CPU.")
@@ -358,19 +396,22 @@ void bind_array(nb::module_& m) {
             if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
             return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
           },
-          "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.")
+          "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.",
+          nb::sig("def reshape(self, *shape: int | Sequence[int]) -> ndarray"))
       .def("ravel", &ravel, "The elements as a 1-D array: a view when C-contiguous, else a copy.")
       .def(
           "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
-      .def("transpose",
-           [](const Array& a, nb::args axes) {
-             if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
-             return transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes));
-           })
+      .def(
+          "transpose",
+          [](const Array& a, nb::args axes) {
+            if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
+            return transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes));
+          },
+          nb::sig("def transpose(self, *axes: int | Sequence[int] | None) -> ndarray"))
       .def("swapaxes", &swapaxes, "axis1"_a, "axis2"_a)
       .def(
           "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); },
-          "axis"_a = nb::none())
+          "axis"_a = nb::none(), nb::sig("def squeeze(self, axis: Axis = None) -> ndarray"))
       .def(
           "fill",
           [](const Array& a, nb::handle value) {
@@ -378,44 +419,74 @@ void bind_array(nb::module_& m) {
             if (!v) throw TypeError("fill: value must be a scalar");
             assign(a, *v);
           },
-          "value"_a, "Sets every element to value.")
+          "value"_a, "Sets every element to value.",
+          nb::sig("def fill(self, value: complex) -> None"))
       .def("sum", &reduce_sum, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true))
+           "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+           nb::sig("def sum(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+                   "| None = None, keepdims: bool = False, initial: complex | None = None, where: "
+                   "ArrayLike = True) -> ndarray"))
       .def("prod", &reduce_prod, "axis"_a = nb::none(), "dtype"_a = nb::none(),
            "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
-           "where"_a = nb::bool_(true))
+           "where"_a = nb::bool_(true),
+           nb::sig("def prod(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+                   "| None = None, keepdims: bool = False, initial: complex | None = None, where: "
+                   "ArrayLike = True) -> ndarray"))
       .def("mean", &reduce_mean, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-           "out"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true))
+           "out"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+           nb::sig("def mean(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+                   "| None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray"))
       .def("var", &reduce_var, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none(),
+           nb::sig("def var(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+                   "| None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float "
+                   "| None = None) -> ndarray"))
       .def("std", &reduce_std, "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none())
+           "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none(),
+           nb::sig("def std(self, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+                   "| None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: float "
+                   "| None = None) -> ndarray"))
       .def("max", &reduce_max, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-           "initial"_a = nb::none(), "where"_a = nb::bool_(true))
+           "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+           nb::sig("def max(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = "
+                   "False, initial: complex | None = None, where: ArrayLike = True) -> ndarray"))
       .def("min", &reduce_min, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-           "initial"_a = nb::none(), "where"_a = nb::bool_(true))
+           "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+           nb::sig("def min(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = "
+                   "False, initial: complex | None = None, where: ArrayLike = True) -> ndarray"))
       .def("any", &reduce_any, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-           nb::kw_only(), "where"_a = nb::bool_(true))
+           nb::kw_only(), "where"_a = nb::bool_(true),
+           nb::sig("def any(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = "
+                   "False, *, where: ArrayLike = True) -> ndarray"))
       .def("all", &reduce_all, "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,
-           nb::kw_only(), "where"_a = nb::bool_(true))
+           nb::kw_only(), "where"_a = nb::bool_(true),
+           nb::sig("def all(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool = "
+                   "False, *, where: ArrayLike = True) -> ndarray"))
       .def("argmax", &reduce_argmax, "axis"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false)
+           "keepdims"_a = false,
+           nb::sig("def argmax(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool "
+                   "= False) -> ndarray"))
       .def("argmin", &reduce_argmin, "axis"_a = nb::none(), "out"_a = nb::none(),
-           "keepdims"_a = false)
+           "keepdims"_a = false,
+           nb::sig("def argmin(self, axis: Axis = None, out: ndarray | None = None, keepdims: bool "
+                   "= False) -> ndarray"))
       .def(
           "clip",
           [](nb::handle self, nb::handle min, nb::handle max, nb::handle out) {
             return clip_values(self, min, max, out);
           },
           "min"_a = nb::none(), "max"_a = nb::none(), "out"_a = nb::none(),
-          "The values limited to [min, max] (numpy.clip).")
+          "The values limited to [min, max] (numpy.clip).",
+          nb::sig("def clip(self, min: ArrayLike | None = None, max: ArrayLike | None = None, out: "
+                  "ndarray | None = None) -> ndarray"))
       .def(
           "round",
           [](nb::handle self, int64_t decimals, nb::handle out) {
             return round_values(self, decimals, out);
           },
           "decimals"_a = 0, "out"_a = nb::none(),
-          "Rounded half to even to the given number of decimals (numpy.round).")
+          "Rounded half to even to the given number of decimals (numpy.round).",
+          nb::sig("def round(self, decimals: int = 0, out: ndarray | None = None) -> ndarray"))
       .def(
           "conj",
           [](const Array& a) {
@@ -447,13 +518,13 @@ void bind_array(nb::module_& m) {
     // operand type(s)" TypeError instead of nanobind's signature mismatch.
     cls.def(
         b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
-        nb::arg("other").none());
+        nb::arg("other").none(), nb::sig(operator_sig(b.name, "ArrayLike").c_str()));
     cls.def(
         b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); },
-        nb::arg("other").none());
+        nb::arg("other").none(), nb::sig(operator_sig(b.rname, "ArrayLike").c_str()));
     cls.def(
         b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
-        nb::arg("other").none());
+        nb::arg("other").none(), nb::sig(operator_sig(b.iname, "ArrayLike").c_str()));
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
@@ -466,27 +537,38 @@ void bind_array(nb::module_& m) {
           }
           return binary(k, a, o, false);
         },
-        "other"_a, "mod"_a = nb::none());
+        "other"_a, "mod"_a = nb::none(),
+        nb::sig("def __pow__(self, other: ArrayLike, /) -> ndarray"));
     cls.def(
         "__rpow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, true); },
-        "other"_a, "mod"_a = nb::none());
-    cls.def("__ipow__", [k](nb::handle a, nb::handle o) { return inplace(k, a, o); });
+        "other"_a, "mod"_a = nb::none(),
+        nb::sig("def __rpow__(self, other: ArrayLike, /) -> ndarray"));
+    cls.def(
+        "__ipow__", [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
+        nb::sig("def __ipow__(self, other: ArrayLike, /) -> ndarray"));
   }
   for (const auto& [name, opname] : kCompare) {
     if (const std::optional<OpKind> op = elementwise_op(opname)) {
       const OpKind k = *op;
+      // == and != take any object, as object's do (the stubs' one override of a supertype).
+      const bool equality =
+          std::string_view(name) == "__eq__" || std::string_view(name) == "__ne__";
       cls.def(
           name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
-          nb::arg("other").none());
+          nb::arg("other").none(),
+          nb::sig(operator_sig(name, equality ? "object" : "ArrayLike").c_str()));
     }
   }
   for (const auto& [name, opname] : kUnary) {
     if (const std::optional<OpKind> op = elementwise_op(opname)) {
       const OpKind k = *op;
-      cls.def(name, [k](const Array& a) {
-        const ArrayOrScalar x(a);
-        return elementwise(k, {&x});
-      });
+      cls.def(
+          name,
+          [k](const Array& a) {
+            const ArrayOrScalar x(a);
+            return elementwise(k, {&x});
+          },
+          nb::sig(("def " + std::string(name) + "(self) -> ndarray").c_str()));
     }
   }
 }

@@ -1,10 +1,13 @@
-// Bindings of the fusion planner's controls: counters, the debug log, the pending-memory bound.
+// Bindings of evaluation and the fusion planner's controls: eval, the counters, the debug log, the
+// pending-memory bound, the CPU backend's threads.
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "accel/eval_stats.hpp"
 #include "accel/fusion.hpp"
+#include "accel/kernels/platform.h"
+#include "src/core/eval.hpp"
 #include "src/python/bindings.hpp"
 
 namespace accel::python {
@@ -28,25 +31,52 @@ nb::dict record_dict(const FusionRecord& r) {
   return d;
 }
 
+// The evaluator's counters (EvalStats) as a dict; with the planner's own when `fusion`.
+nb::dict stats_dict(bool fusion) {
+  const EvalStats s = eval_stats();
+  nb::dict d;
+  d["groups_run"] = s.groups_run;
+  d["nodes_run"] = s.nodes_run;
+  d["outputs_written"] = s.outputs_written;
+  if (fusion) {
+    d["structures"] = s.structures;
+    d["structure_hits"] = s.structure_hits;
+    d["early_evaluations"] = s.early_evaluations;
+  }
+  return d;
+}
+
 }  // namespace
 
 void bind_fusion(nb::module_& m) {
+  // A one-array overload first: no argument tuple on the common path.
   m.def(
-      "_fusion_stats",
-      [] {
-        const EvalStats s = eval_stats();
-        nb::dict d;
-        d["groups_run"] = s.groups_run;
-        d["nodes_run"] = s.nodes_run;
-        d["outputs_written"] = s.outputs_written;
-        d["structures"] = s.structures;
-        d["structure_hits"] = s.structure_hits;
-        d["early_evaluations"] = s.early_evaluations;
-        return d;
+      "eval", [](const Array& a) { a.eval(); }, "a"_a,
+      "Evaluates the array now, and everything it depends on.",
+      nb::sig("def eval(a: ndarray) -> None"));
+  m.def(
+      "eval",
+      [](nb::args arrays) {
+        std::vector<Array> list;
+        for (nb::handle h : arrays) list.push_back(nb::cast<Array>(h));
+        eval(list);
       },
+      "Evaluates the given arrays now, together, and everything they depend on.",
+      nb::sig("def eval(*arrays: ndarray) -> None"));
+  m.def("_num_threads", &cpu_num_threads, "Threads the CPU backend uses.");
+  m.def("_set_num_threads", &set_cpu_num_threads, "n"_a, "Sets the threads the CPU backend uses.");
+  m.def("_set_fusion", &set_fusion_enabled);
+  m.def("_fusion_enabled", &fusion_enabled);
+  m.def(
+      "_fusion_stats", [] { return stats_dict(true); },
       "The evaluator's counters since the last reset, with the distinct group structures run "
       "(a bound on the kernels compiled) and the evaluations started early by the "
       "pending-memory bound.");
+  m.def(
+      "_eval_stats", [] { return stats_dict(false); },
+      "The evaluator's counters since the last reset: groups (kernels) run, nodes computed, "
+      "results written to memory.");
+  m.def("_reset_eval_stats", &reset_eval_stats, "Sets the evaluator's counters to zero.");
   m.def(
       "_set_fusion_logger",
       [](nb::object callback) {

@@ -77,16 +77,19 @@ void bind_indexing(nb::module_& m) {
       "Writes values along `axis` at indices broadcast against `arr` (numpy.put_along_axis).");
   m.def(
       "nonzero", [](nb::handle a) { return as_tuple(nonzero(to_array(a))); }, "a"_a,
-      "The indices of the nonzero elements, one array per dimension (numpy.nonzero).");
+      "The indices of the nonzero elements, one array per dimension (numpy.nonzero).",
+      nb::sig("def nonzero(a: ArrayLike) -> tuple[ndarray, ...]"));
   m.def(
       "where", [](nb::handle condition) { return as_tuple(nonzero(to_array(condition))); },
-      "condition"_a, "where(condition): the same as nonzero(condition) (numpy.where).");
+      "condition"_a, "where(condition): the same as nonzero(condition) (numpy.where).",
+      nb::sig("def where(condition: ArrayLike) -> tuple[ndarray, ...]"));
   m.def(
       "where",
       [](nb::handle, nb::handle) -> nb::tuple {
         throw ValueError("either both or neither of x and y should be given");
       },
-      "condition"_a, "x"_a, "where(condition, x): refused, as numpy.where does.");
+      "condition"_a, "x"_a, "where(condition, x): refused, as numpy.where does.",
+      nb::sig("def where(condition: ArrayLike, x: ArrayLike) -> NoReturn"));
   m.def(
       "flatnonzero", [](nb::handle a) { return flatnonzero(to_array(a)); }, "a"_a,
       "Indices of the nonzero elements of the flattened array (numpy.flatnonzero).");
@@ -104,8 +107,10 @@ void bind_indexing(nb::module_& m) {
       "condition"_a, "arr"_a,
       "The elements of the flattened `arr` where the flattened `condition` is true "
       "(numpy.extract).");
-  m.def("count_nonzero", &count_nonzero_fn, "a"_a, "axis"_a = nb::none(), "keepdims"_a = false,
-        "The number of nonzero elements (numpy.count_nonzero).");
+  m.def(
+      "count_nonzero", &count_nonzero_fn, "a"_a, "axis"_a = nb::none(), "keepdims"_a = false,
+      "The number of nonzero elements (numpy.count_nonzero).",
+      nb::sig("def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Any"));
 
   // ndarray methods.
   nb::object cls = m.attr("ndarray");
@@ -116,7 +121,8 @@ void bind_indexing(nb::module_& m) {
   };
   method(
       "nonzero", [](const Array& a) { return as_tuple(nonzero(a)); },
-      "Indices of the nonzero elements (numpy.ndarray.nonzero).");
+      "Indices of the nonzero elements (numpy.ndarray.nonzero).",
+      nb::sig("def nonzero(self) -> tuple[ndarray, ...]"));
   method(
       "take",
       [](const Array& a, nb::handle indices, nb::handle axis, const std::string& mode) {

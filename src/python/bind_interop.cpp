@@ -255,19 +255,25 @@ void bind_interop(nb::module_& m) {
          "Exports the array as a DLPack capsule (the Array API's __dlpack__): versioned when the "
          "consumer's max_version is 1.0 or later, else legacy; computes the array and orders "
          "the consumer's CUDA `stream` after it (None: the legacy default stream, -1: no "
-         "synchronization). dl_device and copy ask for a copy, here or on another device.");
+         "synchronization). dl_device and copy ask for a copy, here or on another device.",
+         nb::sig("def __dlpack__(self, *, stream: int | Any | None = None, "
+                 "max_version: tuple[int, int] | None = None, "
+                 "dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any"));
   method(
       "__dlpack_device__",
       [](const Array& a) {
         const DLDevice d = to_dlpack_device(a.device());
         return nb::make_tuple(int(d.device_type), d.device_id);
       },
-      "(DLPack device type, device index): (1, 0) on the CPU, (2, N) on cuda:N.");
+      "(DLPack device type, device index): (1, 0) on the CPU, (2, N) on cuda:N.",
+      nb::sig("def __dlpack_device__(self) -> tuple[int, int]"));
   nb::setattr(
       cls, "__cuda_array_interface__",
       nb::module_::import_("builtins")
           .attr("property")(nb::cpp_function(&cuda_array_interface, nb::is_method(), nb::scope(cls),
-                                             nb::name("__cuda_array_interface__"))));
+                                             nb::name("__cuda_array_interface__"),
+                                             nb::sig("def __cuda_array_interface__(self) -> "
+                                                     "dict[str, Any]"))));
 
   m.def("_from_dlpack_capsule", &from_capsule, "capsule"_a,
         "Wraps the memory of a DLPack capsule (versioned or legacy), consuming it: "

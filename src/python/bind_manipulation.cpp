@@ -1,27 +1,118 @@
-// Bindings of the manipulation functions that need the core (views with new strides); the rest of
-// accelpy's manipulation functions are composed in python/accelpy/_manipulation.py.
-#include <nanobind/nanobind.h>
+// Bindings of the manipulation functions that need the core (views with new strides, joins);
+// the rest of accelpy's manipulation functions are composed in python/accelpy/_manipulation.py.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
-#include "src/python/convert.hpp"
+#include <string>
+#include <vector>
 
+#include "accel/errors.hpp"
 #include "src/python/bindings.hpp"
+#include "src/python/convert.hpp"
 
 namespace accel::python {
 
 using namespace nb::literals;
 
+namespace {
+
+// An axis argument that may not be None (moveaxis, expand_dims).
+std::vector<int64_t> given_axes(nb::handle obj, const char* what) {
+  if (obj.is_none())
+    throw TypeError(std::string(what) + " must be an integer or a tuple of integers, not None");
+  return *to_axes(obj);
+}
+
+std::vector<Array> array_list(nb::handle seq) {
+  std::vector<Array> out;
+  std::optional<Device> device;
+  for (nb::handle h : seq) {
+    if (nb::isinstance<Array>(h)) {
+      device = nb::cast<Array>(h).device();
+      break;
+    }
+  }
+  for (nb::handle h : seq) out.push_back(to_array(h, device));
+  return out;
+}
+
+}  // namespace
+
 void bind_manipulation(nb::module_& m) {
+  // Like NumPy's functions, these take any array-like.
   m.def(
-      "tri",
-      [](int64_t n, std::optional<int64_t> m_, int64_t k, nb::handle dtype, nb::handle device) {
-        return tri(n, m_, k, to_dtype_opt(dtype).value_or(kDefaultFloat), to_device(device));
+      "reshape",
+      [](nb::handle a, nb::handle shape) { return reshape(to_array(a), to_shape(shape)); }, "a"_a,
+      "shape"_a, "A view with a new shape when the layout allows, else a copy (numpy.reshape).",
+      nb::sig("def reshape(a: ArrayLike, shape: ShapeLike) -> ndarray"));
+  m.def(
+      "ravel", [](nb::handle a) { return ravel(to_array(a)); }, "a"_a,
+      "The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).",
+      nb::sig("def ravel(a: ArrayLike) -> ndarray"));
+  m.def(
+      "transpose",
+      [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); }, "a"_a,
+      "axes"_a = nb::none(), "Permutes the axes; reverses them by default (numpy.transpose).",
+      nb::sig("def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> ndarray"));
+  m.def(
+      "swapaxes",
+      [](nb::handle a, int64_t axis1, int64_t axis2) {
+        return swapaxes(to_array(a), axis1, axis2);
       },
-      "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
-      "device"_a = nb::none(),
-      "Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.");
-  m.def("_bincount", &bincount, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0,
-        "Counts (or weighted sums) of non-negative integers (numpy.bincount).");
+      "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).",
+      nb::sig("def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> ndarray"));
+  m.def(
+      "moveaxis",
+      [](nb::handle a, nb::handle src, nb::handle dst) {
+        return moveaxis(to_array(a), given_axes(src, "source"), given_axes(dst, "destination"));
+      },
+      "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).",
+      nb::sig("def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | "
+              "Sequence[int]) -> ndarray"));
+  m.def(
+      "squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis)); },
+      "a"_a, "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).",
+      nb::sig("def squeeze(a: ArrayLike, axis: Axis = None) -> ndarray"));
+  m.def(
+      "expand_dims",
+      [](nb::handle a, nb::handle axis) {
+        return expand_dims(to_array(a), given_axes(axis, "axis"));
+      },
+      "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).",
+      nb::sig("def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> ndarray"));
+  m.def(
+      "broadcast_to",
+      [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
+      "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).",
+      nb::sig("def broadcast_to(array: ArrayLike, shape: ShapeLike) -> ndarray"));
+  m.def(
+      "broadcast_arrays",
+      [](nb::args arrays) {
+        nb::list out;
+        for (const Array& a : broadcast_arrays(array_list(arrays))) out.append(nb::cast(a));
+        return nb::tuple(out);
+      },
+      "Broadcasts arrays against each other; a tuple of views (numpy.broadcast_arrays).",
+      nb::sig("def broadcast_arrays(*arrays: ArrayLike) -> tuple[ndarray, ...]"));
+  m.def(
+      "concatenate",
+      [](nb::handle arrays, nb::handle axis) {
+        std::optional<int64_t> ax;
+        if (!axis.is_none()) ax = (*to_axes(axis))[0];
+        return concatenate(array_list(arrays), ax);
+      },
+      "arrays"_a, "axis"_a.none() = 0,
+      "Joins arrays along an existing axis; axis=None joins them flattened (numpy.concatenate).",
+      nb::sig("def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray"));
+  m.def(
+      "stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
+      "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).",
+      nb::sig("def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray"));
+  m.def(
+      "copy", [](nb::handle a) { return copy(to_array(a)); }, "a"_a,
+      "A copy of the array, in new memory (numpy.copy).",
+      nb::sig("def copy(a: ArrayLike) -> ndarray"));
   m.def("_diagonal", &diagonal, "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
         "The diagonal as the last axis of a read-only view (numpy.diagonal).");
 }

@@ -82,7 +82,9 @@ void bind_matmul(nb::module_& m) {
       "Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added\n"
       "dimension is removed from the result), leading dimensions broadcast as batches. Runs\n"
       "through BLAS on the CPU and cuBLAS on CUDA (float16/bfloat16 accumulate in float32; TF32\n"
-      "only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.");
+      "only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.",
+      nb::sig("def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: "
+              "DTypeLike | None = None) -> ndarray"));
   m.def(
       "dot",
       [](nb::handle a, nb::handle b, nb::handle out) {
@@ -91,21 +93,24 @@ void bind_matmul(nb::module_& m) {
       },
       "a"_a, "b"_a, "out"_a = nb::none(),
       "Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the\n"
-      "sum over the last axis of a and the second-to-last of b.");
+      "sum over the last axis of a and the second-to-last of b.",
+      nb::sig("def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
   m.def(
       "vdot",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
         return vdot(x, y);
       },
-      "a"_a, "b"_a, "Dot product of the flattened operands, conjugating the first (numpy.vdot).");
+      "a"_a, "b"_a, "Dot product of the flattened operands, conjugating the first (numpy.vdot).",
+      nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> ndarray"));
   m.def(
       "inner",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
         return inner(x, y);
       },
-      "a"_a, "b"_a, "Inner product over the last axes (numpy.inner).");
+      "a"_a, "b"_a, "Inner product over the last axes (numpy.inner).",
+      nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> ndarray"));
   m.def(
       "outer",
       [](nb::handle a, nb::handle b, nb::handle out) {
@@ -113,7 +118,8 @@ void bind_matmul(nb::module_& m) {
         return finish(outer(x, y), out);
       },
       "a"_a, "b"_a, "out"_a = nb::none(),
-      "Outer product of the flattened operands (numpy.outer): one fused elementwise product.");
+      "Outer product of the flattened operands (numpy.outer): one fused elementwise product.",
+      nb::sig("def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
   m.def(
       "tensordot",
       [](nb::handle a, nb::handle b, nb::handle axes) {
@@ -135,10 +141,13 @@ void bind_matmul(nb::module_& m) {
       },
       "a"_a, "b"_a, "axes"_a = 2,
       "Sum of products over the given axes (numpy.tensordot): axes=N sums the last N axes of a\n"
-      "against the first N of b; axes=(axes_a, axes_b) pairs them explicitly.");
+      "against the first N of b; axes=(axes_a, axes_b) pairs them explicitly.",
+      nb::sig("def tensordot(a: ArrayLike, b: ArrayLike, axes: int | tuple[int | Sequence[int], "
+              "int | Sequence[int]] = 2) -> ndarray"));
   m.def(
       "matrix_transpose", [](nb::handle x) { return matrix_transpose(to_array(x)); }, "x"_a,
-      "The last two axes swapped (Array API matrix_transpose; x.mT): a view.");
+      "The last two axes swapped (Array API matrix_transpose; x.mT): a view.",
+      nb::sig("def matrix_transpose(x: ArrayLike, /) -> ndarray"));
   m.def(
       "vecdot",
       [](nb::handle x1, nb::handle x2, int64_t axis) {
@@ -147,7 +156,8 @@ void bind_matmul(nb::module_& m) {
       },
       "x1"_a, "x2"_a, nb::kw_only(), "axis"_a = -1,
       "Vector dot product along `axis`, conjugating x1 (Array API / numpy.vecdot); the other\n"
-      "dimensions broadcast. One fused multiply-and-sum.");
+      "dimensions broadcast. One fused multiply-and-sum.",
+      nb::sig("def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> ndarray"));
   m.def(
       "einsum",
       [](nb::args args, nb::handle out, nb::handle dtype, const std::string& casting,
@@ -189,16 +199,20 @@ void bind_matmul(nb::module_& m) {
       "Einstein summation (numpy.einsum), explicit ('ij,jk->ik') or implicit ('ij,jk')\n"
       "subscripts, ellipses, or the interleaved (op, sublist, ...) form. Repeated indices are\n"
       "diagonal views, indices in one operand only are summed, and each pair of operands is\n"
-      "contracted with one matmul.");
+      "contracted with one matmul.",
+      nb::sig("def einsum(*operands: Any, out: ndarray | None = None, dtype: DTypeLike | None = "
+              "None, casting: str = 'safe', optimize: Any = False) -> ndarray"));
 
   // The @ operators of ndarray.
   nb::object cls = m.attr("ndarray");
   cls.attr("__matmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, false); },
-      nb::is_method(), nb::scope(cls), nb::name("__matmul__"));
+      nb::is_method(), nb::scope(cls), nb::name("__matmul__"),
+      nb::sig("def __matmul__(self, other: ArrayLike, /) -> ndarray"));
   cls.attr("__rmatmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, true); },
-      nb::is_method(), nb::scope(cls), nb::name("__rmatmul__"));
+      nb::is_method(), nb::scope(cls), nb::name("__rmatmul__"),
+      nb::sig("def __rmatmul__(self, other: ArrayLike, /) -> ndarray"));
   // a @= b: NumPy computes a @ b and writes it into a, which must keep its shape.
   cls.attr("__imatmul__") = nb::cpp_function(
       [](nb::handle self_obj, nb::handle other) -> nb::object {
@@ -221,13 +235,15 @@ void bind_matmul(nb::module_& m) {
         assign(self, std::move(r));
         return nb::borrow(self_obj);
       },
-      nb::is_method(), nb::scope(cls), nb::name("__imatmul__"));
+      nb::is_method(), nb::scope(cls), nb::name("__imatmul__"),
+      nb::sig("def __imatmul__(self, other: ArrayLike, /) -> ndarray"));
   cls.attr("dot") = nb::cpp_function(
       [](const Array& self, nb::handle b, nb::handle out) {
         return finish(dot(self, to_array(b, self.device())), out);
       },
       nb::is_method(), nb::scope(cls), nb::name("dot"), "b"_a, "out"_a = nb::none(),
-      "Dot product with b (numpy.ndarray.dot).");
+      "Dot product with b (numpy.ndarray.dot).",
+      nb::sig("def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
 
   nb::module_ cuda_module = nb::borrow<nb::module_>(m.attr("_cuda"));
   cuda_module.def("allow_tf32", &cuda::allow_tf32,

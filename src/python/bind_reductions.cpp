@@ -170,4 +170,80 @@ nb::object reduce_argmin(const Array& a, nb::handle axis, nb::handle out, bool k
   return finish(argmin(a, single_axis(a, axis), keepdims), out, "unsafe");
 }
 
+namespace {
+
+// Module-level reductions take any array-like, as NumPy's functions do; the methods share
+// the same implementations.
+template <class... Rest>
+auto on_array_like(nb::object (*fn)(const Array&, Rest...)) {
+  return [fn](nb::handle a, Rest... rest) { return fn(to_array(a), rest...); };
+}
+
+}  // namespace
+
+void bind_reductions(nb::module_& m) {
+  using namespace nb::literals;
+  m.def("sum", on_array_like(&reduce_sum), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
+        "where"_a = nb::bool_(true), "Sum of elements over the given axes (numpy.sum).",
+        nb::sig("def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: "
+                "ndarray | None = None, keepdims: bool = False, initial: complex | None = None, "
+                "where: ArrayLike = True) -> ndarray"));
+  m.def("prod", on_array_like(&reduce_prod), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "keepdims"_a = false, "initial"_a = nb::none(),
+        "where"_a = nb::bool_(true), "Product of elements over the given axes (numpy.prod).",
+        nb::sig("def prod(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: "
+                "ndarray | None = None, keepdims: bool = False, initial: complex | None = None, "
+                "where: ArrayLike = True) -> ndarray"));
+  m.def(
+      "mean", on_array_like(&reduce_mean), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+      "out"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+      "Arithmetic mean over the given axes (numpy.mean).",
+      nb::sig(
+          "def mean(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray "
+          "| None = None, keepdims: bool = False, *, where: ArrayLike = True) -> ndarray"));
+  m.def("var", on_array_like(&reduce_var), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Variance, two-pass as NumPy computes it (numpy.var).",
+        nb::sig("def var(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: "
+                "ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: "
+                "float | None = None) -> ndarray"));
+  m.def("std", on_array_like(&reduce_std), "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
+        "out"_a = nb::none(), "ddof"_a = 0.0, "keepdims"_a = false, nb::kw_only(),
+        "correction"_a = nb::none(), "Standard deviation (numpy.std).",
+        nb::sig("def std(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: "
+                "ndarray | None = None, ddof: float = 0.0, keepdims: bool = False, *, correction: "
+                "float | None = None) -> ndarray"));
+  m.def(
+      "max", on_array_like(&reduce_max), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+      "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+      "Maximum over the given axes; NaN propagates (numpy.max).",
+      nb::sig("def max(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool "
+              "= False, initial: complex | None = None, where: ArrayLike = True) -> ndarray"));
+  m.def(
+      "min", on_array_like(&reduce_min), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+      "keepdims"_a = false, "initial"_a = nb::none(), "where"_a = nb::bool_(true),
+      "Minimum over the given axes; NaN propagates (numpy.min).",
+      nb::sig("def min(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool "
+              "= False, initial: complex | None = None, where: ArrayLike = True) -> ndarray"));
+  m.def("any", on_array_like(&reduce_any), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+        "Whether any element is true (numpy.any).",
+        nb::sig("def any(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: "
+                "bool = False, *, where: ArrayLike = True) -> ndarray"));
+  m.def("all", on_array_like(&reduce_all), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, nb::kw_only(), "where"_a = nb::bool_(true),
+        "Whether all elements are true (numpy.all).",
+        nb::sig("def all(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: "
+                "bool = False, *, where: ArrayLike = True) -> ndarray"));
+  m.def("argmax", on_array_like(&reduce_argmax), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Index of the first maximum (numpy.argmax).",
+        nb::sig("def argmax(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: "
+                "bool = False) -> ndarray"));
+  m.def("argmin", on_array_like(&reduce_argmin), "a"_a, "axis"_a = nb::none(), "out"_a = nb::none(),
+        "keepdims"_a = false, "Index of the first minimum (numpy.argmin).",
+        nb::sig("def argmin(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: "
+                "bool = False) -> ndarray"));
+}
+
 }  // namespace accel::python

@@ -181,7 +181,9 @@ void bind_sorting(nb::module_& m) {
         return nb::make_tuple(r.values, r.indices1, r.indices2);
       },
       "ar1"_a, "ar2"_a, "assume_unique"_a = false, "return_indices"_a = false,
-      "The sorted unique values in both arrays (numpy.intersect1d).");
+      "The sorted unique values in both arrays (numpy.intersect1d).",
+      nb::sig("def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique: bool = False, "
+              "return_indices: bool = False) -> Any"));
   m.def(
       "union1d",
       [](nb::handle a, nb::handle b) {
@@ -200,9 +202,13 @@ void bind_sorting(nb::module_& m) {
   m.def("cumsum", &cumsum_fn, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
         "out"_a = nb::none(),
         "Cumulative sum along `axis` (None: flattened); bool and small integers accumulate in "
-        "int64/uint64 (numpy.cumsum).");
+        "int64/uint64 (numpy.cumsum).",
+        nb::sig("def cumsum(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = None, "
+                "out: ndarray | None = None) -> ndarray"));
   m.def("cumprod", &cumprod_fn, "a"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(),
-        "out"_a = nb::none(), "Cumulative product along `axis` (numpy.cumprod).");
+        "out"_a = nb::none(), "Cumulative product along `axis` (numpy.cumprod).",
+        nb::sig("def cumprod(a: ArrayLike, axis: int | None = None, dtype: DTypeLike | None = "
+                "None, out: ndarray | None = None) -> ndarray"));
   m.def(
       "cumulative_sum",
       [](nb::handle x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
@@ -213,7 +219,10 @@ void bind_sorting(nb::module_& m) {
       "x"_a, nb::kw_only(), "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
       "include_initial"_a = false,
       "Cumulative sum (Array API / numpy.cumulative_sum): axis is required above 1-D; "
-      "include_initial=True starts each result with 0.");
+      "include_initial=True starts each result with 0.",
+      nb::sig(
+          "def cumulative_sum(x: ArrayLike, *, axis: int | None = None, dtype: DTypeLike | None = "
+          "None, out: ndarray | None = None, include_initial: bool = False) -> ndarray"));
   m.def(
       "cumulative_prod",
       [](nb::handle x, nb::handle axis, nb::handle dtype, nb::handle out, bool include_initial) {
@@ -223,7 +232,10 @@ void bind_sorting(nb::module_& m) {
       },
       "x"_a, nb::kw_only(), "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
       "include_initial"_a = false,
-      "Cumulative product (Array API / numpy.cumulative_prod); include_initial starts with 1.");
+      "Cumulative product (Array API / numpy.cumulative_prod); include_initial starts with 1.",
+      nb::sig(
+          "def cumulative_prod(x: ArrayLike, *, axis: int | None = None, dtype: DTypeLike | None = "
+          "None, out: ndarray | None = None, include_initial: bool = False) -> ndarray"));
 }
 
 void bind_sorting_methods(nb::class_<Array>& cls) {
@@ -288,14 +300,18 @@ void bind_sorting_methods(nb::class_<Array>& cls) {
             return finish_scan(cumsum(self, opt_axis(axis), scan_dtype(dtype, out)), out);
           },
           "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-          "Cumulative sum along `axis` (ndarray.cumsum).")
+          "Cumulative sum along `axis` (ndarray.cumsum).",
+          nb::sig("def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: "
+                  "ndarray | None = None) -> ndarray"))
       .def(
           "cumprod",
           [](const Array& self, nb::handle axis, nb::handle dtype, nb::handle out) {
             return finish_scan(cumprod(self, opt_axis(axis), scan_dtype(dtype, out)), out);
           },
           "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),
-          "Cumulative product along `axis` (ndarray.cumprod).");
+          "Cumulative product along `axis` (ndarray.cumprod).",
+          nb::sig("def cumprod(self, axis: int | None = None, dtype: DTypeLike | None = None, out: "
+                  "ndarray | None = None) -> ndarray"));
 }
 
 }  // namespace accel::python

@@ -14,7 +14,12 @@ namespace nb = nanobind;
 
 void bind_device(nb::module_& m);
 void bind_array(nb::module_& m);
-void bind_ops(nb::module_& m);
+// One binding file per chapter of NumPy's reference.
+void bind_elementwise(nb::module_& m);
+void bind_reductions(nb::module_& m);
+void bind_creation(nb::module_& m);
+void bind_conversion(nb::module_& m);
+void bind_statistics(nb::module_& m);
 void bind_cuda(nb::module_& m);
 void bind_fusion(nb::module_& m);
 void bind_interop(nb::module_& m);

@@ -49,7 +49,11 @@ NB_MODULE(_core, m) {
   nb::register_exception_translator(&translate);
   accel::python::bind_device(m);
   accel::python::bind_array(m);
-  accel::python::bind_ops(m);
+  accel::python::bind_elementwise(m);
+  accel::python::bind_reductions(m);
+  accel::python::bind_manipulation(m);
+  accel::python::bind_creation(m);
+  accel::python::bind_conversion(m);
   accel::python::bind_cuda(m);
   accel::python::bind_fusion(m);
   accel::python::bind_interop(m);
@@ -60,5 +64,5 @@ NB_MODULE(_core, m) {
   accel::python::bind_indexing(m);
   accel::python::bind_sorting(m);
   accel::python::bind_random(m);
-  accel::python::bind_manipulation(m);
+  accel::python::bind_statistics(m);
 }
