@@ -32,7 +32,7 @@ Array on_device(const Array& x, Device device) {
 }
 
 Parsed parse(const Array& a, const std::vector<Index>& indices) {
-  check_index_arity(a, indices);
+  const int consumed = check_index_arity(a, indices);
   Parsed p;
   std::vector<Index> basic;
   int vdim = 0, adim = 0, first = -1, last = -1, advanced = 0;
@@ -190,7 +190,7 @@ Array value_for(ArrayOrScalar value, const Shape& shape, DType dtype, Device dev
 
 }  // namespace
 
-void check_index_arity(const Array& a, const std::vector<Index>& indices) {
+int check_index_arity(const Array& a, const std::vector<Index>& indices) {
   int consumed = 0, ellipses = 0;
   for (const Index& ix : indices) {
     if (std::holds_alternative<Ellipsis>(ix)) {
@@ -206,6 +206,7 @@ void check_index_arity(const Array& a, const std::vector<Index>& indices) {
     throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
                      "-dimensional, but " + std::to_string(consumed) + " were indexed");
   }
+  return consumed;
 }
 
 int64_t normalize_index(int64_t index, int axis, int64_t len) {

@@ -37,11 +37,7 @@ int64_t adjust_slice(const Slice& s, int64_t len, int64_t& start, int64_t& step)
 
 Array index(const Array& a, const std::vector<Index>& indices) {
   if (has_array_index(indices)) return advanced_index(a, indices);
-  check_index_arity(a, indices);
-  int consumed = 0;
-  for (const Index& ix : indices) {
-    if (!std::holds_alternative<Ellipsis>(ix) && !std::holds_alternative<NewAxis>(ix)) ++consumed;
-  }
+  const int consumed = check_index_arity(a, indices);
   Shape shape;
   Strides strides;
   int64_t offset = a.offset();
