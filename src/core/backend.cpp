@@ -1,14 +1,42 @@
 #include "src/core/backend.hpp"
 
+#include <array>
+#include <atomic>
+
 #include "accel/errors.hpp"
-#include "src/cpu/cpu_backend.hpp"
-#include "src/cuda/cuda_backend.hpp"
 
 namespace accel {
 
+namespace {
+
+// One factory per device type; written at registration, read on every dispatch.
+std::array<std::atomic<BackendFactory>, 2> g_factories{};
+
+}  // namespace
+
+void register_backend(DeviceType type, BackendFactory factory) {
+  g_factories[size_t(type)].store(factory, std::memory_order_release);
+}
+
+// Backends register themselves (each from its own translation unit: cpu_backend.cpp,
+// cuda_backend.cpp), but not from static initializers: accel_core is a static library, and the
+// linker leaves out an object file that nothing references, registrar and all. Instead the first
+// lookup calls register_builtin_backends(), defined outside the core (src/builtin_backends.cpp),
+// which calls each backend's registration function. That chain of calls is a chain of symbol
+// references (backend.o -> builtin_backends.o -> cpu_backend.o, cuda_backend.o), so whatever
+// links the core and looks a backend up (the Python extension, the C++ tests, examples/cpp)
+// links the backends too.
 Backend& backend_for(Device device) {
-  if (device.is_cpu()) return cpu::cpu_backend();
-  return cuda::cuda_backend(device.index);
+  static const bool registered = (register_builtin_backends(), true);
+  (void)registered;
+  const BackendFactory factory = g_factories[size_t(device.type)].load(std::memory_order_acquire);
+  if (!factory) throw Error("no backend for " + device.str() + " in this build");
+  return factory(device.index);
+}
+
+const BackendLimits& Backend::limits() const {
+  static const BackendLimits defaults;
+  return defaults;
 }
 
 void run_concatenate_as_copies(const Group& group,

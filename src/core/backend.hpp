@@ -1,4 +1,5 @@
-// The interface between the core and a device backend.
+// The interface between the core and a device backend, and the registry through which the
+// core finds a device's backend (the core includes no backend's headers).
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,26 @@ class LinalgBackend;    // backend_linalg.hpp
 class SortScanOps;      // backend_sort.hpp
 class IndexingBackend;  // backend_indexing.hpp
 class ScatterBackend;   // backend_scatter.hpp
+
+// How a generated kernel's parameter block grows with a group, in bytes at most: what the
+// planner counts to keep a group's parameters within BackendLimits::param_block_bytes.
+struct ParamLayout {
+  size_t fixed_elementwise = 32;  // sizes and launch values of an elementwise kernel
+  size_t fixed_reduction = 96;    // ... of a reduction kernel (its bookkeeping included)
+  size_t per_dim = 16;            // per dimension of the iteration space (its shape)
+  size_t operand = 8;             // per array operand or output (its pointer)
+  size_t operand_stride = 8;      // per dimension, for an operand neither contiguous nor broadcast
+  size_t reduction_output_stride = 8;  // per dimension, for a reduction's output
+  size_t scalar = 16;                  // per scalar operand
+  size_t generator = 16;               // per generator step (linspace, eye, ... fields)
+};
+
+// What the planner keeps a group within on a device.
+struct BackendLimits {
+  size_t param_block_bytes = 4000;  // a group's kernel parameters
+  size_t max_group_steps = 128;     // steps of one group
+  ParamLayout params;
+};
 
 class Backend {
  public:
@@ -49,6 +70,11 @@ class Backend {
   // default throws NotImplementedError.
   virtual void gemm(const Gemm& g);
 
+  // The planner's bounds for groups on this device. The default (the CPU's) is the bound of the
+  // CUDA backend's kernels: the CPU needs none, but a program is then cut into the same groups
+  // on every device, so that results (summation orders) and the fusion log agree.
+  virtual const BackendLimits& limits() const;
+
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;
 
@@ -62,6 +88,16 @@ class Backend {
   // Scatter-add (backend_scatter.hpp); null where the backend has none.
   virtual ScatterBackend* scatter() { return nullptr; }
 };
+
+// The backend of device `index` of a type; throws (naming the reason) when it does not exist.
+using BackendFactory = Backend& (*)(int index);
+
+// Makes `factory` the backend of every device of `type` (replacing an earlier one).
+void register_backend(DeviceType type, BackendFactory factory);
+
+// Registers the backends this library was built with (src/builtin_backends.cpp, outside the
+// core): backend_for() calls it once, before its first lookup (see backend.cpp for why).
+void register_builtin_backends();
 
 // The backend of `device`; throws (naming the reason) when this build or machine has none.
 Backend& backend_for(Device device);

@@ -1,26 +1,21 @@
-// Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp), run its groups,
-// and keep the books: counters, the structures seen, the fusion debug log.
+// Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp) and run its
+// groups. What is recorded about each group run (counters, structures, the fusion debug log)
+// lives in eval_instrumentation.hpp.
 #include "src/core/eval.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <span>
-#include <unordered_set>
 
 #include "accel/errors.hpp"
-#include "accel/eval_stats.hpp"
-#include "accel/fusion.hpp"
 #include "accel/small_vector.hpp"
 #include "src/core/backend.hpp"
+#include "src/core/eval_instrumentation.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
 #include "src/core/pending_memory.hpp"
 #include "src/core/plan.hpp"
-#include "src/core/word_hash.hpp"
 
 namespace accel {
 
@@ -36,135 +31,6 @@ bool read_fusion_env() {
 }
 bool g_fusion = read_fusion_env();
 
-// Relaxed atomics: the counters order nothing, they only count.
-std::atomic<uint64_t> g_groups_run{0};
-std::atomic<uint64_t> g_nodes_run{0};
-std::atomic<uint64_t> g_outputs_written{0};
-std::atomic<uint64_t> g_structure_hits{0};
-
-// ---- group structures -----------------------------------------------------------------------
-// A group's structure is what a compiled kernel depends on: ops, dtypes, how steps are wired,
-// the number of dimensions and each operand's layout class; never sizes, strides or scalar
-// values. The CUDA backend keys its kernel cache by (a refinement of) it; the planner counts
-// the distinct structures it has run, which on any backend bounds the kernels a program needs.
-
-struct StructureSet {
-  std::mutex mutex;
-  std::unordered_set<uint64_t> seen;
-};
-StructureSet& structures() {
-  static auto* s = new StructureSet;
-  return *s;
-}
-
-int layout_class(const Array& a, const Shape& space) {
-  const Strides& st = a.strides();
-  if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
-  return a.shape() == space && is_row_major(space, st) ? 0 : 2;
-}
-const char* class_name(int c) { return c == 0 ? "contiguous" : c == 1 ? "broadcast" : "strided"; }
-
-uint64_t structure_of(const Group& g) {
-  WordHash f;
-  f.add(uint64_t(g.kind));
-  f.add(uint64_t(g.device.type));
-  f.add(g.shape.size());
-  for (const Array& in : g.inputs) {
-    f.add(uint64_t(in.dtype()));
-    f.add(layout_class(in, g.shape));
-  }
-  for (const GroupOutput& o : g.outputs) {
-    f.add(uint64_t(o.dest.dtype()));
-    f.add(uint64_t(o.step));
-    f.add(o.dest.shape() == g.shape ? layout_class(o.dest, g.shape) : 3);
-  }
-  for (const Step& st : g.steps) {
-    f.add(uint64_t(st.node->op));
-    f.add(uint64_t(st.node->dtype));
-    f.add(st.node->params.axes);
-    for (const StepArg& a : st.args) {
-      f.add(uint64_t(a.kind));
-      f.add(a.kind == StepArg::Scalar ? uint64_t(a.scalar->dtype) : uint64_t(a.index));
-    }
-    if (g.kind == Group::Kind::Single) {
-      for (const Operand& in : st.node->inputs) f.add(in.is_scalar() ? 0 : in.array.ndim());
-    }
-  }
-  return f.h;
-}
-
-// Bumped when the set is cleared, so that a thread's remembered structure is forgotten.
-std::atomic<uint64_t> g_structures_generation{0};
-
-// Records the group's structure; returns whether it had run before.
-bool note_structure(const Group& g) {
-  const uint64_t key = structure_of(g);
-  // The structure this thread recorded last is known to be in the set (unless the set was
-  // cleared since): a loop of one operation skips the lock and the lookup.
-  thread_local uint64_t last_key = 0, last_generation = ~uint64_t(0);
-  const uint64_t generation = g_structures_generation.load(std::memory_order_acquire);
-  if (key == last_key && generation == last_generation) {
-    g_structure_hits.fetch_add(1, std::memory_order_relaxed);
-    return true;
-  }
-  StructureSet& s = structures();
-  std::lock_guard lock(s.mutex);
-  const bool seen = !s.seen.insert(key).second;
-  if (seen) g_structure_hits.fetch_add(1, std::memory_order_relaxed);
-  last_key = key;
-  last_generation = generation;
-  return seen;
-}
-
-// ---- the fusion debug log -------------------------------------------------------------------
-
-FusionLogger& logger() {
-  static FusionLogger* l = [] {
-    auto* f = new FusionLogger;
-    const char* v = std::getenv("ACCELPY_DEBUG_FUSION");
-    if (v && *v && std::strcmp(v, "0") != 0) {
-      *f = [](const FusionRecord& r) {
-        std::fprintf(stderr, "%s\n", format_fusion_record(r).c_str());
-      };
-    }
-    return f;
-  }();
-  return *l;
-}
-
-std::string describe_array(const Array& a, const Shape& space) {
-  std::string s(dtype_name(a.dtype()));
-  s += "[";
-  for (size_t d = 0; d < a.shape().size(); ++d) s += (d ? "," : "") + std::to_string(a.shape()[d]);
-  s += "]";
-  if (a.shape() == space) s += std::string(" ") + class_name(layout_class(a, space));
-  return s;
-}
-
-void log_group(Backend& backend, const Group& g, bool seen) {
-  FusionRecord r;
-  r.kind = g.kind == Group::Kind::Elementwise ? "elementwise"
-           : g.kind == Group::Kind::Reduction ? "reduction"
-                                              : "single";
-  r.device = g.device.str();
-  for (const Step& st : g.steps) {
-    r.ops.push_back(std::string(op_name(st.node->op)) + "<" +
-                    std::string(dtype_name(st.node->dtype)) + ">");
-  }
-  for (const Array& in : g.inputs) r.inputs.push_back(describe_array(in, g.shape));
-  for (const GroupOutput& o : g.outputs) {
-    r.outputs.push_back(describe_array(o.dest, g.shape) + " <- step " + std::to_string(o.step));
-  }
-  r.structure_seen = seen;
-  r.param_bytes = plan::param_bytes(g);
-  backend.describe_last_run(r.kernel, r.cache);
-  if (r.kernel.empty()) {
-    r.kernel = g.device.is_cpu() ? "cpu" : "-";
-    r.cache = seen ? "hit" : "miss";
-  }
-  logger()(r);
-}
-
 // Gives every output storage of the group its memory (redirected outputs write into an
 // existing view instead), runs the group, and releases the producers of what it computed.
 void run_group(Group& g) {
@@ -179,9 +45,6 @@ void run_group(Group& g) {
       }
     }
     backend.run(g);
-    g_groups_run.fetch_add(1, std::memory_order_relaxed);
-    g_nodes_run.fetch_add(g.steps.size(), std::memory_order_relaxed);
-    g_outputs_written.fetch_add(g.outputs.size(), std::memory_order_relaxed);
   } catch (...) {
     for (Storage* s : allocated) {
       backend.deallocate(s->data(), s->nbytes());
@@ -189,8 +52,7 @@ void run_group(Group& g) {
     }
     throw;
   }
-  const bool seen = note_structure(g);
-  if (fusion_logging()) log_group(backend, g, seen);
+  instrumentation::note_group_run(backend, g);
   // Every pending storage written here is computed now: its producer (a step of the group, or
   // a duplicate that common-subexpression elimination merged into one) can go.
   // (The first one is held apart: most groups write one output, and then nothing is allocated.)
@@ -374,51 +236,6 @@ void evaluate_into(const Array& dst, Array value) {
   Storage* target = copy.storage().get();
   evaluate(std::span<Storage* const>(&target, 1), &dst);
   ds.bump_version();
-}
-
-EvalStats eval_stats() {
-  EvalStats s;
-  s.groups_run = g_groups_run.load(std::memory_order_relaxed);
-  s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
-  s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
-  {
-    StructureSet& st = structures();
-    std::lock_guard lock(st.mutex);
-    s.structures = st.seen.size();
-  }
-  s.structure_hits = g_structure_hits.load(std::memory_order_relaxed);
-  s.early_evaluations = pending::early_evaluations();
-  return s;
-}
-
-void reset_eval_stats() {
-  g_groups_run.store(0, std::memory_order_relaxed);
-  g_nodes_run.store(0, std::memory_order_relaxed);
-  g_outputs_written.store(0, std::memory_order_relaxed);
-  g_structure_hits.store(0, std::memory_order_relaxed);
-  {
-    StructureSet& st = structures();
-    std::lock_guard lock(st.mutex);
-    st.seen.clear();
-    g_structures_generation.fetch_add(1, std::memory_order_acq_rel);
-  }
-  pending::reset_early_evaluations();
-}
-
-void set_fusion_logger(FusionLogger l) { logger() = std::move(l); }
-bool fusion_logging() { return static_cast<bool>(logger()); }
-
-std::string format_fusion_record(const FusionRecord& r) {
-  auto join = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s;
-  };
-  return "[accelpy fusion] " + r.kind + " on " + r.device + ": " + std::to_string(r.ops.size()) +
-         " ops [" + join(r.ops) + "] inputs [" + join(r.inputs) + "] outputs [" + join(r.outputs) +
-         "] kernel " + r.kernel + " (" + r.cache + ", structure " +
-         (r.structure_seen ? "seen" : "new") + ", " + std::to_string(r.param_bytes) +
-         " param bytes)";
 }
 
 bool fusion_enabled() { return g_fusion; }

@@ -1,4 +1,5 @@
 #include "src/core/graph.hpp"
+#include "src/core/type_rules.hpp"
 
 #include <algorithm>
 
@@ -110,6 +111,7 @@ Node::Node(OpKind op_, DType dtype_, Device device_, Shape shape_, std::vector<O
            NodeParams params_)
     : op(op_),
       dtype(dtype_),
+      compute(compute_dtype(op_, dtype_, inputs_)),
       device(device_),
       shape(std::move(shape_)),
       inputs(std::move(inputs_)),

@@ -83,7 +83,8 @@ struct NodeParams {
 
 struct Node {
   OpKind op;
-  DType dtype;  // of the output
+  DType dtype;    // of the output
+  DType compute;  // what the op computes in (compute_dtype() in type_rules.hpp); backends read it
   Device device;
   Shape shape;  // of the output, which is always contiguous with offset 0
   std::vector<Operand> inputs;

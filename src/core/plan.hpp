@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accel/small_vector.hpp"
+#include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
 
@@ -56,6 +57,7 @@ struct GroupDraft {
   Shape shape;
   std::vector<int> members;
   size_t param_bound = 0;  // an upper bound of the kernel parameter bytes (see planner.cpp)
+  const BackendLimits* limits = nullptr;  // of the device's backend
 };
 
 // Cuts the plan into groups, walking consumers first; drafts come out in reverse execution
@@ -70,12 +72,8 @@ Array contiguous_dest(const Node* n);
 // The group of a draft, with its inputs, steps and outputs (duplicates included).
 Group build_group(const Plan& plan, GroupDraft& draft);
 
-// The kernel parameter bytes a group needs at most, counted as the CUDA code generator packs
-// them: operand pointers, strides of strided operands, the shape, scalars, generator fields.
+// The kernel parameter bytes a group needs at most, counted by its backend's ParamLayout:
+// operand pointers, strides of strided operands, the shape, scalars, generator fields.
 size_t param_bytes(const Group& group);
-
-// What the planner keeps a group within.
-inline constexpr size_t kMaxGroupSteps = 128;
-inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter block is 4 KB
 
 }  // namespace accel::plan

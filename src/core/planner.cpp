@@ -3,12 +3,12 @@
 // Grouping rule: walking nodes consumers-first, an elementwise node joins the group of its
 // consumers when all of them are in one group that iterates over the node's shape and reads the
 // node's output as-is (not broadcast, sliced or transposed), and the group stays within its
-// limits (steps, kernel parameter bytes). Because a node joins only when every consumer is in
-// the group, groups are convex (no path leaves a group and re-enters it), so running groups in
-// the order their roots were created respects every dependency. A node whose result is still
-// referenced from outside the plan (a live Python array, say) is written out even when fused, so
-// it is never computed twice; in a reduction group too, where the backend writes such values
-// (the CPU: the reduction's prologue runs block by block over the same elements).
+// backend's limits (steps, kernel parameter bytes: BackendLimits). Because a node joins only
+// when every consumer is in the group, groups are convex (no path leaves a group and re-enters it),
+// so running groups in the order their roots were created respects every dependency. A node whose
+// result is still referenced from outside the plan (a live Python array, say) is written out even
+// when fused, so it is never computed twice; in a reduction group too, where the backend writes
+// such values (the CPU: the reduction's prologue runs block by block over the same elements).
 //
 // Horizontal fusion: groups that nothing else in the plan reads (the arrays `eval` was given)
 // can run in any order after their inputs; elementwise ones over the same iteration space are
@@ -140,42 +140,45 @@ bool fusible(OpKind op) {
 // written, then read again by the reduction).
 
 // The parameter bytes of one array operand over an iteration space of `ndim` dimensions, as the
-// CUDA code generator packs them at most: its pointer and, unless it is contiguous over the
-// space or broadcast from one element, one 8-byte stride per dimension.
-size_t operand_bytes(const Array& a, const Shape& space) {
+// backend's kernels lay them out at most: its pointer and, unless it is contiguous over the
+// space or broadcast from one element, one stride per dimension.
+size_t operand_bytes(const ParamLayout& l, const Array& a, const Shape& space) {
   const Strides& st = a.strides();
   const bool contiguous = a.shape() == space && is_row_major(space, st);
   const bool scalar = std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; });
-  return 8 + (contiguous || scalar ? 0 : 8 * space.size());
+  return l.operand + (contiguous || scalar ? 0 : l.operand_stride * space.size());
 }
 
 // Fields every kernel of a group has: sizes, the shape, launch values, the reduction's bookkeeping.
-size_t fixed_bytes(Group::Kind kind, const Shape& space) {
-  return (kind == Group::Kind::Reduction ? 96 : 32) + 16 * space.size();
+size_t fixed_bytes(const ParamLayout& l, Group::Kind kind, const Shape& space) {
+  return (kind == Group::Kind::Reduction ? l.fixed_reduction : l.fixed_elementwise) +
+         l.per_dim * space.size();
 }
 
-size_t scalar_bytes(const Node& n) {
-  size_t b = op_class(n.op) == OpClass::Generator ? 16 : 0;  // Linspace/Eye fields
+size_t scalar_bytes(const ParamLayout& l, const Node& n) {
+  size_t b = op_class(n.op) == OpClass::Generator ? l.generator : 0;
   for (const Operand& in : n.inputs) {
-    if (in.is_scalar()) b += 16;
+    if (in.is_scalar()) b += l.scalar;
   }
   return b;
 }
 
-size_t output_bytes(Group::Kind kind, const Shape& space) {
-  return 8 + (kind == Group::Kind::Reduction ? 8 * space.size() : 0);
+size_t output_bytes(const ParamLayout& l, Group::Kind kind, const Shape& space) {
+  return l.operand +
+         (kind == Group::Kind::Reduction ? l.reduction_output_stride * space.size() : 0);
 }
 
 // The exact count for a draft plus a candidate member: distinct views read from outside, outputs,
 // scalars (the same accounting as param_bytes(Group)).
 size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, int candidate,
                          bool candidate_writes) {
-  size_t bytes = fixed_bytes(g.kind, g.shape);
+  const ParamLayout& l = g.limits->params;
+  size_t bytes = fixed_bytes(l, g.kind, g.shape);
   std::vector<const Array*> seen;
   auto add_member = [&](int m, bool writes) {
     const PlanNode& pn = plan.nodes[m];
-    bytes += scalar_bytes(*pn.node);
-    if (writes) bytes += output_bytes(g.kind, g.shape) * (1 + pn.duplicates.size());
+    bytes += scalar_bytes(l, *pn.node);
+    if (writes) bytes += output_bytes(l, g.kind, g.shape) * (1 + pn.duplicates.size());
     if (op_class(pn.node->op) == OpClass::Reduction) return;  // reads the group's values
     for (const Operand& in : pn.node->inputs) {
       if (in.is_scalar()) continue;
@@ -188,7 +191,7 @@ size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, in
                       [&](const Array* s) { return s->same_view(in.array); }))
         continue;
       seen.push_back(&in.array);
-      bytes += operand_bytes(in.array, g.shape);
+      bytes += operand_bytes(l, in.array, g.shape);
     }
   };
   for (int m : g.members) add_member(m, plan.nodes[m].materialize);
@@ -197,11 +200,12 @@ size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, in
 }
 
 // An upper bound of what node `pn` adds to a group's parameters (every array operand an input).
-size_t member_bound(const PlanNode& pn, const Shape& space, Group::Kind kind, bool writes) {
-  size_t b = scalar_bytes(*pn.node);
-  if (writes) b += output_bytes(kind, space) * (1 + pn.duplicates.size());
+size_t member_bound(const PlanNode& pn, const GroupDraft& g, bool writes) {
+  const ParamLayout& l = g.limits->params;
+  size_t b = scalar_bytes(l, *pn.node);
+  if (writes) b += output_bytes(l, g.kind, g.shape) * (1 + pn.duplicates.size());
   for (const Operand& in : pn.node->inputs) {
-    if (!in.is_scalar()) b += operand_bytes(in.array, space);
+    if (!in.is_scalar()) b += operand_bytes(l, in.array, g.shape);
   }
   return b;
 }
@@ -213,7 +217,7 @@ bool can_join(const Plan& plan, const GroupDraft& g, int id, int ii) {
   // A Single group runs its one node by itself: concatenate([x + 1]) has the shape of its
   // input, but its producer cannot run inside it.
   if (g.kind == Group::Kind::Single || g.device != n->device || g.shape != n->shape ||
-      g.members.size() >= kMaxGroupSteps) {
+      g.members.size() >= g.limits->max_group_steps) {
     return false;
   }
   const bool writes = pn.external || !pn.duplicates.empty();
@@ -222,8 +226,9 @@ bool can_join(const Plan& plan, const GroupDraft& g, int id, int ii) {
       if (pending_producer(in) == n && !reads_as_is(in, n)) return false;
     }
   }
-  if (g.param_bound + member_bound(pn, g.shape, g.kind, writes) <= kMaxParamBytes) return true;
-  return draft_param_bytes(plan, g, id, ii, writes) <= kMaxParamBytes;
+  const size_t max_bytes = g.limits->param_block_bytes;
+  if (g.param_bound + member_bound(pn, g, writes) <= max_bytes) return true;
+  return draft_param_bytes(plan, g, id, ii, writes) <= max_bytes;
 }
 
 // Whether any member's result is read by a node of another group of the plan.
@@ -255,13 +260,13 @@ void merge_roots(Plan& plan, std::vector<GroupDraft>& drafts) {
     for (size_t b = a + 1; b < roots.size(); ++b) {
       GroupDraft& from = drafts[roots[b]];
       if (gone[roots[b]] || from.device != into.device || from.shape != into.shape ||
-          into.members.size() + from.members.size() > kMaxGroupSteps) {
+          into.members.size() + from.members.size() > into.limits->max_group_steps) {
         continue;
       }
       GroupDraft merged = into;
       merged.members.insert(merged.members.end(), from.members.begin(), from.members.end());
       for (int m : from.members) plan.nodes[m].group = roots[a];
-      if (draft_param_bytes(plan, merged, roots[a], -1, false) > kMaxParamBytes) {
+      if (draft_param_bytes(plan, merged, roots[a], -1, false) > into.limits->param_block_bytes) {
         for (int m : from.members) plan.nodes[m].group = roots[b];
         continue;
       }
@@ -293,6 +298,9 @@ Array contiguous_dest(const Node* n) {
 
 std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
   std::vector<GroupDraft> drafts;
+  // The limits of the last device seen: a plan's nodes are mostly on one device.
+  Device limits_device = plan.nodes.back().node->device;
+  const BackendLimits* limits = &backend_for(limits_device).limits();
   for (size_t ii = plan.nodes.size(); ii-- > 0;) {
     PlanNode& pn = plan.nodes[ii];
     if (pn.merged_into >= 0) continue;
@@ -310,18 +318,23 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
       GroupDraft& g = drafts[join];
       pn.group = join;
       pn.materialize = writes;
-      g.param_bound += member_bound(pn, g.shape, g.kind, writes);
+      g.param_bound += member_bound(pn, g, writes);
       g.members.push_back(int(ii));
       continue;
     }
     GroupDraft g{Group::Kind::Elementwise, n->device, n->shape, {int(ii)}};
+    if (n->device != limits_device) {
+      limits_device = n->device;
+      limits = &backend_for(n->device).limits();
+    }
+    g.limits = limits;
     if (op_class(n->op) == OpClass::Reduction) {
       g.kind = Group::Kind::Reduction;
       g.shape = n->inputs[0].array.shape();
     } else if (op_class(n->op) == OpClass::Other) {
       g.kind = Group::Kind::Single;
     }
-    g.param_bound = fixed_bytes(g.kind, g.shape) + member_bound(pn, g.shape, g.kind, true);
+    g.param_bound = fixed_bytes(limits->params, g.kind, g.shape) + member_bound(pn, g, true);
     pn.group = int(drafts.size());
     pn.materialize = true;
     drafts.push_back(std::move(g));
@@ -375,10 +388,11 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
 }
 
 size_t param_bytes(const Group& g) {
-  size_t bytes = fixed_bytes(g.kind, g.shape);
-  for (const Array& in : g.inputs) bytes += operand_bytes(in, g.shape);
-  bytes += g.outputs.size() * output_bytes(g.kind, g.shape);
-  for (const Step& st : g.steps) bytes += scalar_bytes(*st.node);
+  const ParamLayout& l = backend_for(g.device).limits().params;
+  size_t bytes = fixed_bytes(l, g.kind, g.shape);
+  for (const Array& in : g.inputs) bytes += operand_bytes(l, in, g.shape);
+  bytes += g.outputs.size() * output_bytes(l, g.kind, g.shape);
+  for (const Step& st : g.steps) bytes += scalar_bytes(l, *st.node);
   return bytes;
 }
 

@@ -42,6 +42,22 @@ const ElementwiseRule& elementwise_rule(OpKind op) {
   return elementwise_rules()[static_cast<size_t>(op)].second;
 }
 
+DType weak_scalar_default_dtype(DTypeKind kind) {
+  switch (kind) {
+    case DTypeKind::Bool:
+      return DType::Bool;
+    case DTypeKind::Float:
+      return kDefaultFloat;
+    case DTypeKind::Complex:
+      return kDefaultComplex;
+    case DTypeKind::UnsignedInt:
+      return DType::UInt64;
+    case DTypeKind::SignedInt:
+      break;
+  }
+  return kDefaultInt;
+}
+
 DType result_type_of(OperandSpan operands) {
   bool any_strong = false;
   DType strong = DType::Bool;
@@ -65,16 +81,8 @@ DType result_type_of(OperandSpan operands) {
     }
   }
   if (!any_strong) {
-    switch (weak_kind) {
-      case DTypeKind::Bool:
-        return DType::Bool;
-      case DTypeKind::Float:
-        return kDefaultFloat;
-      case DTypeKind::Complex:
-        return kDefaultComplex;
-      default:
-        return weak_uint ? DType::UInt64 : kDefaultInt;
-    }
+    return weak_scalar_default_dtype(
+        weak_uint && weak_kind == DTypeKind::SignedInt ? DTypeKind::UnsignedInt : weak_kind);
   }
   // NEP 50: a weak scalar changes the result only when its kind is higher.
   switch (weak_kind) {
@@ -157,6 +165,14 @@ Resolution resolve(OpKind op, OperandSpan operands) {
   if (rule.result == ResultRule::Real) result = real_dtype(compute);
   if (rule.result == ResultRule::Int32) result = DType::Int32;
   return {compute, result};
+}
+
+DType compute_dtype(OpKind op, DType result, const std::vector<Operand>& inputs) {
+  const OpClass c = op_class(op);
+  if (c == OpClass::Generator || c == OpClass::Other || inputs.empty()) return result;
+  // where(cond, x, y) computes in x's dtype; cond is bool.
+  const Operand& in = op == OpKind::Where ? inputs[1] : inputs[0];
+  return in.is_scalar() ? in.scalar.dtype : in.array.dtype();
 }
 
 }  // namespace accel

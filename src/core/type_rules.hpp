@@ -36,6 +36,10 @@ const std::vector<std::pair<OpKind, ElementwiseRule>>& elementwise_rules();
 using OperandSpan = std::span<const ArrayOrScalar* const>;
 
 DType result_type_of(OperandSpan operands);
+
+// The dtype of a weak (Python) scalar of `kind` standing alone: bool, the default int (uint64
+// for an int above INT64_MAX), the default float or the default complex.
+DType weak_scalar_default_dtype(DTypeKind kind);
 inline DType result_type_of(std::initializer_list<const ArrayOrScalar*> operands) {
   return result_type_of(OperandSpan(operands.begin(), operands.size()));
 }
@@ -44,6 +48,12 @@ struct Resolution {
   DType compute;  // what the operands are converted to
   DType result;   // what the op returns
 };
+// The dtype a node computes in, once its operands are converted (resolve()'s `compute` for an
+// elementwise op, whose front-end converts the operands to it; a cast's source dtype; a
+// reduction's input dtype; a generator's or structural op's output dtype). Set on every Node at
+// creation: backends choose their loops and kernels by it.
+DType compute_dtype(OpKind op, DType result, const std::vector<Operand>& inputs);
+
 // Resolves an op over its operands; TypeError when no loop accepts them.
 Resolution resolve(OpKind op, OperandSpan operands);
 inline Resolution resolve(OpKind op, std::initializer_list<const ArrayOrScalar*> operands) {

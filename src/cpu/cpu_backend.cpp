@@ -116,4 +116,8 @@ Backend& cpu_backend() {
   return backend;
 }
 
+void register_cpu_backend() {
+  register_backend(DeviceType::CPU, [](int) -> Backend& { return cpu_backend(); });
+}
+
 }  // namespace accel::cpu

@@ -6,6 +6,8 @@
 namespace accel::cpu {
 
 Backend& cpu_backend();
+// Registers cpu_backend() with the core (called by register_builtin_backends()).
+void register_cpu_backend();
 
 // Runs an elementwise group over all cores (used by the backend and by structural ops).
 void run_elementwise(const Group& group);

@@ -47,10 +47,8 @@ LoopFn step_loop(const Node& node) {
   if (op_class(node.op) == OpClass::Generator) {
     fn = generator_loop(node.op, node.dtype);  // some have no inputs (eye, tri)
   } else if (op_class(node.op) == OpClass::Elementwise) {
-    const Operand& in = node.op == OpKind::Where ? node.inputs[1] : node.inputs[0];
-    const DType compute = in.is_scalar() ? in.scalar.dtype : in.array.dtype();
-    fn = node.op == OpKind::Cast ? cast_loop(compute, node.dtype)
-                                 : elementwise_loop(node.op, compute);
+    fn = node.op == OpKind::Cast ? cast_loop(node.compute, node.dtype)
+                                 : elementwise_loop(node.op, node.compute);
   }
   if (!fn) {
     throw NotImplementedError(std::string("no CPU loop for ") + op_name(node.op) + " with output " +

@@ -24,8 +24,6 @@ namespace {
 
 // The semantics (accumulator types, identities, combine rules) are those of
 // kernels/reduce_ops.h, shared with the CUDA backend; this file chooses the evaluation order.
-template <class T>
-using acc_t = reduce::acc_t<T>;
 
 // Float sums are pairwise. Integer sums wrap modulo 2^n (ops::Add computes in the unsigned
 // type), where the order does not matter: a plain loop, which compilers vectorize well (GCC 12
@@ -63,20 +61,21 @@ A pairwise_sum(const T* x, int64_t n) {
 
 // Partial sums of consecutive blocks, combined like a binary counter: error grows with the
 // logarithm of the number of blocks, not linearly.
-template <class A>
+template <class T>
 struct Cascade {
-  A level[64];
+  using S = reduce::Sum<T>;
+  typename S::Acc level[64];
   uint64_t count = 0;
-  void push(A v) {
+  void push(typename S::Acc v) {
     int l = 0;
-    for (; (count >> l) & 1; ++l) v = ops::Add{}(level[l], v);
+    for (; (count >> l) & 1; ++l) v = S::combine(level[l], v);
     level[l] = v;
     ++count;
   }
-  A total() const {
-    A s = A(0);
+  typename S::Acc total() const {
+    typename S::Acc s = S::init();
     for (int l = 63; l >= 0; --l) {
-      if ((count >> l) & 1) s = ops::Add{}(s, level[l]);
+      if ((count >> l) & 1) s = S::combine(s, level[l]);
     }
     return s;
   }
@@ -84,143 +83,134 @@ struct Cascade {
 
 // Each reducer R has an Acc for "inner" reductions (init, run over a run of values, merge a
 // later partial, store) and a Col for "outer" ones (column accumulators updated row by row;
-// `first` marks the first row a thread sees).
+// `first` marks the first row a thread sees). Identities, how a value enters an accumulator and
+// how accumulators combine are reduce_ops.h's (the reducer Sem); the loops here choose the order.
 template <class T>
 struct SumR {
+  using Sem = reduce::Sum<T>;
   using In = T;
   using Out = T;
-  using A = acc_t<T>;
-  using Acc = Cascade<A>;
+  using A = typename Sem::Acc;
+  using Acc = Cascade<T>;
   using Col = A;
   Acc init() const { return {}; }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const { acc.push(pairwise_sum<A>(x, n)); }
   void merge(Acc& a, const Acc& b) const { a.push(b.total()); }
-  Out result(const Acc& a) const { return cast<T>(a.total()); }
-  Col col_init() const { return A(0); }
+  Out result(const Acc& a) const { return Sem::result(a.total()); }
+  Col col_init() const { return Sem::init(); }
   void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = ops::Add{}(c[j], cast<A>(x[j]));
+    for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], Sem::lift(x[j], 0));
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = ops::Add{}(a[j], b[j]);
+    for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return cast<T>(c); }
+  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
 template <class T>
 struct ProdR {
+  using Sem = reduce::Prod<T>;
   using In = T;
   using Out = T;
-  using A = acc_t<T>;
-  using Acc = A;
-  using Col = A;
-  Acc init() const { return A(1); }
+  using Acc = typename Sem::Acc;
+  using Col = Acc;
+  Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
-    for (int64_t i = 0; i < n; ++i) acc = ops::Multiply{}(acc, cast<A>(x[i]));
+    for (int64_t i = 0; i < n; ++i) acc = Sem::combine(acc, Sem::lift(x[i], 0));
   }
-  void merge(Acc& a, const Acc& b) const { a = ops::Multiply{}(a, b); }
-  Out result(const Acc& a) const { return cast<T>(a); }
-  Col col_init() const { return A(1); }
+  void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
+  Out result(const Acc& a) const { return Sem::result(a); }
+  Col col_init() const { return Sem::init(); }
   void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = ops::Multiply{}(c[j], cast<A>(x[j]));
+    for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], Sem::lift(x[j], 0));
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = ops::Multiply{}(a[j], b[j]);
+    for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return cast<T>(c); }
+  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
-// max/min: folds with the elementwise maximum/minimum functors (NaN propagates). Never empty:
-// the front-end rejects empty max/min as NumPy does.
+// max/min. Never empty: the front-end rejects empty max/min as NumPy does. Column accumulators
+// are plain values: every column sees its first row before any merge.
 template <class T, class Op>
 struct FoldR {
+  using Sem = reduce::Fold<T, Op>;
   using In = T;
   using Out = T;
-  struct Acc {
-    T v;
-    bool any = false;
-  };
+  using Acc = typename Sem::Acc;
   using Col = T;
-  Acc init() const { return {}; }
+  Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
     if (n == 0) return;
-    T v = acc.any ? Op{}(acc.v, x[0]) : x[0];
-    for (int64_t i = 1; i < n; ++i) v = Op{}(v, x[i]);
-    acc = {v, true};
+    T v = acc.valid ? Sem::fold(acc.v, x[0]) : x[0];
+    for (int64_t i = 1; i < n; ++i) v = Sem::fold(v, x[i]);
+    acc = Sem::lift(v, 0);
   }
-  void merge(Acc& a, const Acc& b) const {
-    using F = reduce::Fold<T, Op>;
-    const typename F::Acc r = F::combine({a.v, a.any}, {b.v, b.any});
-    a = {r.v, r.valid};
-  }
-  Out result(const Acc& a) const { return a.v; }
+  void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
+  Out result(const Acc& a) const { return Sem::result(a); }
   Col col_init() const { return T(); }
   void col_run(Col* c, const T* x, int64_t n, int64_t, bool first) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = first ? x[j] : Op{}(c[j], x[j]);
+    for (int64_t j = 0; j < n; ++j) c[j] = first ? x[j] : Sem::fold(c[j], x[j]);
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = Op{}(a[j], b[j]);
+    for (int64_t j = 0; j < n; ++j) a[j] = Sem::fold(a[j], b[j]);
   }
   Out col_result(const Col& c) const { return c; }
 };
 
 // argmax/argmin: the first index of the extreme value; a NaN counts as extreme, so the first
-// NaN wins, as in NumPy.
+// NaN wins, as in NumPy. Values arrive in index order: a later one replaces the best only when
+// strictly more extreme.
 template <class T, bool Max>
 struct ArgR {
+  using Sem = reduce::Arg<T, Max>;
   using In = T;
   using Out = int64_t;
-  struct Acc {
-    T v;
-    int64_t i = -1;
-  };
+  using Acc = typename Sem::Acc;
   using Col = Acc;
-  // Whether x replaces the current best: strictly better, so that earlier indices win ties.
-  static bool better(T x, T best) { return reduce::more_extreme<Max>(x, best); }
-  Acc init() const { return {}; }
+  Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t index0) const {
     for (int64_t i = 0; i < n; ++i) {
-      if (acc.i < 0 || better(x[i], acc.v)) acc = {x[i], index0 + i};
+      if (acc.i < 0 || Sem::replaces(x[i], acc.v)) acc = Sem::lift(x[i], index0 + i);
     }
   }
-  void merge(Acc& a, const Acc& b) const {
-    using A = reduce::Arg<T, Max>;
-    const typename A::Acc r = A::combine({a.v, a.i}, {b.v, b.i});
-    a = {r.v, r.i};
-  }
-  Out result(const Acc& a) const { return a.i; }
-  Col col_init() const { return {}; }
+  void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
+  Out result(const Acc& a) const { return Sem::result(a); }
+  Col col_init() const { return Sem::init(); }
   void col_run(Col* c, const T* x, int64_t n, int64_t row, bool) const {
     for (int64_t j = 0; j < n; ++j) {
-      if (c[j].i < 0 || better(x[j], c[j].v)) c[j] = {x[j], row};
+      if (c[j].i < 0 || Sem::replaces(x[j], c[j].v)) c[j] = Sem::lift(x[j], row);
     }
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
     for (int64_t j = 0; j < n; ++j) merge(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return c.i; }
+  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
 // any/all over bool input (the front-end casts to bool).
 template <bool All>
 struct BoolR {
+  using Sem = reduce::Logical<All>;
   using In = bool;
   using Out = bool;
   using Acc = bool;
   using Col = bool;
-  Acc init() const { return All; }
+  Acc init() const { return Sem::init(); }
   void run(Acc& acc, const bool* x, int64_t n, int64_t) const {
-    for (int64_t i = 0; i < n && acc == All; ++i) acc = x[i];
+    // Stops once the result is decided (the accumulator left its identity).
+    for (int64_t i = 0; i < n && acc == Sem::init(); ++i) acc = Sem::combine(acc, x[i]);
   }
-  void merge(Acc& a, const Acc& b) const { a = reduce::Logical<All>::combine(a, b); }
-  Out result(const Acc& a) const { return a; }
-  Col col_init() const { return All; }
+  void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
+  Out result(const Acc& a) const { return Sem::result(a); }
+  Col col_init() const { return Sem::init(); }
   void col_run(Col* c, const bool* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = All ? (c[j] && x[j]) : (c[j] || x[j]);
+    for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], x[j]);
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = All ? (a[j] && b[j]) : (a[j] || b[j]);
+    for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return c; }
+  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
 // Below this many input elements a reduction runs on one thread.
@@ -356,11 +346,6 @@ void run_with(const R& r, const Group& group, bool outer, const std::vector<int>
   }
 }
 
-DType input_dtype(const Group& group) {
-  const Node& n = *group.steps.back().node;
-  return n.inputs[0].array.dtype();
-}
-
 }  // namespace
 
 void run_reduction(const Group& group) {
@@ -400,7 +385,7 @@ void run_reduction(const Group& group) {
   const std::vector<int>& rest = outer ? kept : reduced;
   perm.insert(perm.end(), rest.begin(), rest.end());
 
-  dispatch_dtype(input_dtype(group), [&](auto tag) {
+  dispatch_dtype(node.compute, [&](auto tag) {
     using T = typename decltype(tag)::type;
     switch (node.op) {
       case OpKind::Sum:

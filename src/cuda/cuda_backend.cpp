@@ -134,6 +134,15 @@ class CudaBackend final : public Backend {
   }
   FftBackend* fft() override { return &cuda_fft(index_); }
   LinalgBackend* linalg() override { return &cuda_linalg(index_); }
+  const BackendLimits& limits() const override {
+    // A launch's parameter block; ParamLayout's costs bound codegen's visit_params layout.
+    static const BackendLimits l = [] {
+      BackendLimits r;
+      r.param_block_bytes = kMaxParamBytes;
+      return r;
+    }();
+    return l;
+  }
 
  private:
   int index_;
@@ -155,6 +164,8 @@ Backend& cuda_backend(int index) {
                  [&] { backends[index].store(new CudaBackend(index), std::memory_order_release); });
   return *backends[index].load(std::memory_order_acquire);
 }
+
+void register_cuda_backend() { register_backend(DeviceType::CUDA, cuda_backend); }
 
 void copy_to_host_async(const Array& src, void* dst) {
   if (!src.device().is_cuda()) throw ValueError("copy_to_host_async needs a CUDA array");

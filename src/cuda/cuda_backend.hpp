@@ -7,5 +7,7 @@ namespace accel::cuda {
 
 // The backend of device `index`; throws (with the reason) when it does not exist.
 Backend& cuda_backend(int index);
+// Registers cuda_backend() with the core (called by register_builtin_backends()).
+void register_cuda_backend();
 
 }  // namespace accel::cuda

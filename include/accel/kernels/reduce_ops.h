@@ -56,9 +56,9 @@ struct Sum {
   using Out = T;
   using Acc = acc_t<T>;
   ACCEL_HD static Acc init() { return Acc(0); }
-  ACCEL_HD static Acc lift(T x, int64_t) { return Acc(x); }
+  ACCEL_HD static Acc lift(T x, int64_t) { return cast<Acc>(x); }
   ACCEL_HD static Acc combine(Acc a, Acc b) { return ops::Add{}(a, b); }
-  ACCEL_HD static Out result(Acc a) { return Out(a); }
+  ACCEL_HD static Out result(Acc a) { return cast<Out>(a); }
 };
 
 template <class T>
@@ -67,9 +67,9 @@ struct Prod {
   using Out = T;
   using Acc = acc_t<T>;
   ACCEL_HD static Acc init() { return Acc(1); }
-  ACCEL_HD static Acc lift(T x, int64_t) { return Acc(x); }
+  ACCEL_HD static Acc lift(T x, int64_t) { return cast<Acc>(x); }
   ACCEL_HD static Acc combine(Acc a, Acc b) { return ops::Multiply{}(a, b); }
-  ACCEL_HD static Out result(Acc a) { return Out(a); }
+  ACCEL_HD static Out result(Acc a) { return cast<Out>(a); }
 };
 
 // max/min fold with the elementwise maximum/minimum functors, so NaN propagates exactly as in
@@ -95,10 +95,12 @@ struct Fold {
     a.valid = true;
     return a;
   }
+  // Two values, both present: the fold itself (loops over known elements call it directly).
+  ACCEL_HD static T fold(T a, T b) { return Op{}(a, b); }
   ACCEL_HD static Acc combine(Acc a, Acc b) {
     if (!a.valid) return b;
     if (!b.valid) return a;
-    a.v = Op{}(a.v, b.v);
+    a.v = fold(a.v, b.v);
     return a;
   }
   ACCEL_HD static Out result(Acc a) { return a.v; }
@@ -118,6 +120,8 @@ ACCEL_HD bool more_extreme(T x, T y) {
 
 template <class T, bool IsMax>
 struct Arg {
+  // Whether x, met after `best`, replaces it: strictly more extreme (earlier indices win ties).
+  ACCEL_HD static bool replaces(T x, T best) { return more_extreme<IsMax>(x, best); }
   using In = T;
   using Out = int64_t;
   struct Acc {

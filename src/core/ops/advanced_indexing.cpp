@@ -32,21 +32,7 @@ Array on_device(const Array& x, Device device) {
 }
 
 Parsed parse(const Array& a, const std::vector<Index>& indices) {
-  int consumed = 0, ellipses = 0;
-  for (const Index& ix : indices) {
-    if (std::holds_alternative<Ellipsis>(ix)) {
-      ++ellipses;
-    } else if (const Array* arr = std::get_if<Array>(&ix)) {
-      consumed += is_bool(arr->dtype()) ? arr->ndim() : 1;
-    } else if (!std::holds_alternative<NewAxis>(ix)) {
-      ++consumed;
-    }
-  }
-  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
-  if (consumed > a.ndim()) {
-    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
-                     "-dimensional, but " + std::to_string(consumed) + " were indexed");
-  }
+  const int consumed = check_index_arity(a, indices);
   Parsed p;
   std::vector<Index> basic;
   int vdim = 0, adim = 0, first = -1, last = -1, advanced = 0;
@@ -203,6 +189,30 @@ Array value_for(ArrayOrScalar value, const Shape& shape, DType dtype, Device dev
 }
 
 }  // namespace
+
+int check_index_arity(const Array& a, const std::vector<Index>& indices) {
+  int consumed = 0, ellipses = 0;
+  for (const Index& ix : indices) {
+    if (std::holds_alternative<Ellipsis>(ix)) {
+      ++ellipses;
+    } else if (const Array* arr = std::get_if<Array>(&ix)) {
+      consumed += is_bool(arr->dtype()) ? arr->ndim() : 1;
+    } else if (!std::holds_alternative<NewAxis>(ix)) {
+      ++consumed;
+    }
+  }
+  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+  if (consumed > a.ndim()) {
+    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
+                     "-dimensional, but " + std::to_string(consumed) + " were indexed");
+  }
+  return consumed;
+}
+
+int64_t normalize_index(int64_t index, int axis, int64_t len) {
+  if (index < -len || index >= len) throw_index_out_of_bounds(index, axis, len);
+  return index < 0 ? index + len : index;
+}
 
 void throw_index_out_of_bounds(int64_t index, int axis, int64_t len) {
   throw IndexError("index " + std::to_string(index) + " is out of bounds for axis " +

@@ -10,6 +10,14 @@
 namespace accel {
 
 bool has_array_index(const std::vector<Index>& indices);
+
+// The rules every index of `a` obeys, basic or advanced: at most one ellipsis, and no more
+// dimensions indexed than `a` has (a boolean array indexes as many as it has). IndexError
+// otherwise; returns the number of dimensions indexed.
+int check_index_arity(const Array& a, const std::vector<Index>& indices);
+// A single integer index into an axis of length `len`, made non-negative; IndexError when out
+// of bounds.
+int64_t normalize_index(int64_t index, int axis, int64_t len);
 Array advanced_index(const Array& a, const std::vector<Index>& indices);
 void advanced_index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value);
 

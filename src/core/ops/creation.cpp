@@ -12,23 +12,14 @@
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/type_rules.hpp"
 
 namespace accel {
 
 namespace {
 
 DType default_dtype_of(const Scalar& s) {
-  if (!s.is_weak()) return s.dtype();
-  switch (s.kind()) {
-    case DTypeKind::Bool:
-      return DType::Bool;
-    case DTypeKind::Float:
-      return kDefaultFloat;
-    case DTypeKind::Complex:
-      return kDefaultComplex;
-    default:
-      return s.dtype();  // int64, or uint64 above INT64_MAX
-  }
+  return s.is_weak() ? weak_scalar_default_dtype(s.kind()) : s.dtype();
 }
 
 // ---- arange, as NumPy's PyArray_ArangeObj ----------------------------------------------------

@@ -37,19 +37,7 @@ int64_t adjust_slice(const Slice& s, int64_t len, int64_t& start, int64_t& step)
 
 Array index(const Array& a, const std::vector<Index>& indices) {
   if (has_array_index(indices)) return advanced_index(a, indices);
-  int consumed = 0, ellipses = 0;
-  for (const Index& ix : indices) {
-    if (std::holds_alternative<Ellipsis>(ix)) {
-      ++ellipses;
-    } else if (!std::holds_alternative<NewAxis>(ix)) {
-      ++consumed;
-    }
-  }
-  if (ellipses > 1) throw IndexError("an index can only have a single ellipsis ('...')");
-  if (consumed > a.ndim()) {
-    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) +
-                     "-dimensional, but " + std::to_string(consumed) + " were indexed");
-  }
+  const int consumed = check_index_arity(a, indices);
   Shape shape;
   Strides strides;
   int64_t offset = a.offset();
@@ -62,12 +50,7 @@ Array index(const Array& a, const std::vector<Index>& indices) {
   };
   for (const Index& ix : indices) {
     if (const int64_t* i = std::get_if<int64_t>(&ix)) {
-      const int64_t len = a.shape()[dim];
-      if (*i < -len || *i >= len) {
-        throw IndexError("index " + std::to_string(*i) + " is out of bounds for axis " +
-                         std::to_string(dim) + " with size " + std::to_string(len));
-      }
-      offset += (*i < 0 ? *i + len : *i) * a.strides()[dim];
+      offset += normalize_index(*i, dim, a.shape()[dim]) * a.strides()[dim];
       ++dim;
     } else if (const Slice* s = std::get_if<Slice>(&ix)) {
       int64_t start, step;

@@ -1,0 +1,130 @@
+// The evaluator's counters and the group structures it has run (accel/eval_stats.hpp).
+//
+// A group's structure is what a compiled kernel depends on: ops, dtypes, how steps are wired,
+// the number of dimensions and each operand's layout class; never sizes, strides or scalar
+// values. The CUDA backend keys its kernel cache by (a refinement of) it; the evaluator counts
+// the distinct structures it has run, which on any backend bounds the kernels a program needs.
+#include "accel/eval_stats.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
+#include "src/core/eval_instrumentation.hpp"
+#include "src/core/graph.hpp"
+#include "src/core/pending_memory.hpp"
+#include "src/core/word_hash.hpp"
+
+namespace accel {
+namespace instrumentation {
+
+std::atomic<uint64_t> g_groups_run{0};
+std::atomic<uint64_t> g_nodes_run{0};
+std::atomic<uint64_t> g_outputs_written{0};
+
+namespace {
+
+std::atomic<uint64_t> g_structure_hits{0};
+
+struct StructureSet {
+  std::mutex mutex;
+  std::unordered_set<uint64_t> seen;
+};
+StructureSet& structures() {
+  static auto* s = new StructureSet;
+  return *s;
+}
+
+// Bumped when the set is cleared, so that a thread's remembered structure is forgotten.
+std::atomic<uint64_t> g_structures_generation{0};
+
+uint64_t structure_of(const Group& g) {
+  WordHash f;
+  f.add(uint64_t(g.kind));
+  f.add(uint64_t(g.device.type));
+  f.add(g.shape.size());
+  for (const Array& in : g.inputs) {
+    f.add(uint64_t(in.dtype()));
+    f.add(layout_class(in, g.shape));
+  }
+  for (const GroupOutput& o : g.outputs) {
+    f.add(uint64_t(o.dest.dtype()));
+    f.add(uint64_t(o.step));
+    f.add(o.dest.shape() == g.shape ? layout_class(o.dest, g.shape) : 3);
+  }
+  for (const Step& st : g.steps) {
+    f.add(uint64_t(st.node->op));
+    f.add(uint64_t(st.node->dtype));
+    f.add(st.node->params.axes);
+    for (const StepArg& a : st.args) {
+      f.add(uint64_t(a.kind));
+      f.add(a.kind == StepArg::Scalar ? uint64_t(a.scalar->dtype) : uint64_t(a.index));
+    }
+    if (g.kind == Group::Kind::Single) {
+      for (const Operand& in : st.node->inputs) f.add(in.is_scalar() ? 0 : in.array.ndim());
+    }
+  }
+  return f.h;
+}
+
+}  // namespace
+
+int layout_class(const Array& a, const Shape& space) {
+  const Strides& st = a.strides();
+  if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
+  return a.shape() == space && is_row_major(space, st) ? 0 : 2;
+}
+
+bool note_structure(const Group& g) {
+  const uint64_t key = structure_of(g);
+  // The structure this thread recorded last is known to be in the set (unless the set was
+  // cleared since): a loop of one operation skips the lock and the lookup.
+  thread_local uint64_t last_key = 0, last_generation = ~uint64_t(0);
+  const uint64_t generation = g_structures_generation.load(std::memory_order_acquire);
+  if (key == last_key && generation == last_generation) {
+    g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+  StructureSet& s = structures();
+  std::lock_guard lock(s.mutex);
+  const bool seen = !s.seen.insert(key).second;
+  if (seen) g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+  last_key = key;
+  last_generation = generation;
+  return seen;
+}
+
+}  // namespace instrumentation
+
+using namespace instrumentation;
+
+EvalStats eval_stats() {
+  EvalStats s;
+  s.groups_run = g_groups_run.load(std::memory_order_relaxed);
+  s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
+  s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
+  {
+    StructureSet& st = structures();
+    std::lock_guard lock(st.mutex);
+    s.structures = st.seen.size();
+  }
+  s.structure_hits = g_structure_hits.load(std::memory_order_relaxed);
+  s.early_evaluations = pending::early_evaluations();
+  return s;
+}
+
+void reset_eval_stats() {
+  g_groups_run.store(0, std::memory_order_relaxed);
+  g_nodes_run.store(0, std::memory_order_relaxed);
+  g_outputs_written.store(0, std::memory_order_relaxed);
+  g_structure_hits.store(0, std::memory_order_relaxed);
+  {
+    StructureSet& st = structures();
+    std::lock_guard lock(st.mutex);
+    st.seen.clear();
+    g_structures_generation.fetch_add(1, std::memory_order_acq_rel);
+  }
+  pending::reset_early_evaluations();
+}
+
+}  // namespace accel
