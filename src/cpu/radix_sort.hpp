@@ -6,7 +6,7 @@
 // -0.0 the key of +0.0 (they tie, as in NumPy's stable sort), and descending sorts use the
 // complemented key (NaN first, ties still in input order). Threads histogram and scatter
 // contiguous chunks, which keeps the sort stable. Measured against std::stable_sort with the
-// same comparison on 4M float32 (2-core machine): see docs/architecture.md.
+// same comparison on 4M float32 (2-core machine): see docs/decisions.md (D12).
 #pragma once
 
 #include <array>

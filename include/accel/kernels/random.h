@@ -78,7 +78,7 @@ ACCEL_HD uint64_t word64(const Block& b, int j) {
 // a * b + c rounded once. The polynomials below are Horner steps of these: one instruction each
 // on the GPU and on CPUs with FMA (the CPU backend is built with -march=native), against a
 // multiply and an add rounded apart, in draws that are compute-bound on the GPU (see
-// docs/architecture.md). IEEE's fma is exactly rounded everywhere, so backends still agree.
+// docs/decisions.md, D27). IEEE's fma is exactly rounded everywhere, so backends still agree.
 template <class T>
 ACCEL_HD T fma(T a, T b, T c) {
 #if ACCEL_DEVICE_CODE

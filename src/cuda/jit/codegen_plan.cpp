@@ -201,7 +201,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
   // One tile per block, as PyTorch launches (the loop strides the grid only past 2^30 blocks):
   // the block scheduler balances many short blocks, where a grid of 32 blocks per SM ran whole
   // rounds of tiles and left a partial last one (2^28 float32: 31.03 rounds). Add on the H200:
-  // 4048 -> 4298 GB/s (PyTorch 4266); see docs/architecture.md for the case that got slower.
+  // 4048 -> 4298 GB/s (PyTorch 4266); see docs/decisions.md (D17) for the case that got slower.
   const int64_t cap = int64_t(1) << 30;
   p.grid[0] = unsigned(std::clamp<int64_t>((p.n + per_block - 1) / per_block, 1, cap));
   // Random draws are compute-bound: there a grid of 32 blocks per SM looping over tiles ran
