@@ -137,9 +137,10 @@ class RawModule:
             _modules[key] = self._m
 
     def compile(self, log_stream=None):
-        """Compiles now (for the current device, or sm_90 without a GPU); raises CompileError.
-        NVRTC's warnings go to `log_stream` when given."""
-        info = self._m.compile()
+        """Compiles now (for the current device; for the CPU device without a GPU or with
+        ``ACCELPY_KERNELS_ON_CPU=1``); raises CompileError. The compiler's warnings go to
+        `log_stream` when given."""
+        info = self._m.compile_cpu() if _raw.kernels_on_cpu() else self._m.compile()
         if log_stream is not None and info["log"]:
             log_stream.write(info["log"])
         return self
@@ -151,6 +152,9 @@ class RawModule:
     def get_global(self, name):
         """A ``__device__`` or ``__constant__`` variable of the module on the current device:
         a :class:`DevicePointer` (``.ptr``, ``.size``, ``int()``, ``__cuda_array_interface__``)."""
+        if _raw.kernels_on_cpu():
+            ptr, size = self._m.global_cpu(name)
+            return DevicePointer(ptr, size, owner=self)
         dev = _current_cuda_index()
         ptr, size = self._m.global_(name, dev)
         return DevicePointer(ptr, size, owner=self)

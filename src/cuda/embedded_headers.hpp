@@ -11,5 +11,8 @@ struct EmbeddedHeader {
 };
 extern const EmbeddedHeader kEmbeddedHeaders[];
 extern const int kNumEmbeddedHeaders;
+// The CPU prelude of users' kernels (src/cpu/user_kernels/cuda_prelude.h), embedded alike.
+extern const EmbeddedHeader kCpuKernelPrelude[];
+extern const int kNumCpuKernelPrelude;
 
 }  // namespace accel::cuda
