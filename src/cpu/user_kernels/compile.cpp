@@ -208,9 +208,13 @@ BuiltProgram build_program(const cuda::ProgramSpec& spec) {
   const std::vector<std::string> flags = compiler_flags(spec);
   const std::string cxx = find_cxx_compiler();
   const std::string source = full_source(spec, out.scanned, out.entries, out.kernel_names);
+  // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
   std::string key = "accelpy cpu user program v1\ncompiler " + compiler_identity(cxx) + "\nflags";
   for (const std::string& f : flags) key += " " + f;
-  key += "\n" + source;
+  cuda::ProgramSpec unnamed = spec;
+  unnamed.name = "module";
+  std::vector<std::string> unused_entries, unused_names;
+  key += "\n" + full_source(unnamed, out.scanned, unused_entries, unused_names);
   const cuda::DiskCache cache = cache_for(spec);
   if (std::optional<cuda::CompiledImage> hit = cache.load(key)) {
     out.shared_object = std::move(hit->data);

@@ -52,12 +52,21 @@ struct Block {
   std::vector<unsigned> live[2];
 };
 
+// Hands control from thread `linear` to the next live thread of the round, or back to the
+// scheduler after the last one: one switch per thread and round rather than two.
+void yield_from(Block* b, size_t linear) {
+  const size_t n = b->done.size();
+  size_t k = linear + 1;
+  while (k < n && b->done[k]) ++k;
+  fiber_switch(b->contexts[linear], k < n && !b->trapped ? b->contexts[k] : b->scheduler);
+}
+
 void fiber_main(void* arg) {
   auto* t = static_cast<ThreadState*>(arg);
   auto* b = static_cast<Block*>(t->block);
   if (b->launch->info->run_thread(t, b->launch->args) != 0) b->trapped = true;
   b->done[t->linear] = 1;
-  fiber_switch(b->contexts[t->linear], b->scheduler);
+  yield_from(b, t->linear);
 }
 
 void rt_sync(ThreadState* self, int line) {
@@ -76,7 +85,7 @@ void rt_sync(ThreadState* self, int line) {
                      std::to_string(b->barrier_line) + " and " + std::to_string(line) + ")");
     }
   }
-  fiber_switch(b->contexts[self->linear], b->scheduler);
+  yield_from(b, self->linear);
 }
 
 unsigned rt_warp_exchange(ThreadState* self, const void* in, unsigned bytes, void* out) {
@@ -88,7 +97,7 @@ unsigned rt_warp_exchange(ThreadState* self, const void* in, unsigned bytes, voi
   const size_t parity = b->round & 1, warp = self->linear >> 5, lane = self->linear & 31;
   std::memcpy(&b->lanes[parity][warp * 32 + lane], in, bytes);
   b->live[parity][warp] |= 1u << lane;
-  fiber_switch(b->contexts[self->linear], b->scheduler);
+  yield_from(b, self->linear);
   for (size_t i = 0; i < 32; ++i) {
     std::memcpy(static_cast<char*>(out) + i * bytes, &b->lanes[parity][warp * 32 + i], bytes);
   }
@@ -144,16 +153,14 @@ void run_block_fibers(const Launch& l, ThreadState proto, size_t nthreads) {
       }
     }
   }
-  size_t alive = nthreads;
-  for (b.round = 0; alive > 0 && !b.trapped; ++b.round) {
+  // Each round starts at the first live thread; the threads pass control along (yield_from).
+  for (b.round = 0; !b.trapped; ++b.round) {
+    size_t first = 0;
+    while (first < nthreads && b.done[first]) ++first;
+    if (first == nthreads) break;
     std::fill(b.live[b.round & 1].begin(), b.live[b.round & 1].end(), 0u);
     b.barrier_line = -1;
-    alive = 0;
-    for (size_t k = 0; k < nthreads && !b.trapped; ++k) {
-      if (b.done[k]) continue;
-      fiber_switch(b.scheduler, b.contexts[k]);
-      alive += b.done[k] ? 0 : 1;
-    }
+    fiber_switch(b.scheduler, b.contexts[first]);
   }
 }
 
