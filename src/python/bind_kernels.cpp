@@ -136,7 +136,7 @@ void bind_kernels(nb::module_& parent) {
           "__init__",
           [](BoundKernel* self, const cuda::RawModule& mod, std::string name,
              std::vector<std::string> param_names) {
-            new (self) BoundKernel{mod, std::move(name), std::move(param_names), {}};
+            new (self) BoundKernel{mod, std::move(name), std::move(param_names), {}, {}};
           },
           "module"_a, "name"_a, "param_names"_a)
       .def(
