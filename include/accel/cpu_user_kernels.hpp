@@ -62,7 +62,8 @@ class UserModule : public std::enable_shared_from_this<UserModule> {
   UserModule(const cuda::ProgramSpec& spec, Compiled compiled);
 
  private:
-  void* handle_ = nullptr;                 // dlopen
+  void* handle_ = nullptr;  // dlopen
+  int fd_ = -1;             // the memfd holding the shared object, open while it is loaded
   std::vector<std::string> kernel_names_;  // index i: entry __accelpy_kernel_<i>
   bool barriers_ = false;
   bool from_disk_ = false;

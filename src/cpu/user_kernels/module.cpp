@@ -26,7 +26,9 @@ const cuda::LaunchLimits& cpu_limits() {
   return l;
 }
 
-void* load_shared_object(const std::string& bytes, const std::string& name) {
+// The memfd stays open while the module is loaded: dlopen finds loaded objects by path first,
+// and a reused descriptor number would give back another module.
+void* load_shared_object(const std::string& bytes, const std::string& name, int& fd_out) {
   const int fd = memfd_create(("accelpy-" + name).c_str(), MFD_CLOEXEC);
   if (fd < 0) throw Error("cannot load a kernel compiled for the CPU: memfd_create failed");
   size_t done = 0;
@@ -40,7 +42,8 @@ void* load_shared_object(const std::string& bytes, const std::string& name) {
   }
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
+  if (!h) close(fd);
+  fd_out = h ? fd : -1;
   if (!h) {
     const char* e = dlerror();
     throw Error(std::string("cannot load a kernel compiled for the CPU: ") + (e ? e : "dlopen"));
@@ -68,7 +71,7 @@ UserModule::UserModule(const cuda::ProgramSpec& spec, Compiled compiled)
       barriers_(compiled.built.scanned.barriers),
       from_disk_(compiled.built.from_disk),
       log_(std::move(compiled.built.log)) {
-  handle_ = load_shared_object(compiled.built.shared_object, spec.name);
+  handle_ = load_shared_object(compiled.built.shared_object, spec.name, fd_);
   auto init = reinterpret_cast<user_kernels::InitEntry>(dlsym(handle_, "__accelpy_init"));
   if (!init) throw Error("a kernel compiled for the CPU lacks its entry points");
   init(&user_kernels::runtime());
@@ -76,6 +79,7 @@ UserModule::UserModule(const cuda::ProgramSpec& spec, Compiled compiled)
 
 UserModule::~UserModule() {
   if (handle_) dlclose(handle_);
+  if (fd_ >= 0) close(fd_);
 }
 
 std::shared_ptr<const UserModule> UserModule::get(const cuda::ProgramSpec& spec) {

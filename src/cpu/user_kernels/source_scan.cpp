@@ -141,6 +141,9 @@ ScannedSource scan_source(const std::string& code) {
     at = e;
   }
   out.code.append(code, at, std::string::npos);
+  // __shared__ already means `static thread_local`.
+  static const std::regex static_shared(R"(\bstatic(\s+)__shared__\b)");
+  out.code = std::regex_replace(out.code, static_shared, "$1__shared__");
   return out;
 }
 
