@@ -126,6 +126,7 @@ class RawModule:
         self.path = path
         self.options = options
         self.name_expressions = tuple(name_expressions or ())
+        self._with_prelude = _with_prelude
         key = (code, name, options, self.name_expressions, _with_prelude,
                _cache_dir_option(cache_dir), image)
         self._m = _modules.get(key)
@@ -140,7 +141,9 @@ class RawModule:
         """Compiles now (for the current device; for the CPU device without a GPU or with
         ``ACCELPY_KERNELS_ON_CPU=1``); raises CompileError. The compiler's warnings go to
         `log_stream` when given."""
-        info = self._m.compile_cpu() if _raw.kernels_on_cpu() else self._m.compile()
+        # Generated kernels (_with_prelude) need accelpy's GPU headers: NVRTC only, for now.
+        on_cpu = _raw.kernels_on_cpu() and not self._with_prelude
+        info = self._m.compile_cpu() if on_cpu else self._m.compile()
         if log_stream is not None and info["log"]:
             log_stream.write(info["log"])
         return self

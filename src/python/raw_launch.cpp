@@ -230,17 +230,21 @@ void check_args_sequence(PyObject* args) {
   }
 }
 
-// The launch device: that of the first array argument, else the current device; -1 for the
-// CPU device (arrays on cpu, no GPU, or ACCELPY_KERNELS_ON_CPU=1).
+// The launch device: that of the first CUDA array argument, else the CPU device when the
+// arrays are on cpu, else the current device; -1 stands for the CPU device (also without a
+// GPU, or with ACCELPY_KERNELS_ON_CPU=1).
 int launch_device(PyObject** items, size_t n) {
   static const bool forced = cpu::kernels_forced_on_cpu();
   if (forced) return -1;
+  bool cpu_array = false;
   for (size_t i = 0; i < n; ++i) {
     if (is_array(items[i]) && nb::inst_ready(items[i])) {
       const Device d = nb::inst_ptr<Array>(items[i])->device();
-      return d.is_cuda() ? d.index : -1;
+      if (d.is_cuda()) return d.index;
+      cpu_array = true;
     }
   }
+  if (cpu_array) return -1;
   const Device d = default_device();
   if (d.is_cuda()) return d.index;
   return cuda::is_available() ? 0 : -1;
