@@ -161,9 +161,11 @@ def main():
     check_correct(rng)
     repeat = 5 if args.quick else 21
     rows = []
+    import cpu_kernels  # users' CUDA C kernels on the CPU, beside this file
     import cpu_spectral  # fft and linalg (issue 8), beside this file
 
-    for name, nbytes, f_ap, f_np, f_ne in cases(rng, N) + cpu_spectral.cases(rng):
+    extra = cpu_spectral.cases(rng) + cpu_kernels.cases(rng, N)
+    for name, nbytes, f_ap, f_np, f_ne in cases(rng, N) + extra:
         small = nbytes == 0 and "dispatch" in name
         kw = dict(repeat=repeat, inner=20000 if small else 1)
         t_ap = median_time(f_ap, **kw)

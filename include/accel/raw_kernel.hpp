@@ -130,6 +130,25 @@ class RawModule {
   std::shared_ptr<Impl> impl_;
 };
 
+// A device's launch limits (the CPU device has its own, shaped like a GPU's).
+struct LaunchLimits {
+  int block[3] = {0, 0, 0};
+  int grid[3] = {0, 0, 0};
+  int shared_optin = 0;
+};
+// Checks a launch configuration against `limits` (ValueError naming the limit) on CUDA device
+// `device`, or on the CPU device when `device` is -1.
+void check_launch_config(const LaunchLimits& limits, int device, const FunctionAttributes& attrs,
+                         const unsigned grid[3], const unsigned block[3], size_t shared_mem);
+// "parameter 3 ('N', 4 bytes)"
+std::string describe_param(const std::optional<std::vector<ParamInfo>>& params,
+                           const std::vector<std::string>& names, size_t i);
+// Checks the arguments' count and sizes against the kernel's parameters (TypeError naming the
+// parameter).
+void check_arguments(const std::string& kernel, const std::vector<ParamInfo>& params,
+                     const std::vector<std::string>& names, const RawFunction::Arg* args,
+                     size_t nargs);
+
 // Checks the launch configuration of a kernel with `attrs` on `device` (ValueError with the
 // limit). Exposed for the Python layer's own kernels and for tests.
 void check_launch(int device, const FunctionAttributes& attrs, const unsigned grid[3],

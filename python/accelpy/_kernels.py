@@ -126,6 +126,7 @@ class RawModule:
         self.path = path
         self.options = options
         self.name_expressions = tuple(name_expressions or ())
+        self._with_prelude = _with_prelude
         key = (code, name, options, self.name_expressions, _with_prelude,
                _cache_dir_option(cache_dir), image)
         self._m = _modules.get(key)
@@ -137,9 +138,12 @@ class RawModule:
             _modules[key] = self._m
 
     def compile(self, log_stream=None):
-        """Compiles now (for the current device, or sm_90 without a GPU); raises CompileError.
-        NVRTC's warnings go to `log_stream` when given."""
-        info = self._m.compile()
+        """Compiles now (for the current device; for the CPU device without a GPU or with
+        ``ACCELPY_KERNELS_ON_CPU=1``); raises CompileError. The compiler's warnings go to
+        `log_stream` when given."""
+        # Generated kernels (_with_prelude) need accelpy's GPU headers: NVRTC only, for now.
+        on_cpu = _raw.kernels_on_cpu() and not self._with_prelude
+        info = self._m.compile_cpu() if on_cpu else self._m.compile()
         if log_stream is not None and info["log"]:
             log_stream.write(info["log"])
         return self
@@ -151,6 +155,9 @@ class RawModule:
     def get_global(self, name):
         """A ``__device__`` or ``__constant__`` variable of the module on the current device:
         a :class:`DevicePointer` (``.ptr``, ``.size``, ``int()``, ``__cuda_array_interface__``)."""
+        if _raw.kernels_on_cpu():
+            ptr, size = self._m.global_cpu(name)
+            return DevicePointer(ptr, size, owner=self)
         dev = _current_cuda_index()
         ptr, size = self._m.global_(name, dev)
         return DevicePointer(ptr, size, owner=self)

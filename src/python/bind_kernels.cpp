@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 
+#include "accel/cpu_user_kernels.hpp"
 #include "accel/cuda.hpp"
 #include "accel/raw_kernel.hpp"
 #include "accel/storage.hpp"
@@ -102,6 +103,26 @@ void bind_kernels(nb::module_& parent) {
             return d;
           },
           "cc"_a = 0, "Compiles now (for compute capability cc, default: the device's).")
+      .def(
+          "compile_cpu",
+          [](const cuda::RawModule& mod) {
+            std::shared_ptr<const cpu::UserModule> m;
+            {
+              nb::gil_scoped_release nogil;
+              m = cpu::UserModule::get(mod.spec());
+            }
+            nb::dict d;
+            d["log"] = m->log();
+            d["from_disk"] = m->from_disk();
+            return d;
+          },
+          "Compiles for the CPU device now (the machine's C++ compiler).")
+      .def(
+          "global_cpu",
+          [](const cuda::RawModule& mod, const std::string& name) {
+            return cpu::UserModule::get(mod.spec())->global(name);
+          },
+          "name"_a)
       .def("lowered_name", &cuda::RawModule::lowered_name, "expression"_a)
       .def("global_", &cuda::RawModule::global, "name"_a, "device"_a);
 
@@ -115,7 +136,7 @@ void bind_kernels(nb::module_& parent) {
           "__init__",
           [](BoundKernel* self, const cuda::RawModule& mod, std::string name,
              std::vector<std::string> param_names) {
-            new (self) BoundKernel{mod, std::move(name), std::move(param_names), {}};
+            new (self) BoundKernel{mod, std::move(name), std::move(param_names), {}, {}};
           },
           "module"_a, "name"_a, "param_names"_a)
       .def(
@@ -147,6 +168,9 @@ void bind_kernels(nb::module_& parent) {
       });
 
   m.def("default_compute_capability", &cuda::default_compute_capability);
+  m.def(
+      "kernels_on_cpu", [] { return cpu::kernels_forced_on_cpu() || !cuda::is_available(); },
+      "Whether users' kernels run on the CPU device (no GPU, or ACCELPY_KERNELS_ON_CPU=1).");
   m.def("offending_lines", &cuda::offending_lines, "source"_a, "log"_a);
   m.def(
       "check_launch",

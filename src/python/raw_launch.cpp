@@ -104,18 +104,20 @@ inline Arg put(ArgPack& pack, const void* src, size_t size, const char* what) {
 // An accelpy array as its device pointer. The kernel may write any pointer it is given: pending
 // work on the array is computed, pending readers of its memory run first (the write barrier),
 // and caches keyed by the data see a new version.
-Arg array_arg(PyObject* o, size_t i, int device, const cuda::RawFunction& fn, ArgPack& pack) {
+// `device` is -1 for a launch on the CPU device.
+template <class Fn>
+Arg array_arg(PyObject* o, size_t i, int device, const Fn& fn, ArgPack& pack) {
   if (!nb::inst_ready(o)) {
     throw TypeError("kernel '" + fn.name() + "': argument " + std::to_string(i) +
                     " is an accelpy.ndarray that was never initialized");
   }
   const Array& arr = *nb::inst_ptr<Array>(o);
   const Device d = arr.device();
-  if (!d.is_cuda() || d.index != device) {
+  if (device < 0 ? !d.is_cpu() : (!d.is_cuda() || d.index != device)) {
+    const std::string where = device < 0 ? "cpu" : "cuda:" + std::to_string(device);
     throw ValueError("kernel '" + fn.name() + "': argument " + std::to_string(i) +
-                     " is an array on " + d.str() +
-                     "; the kernel runs on cuda:" + std::to_string(device) +
-                     " (move it with .to(\"cuda:" + std::to_string(device) + "\"))");
+                     " is an array on " + d.str() + "; the kernel runs on " + where +
+                     " (move it with .to(\"" + where + "\"))");
   }
   arr.eval();
   prepare_write(*arr.storage());  // also bumps the version
@@ -125,7 +127,8 @@ Arg array_arg(PyObject* o, size_t i, int device, const cuda::RawFunction& fn, Ar
 
 // A Python int takes the size of its parameter when the driver reports it (int or long long),
 // else 8 bytes (as CuPy passes it).
-Arg int_arg(PyObject* o, size_t i, size_t want, const cuda::RawFunction& fn, ArgPack& pack) {
+template <class Fn>
+Arg int_arg(PyObject* o, size_t i, size_t want, const Fn& fn, ArgPack& pack) {
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
   if (v == -1 && PyErr_Occurred()) throw nb::python_error();
@@ -151,8 +154,8 @@ Arg int_arg(PyObject* o, size_t i, size_t want, const cuda::RawFunction& fn, Arg
 
 // One argument as bytes in `pack` (the data pointer is filled in once all are packed). The
 // common kinds come first, by exact type.
-Arg convert(PyObject* o, size_t i, size_t want, int device, const cuda::RawFunction& fn,
-            ArgPack& pack) {
+template <class Fn>
+Arg convert(PyObject* o, size_t i, size_t want, int device, const Fn& fn, ArgPack& pack) {
   PyTypeObject* t = Py_TYPE(o);
   if (t == g_array_type) return array_arg(o, i, device, fn, pack);
   if (const ScalarLayout* s = known_scalar(t)) {
@@ -227,31 +230,52 @@ void check_args_sequence(PyObject* args) {
   }
 }
 
-// `args` (a tuple or list) packed for the kernel's function on the launch device.
-void pack_args(BoundKernel& k, PyObject* args, PackedArgs& p, cuda::RawFunction*& fn) {
-  PyObject** items = PySequence_Fast_ITEMS(args);
-  p.n = size_t(PySequence_Fast_GET_SIZE(args));
-  // The device of the first CUDA array argument, else the current device.
-  p.device = -1;
-  for (size_t i = 0; i < p.n && p.device < 0; ++i) {
+// The launch device: that of the first CUDA array argument, else the CPU device when the
+// arrays are on cpu, else the current device; -1 stands for the CPU device (also without a
+// GPU, or with ACCELPY_KERNELS_ON_CPU=1).
+int launch_device(PyObject** items, size_t n) {
+  static const bool forced = cpu::kernels_forced_on_cpu();
+  if (forced) return -1;
+  bool cpu_array = false;
+  for (size_t i = 0; i < n; ++i) {
     if (is_array(items[i]) && nb::inst_ready(items[i])) {
       const Device d = nb::inst_ptr<Array>(items[i])->device();
-      if (d.is_cuda()) p.device = d.index;
+      if (d.is_cuda()) return d.index;
+      cpu_array = true;
     }
   }
-  if (p.device < 0) {
-    const Device d = default_device();
-    p.device = d.is_cuda() ? d.index : 0;
-  }
-  fn = &k.function(p.device);
-  const auto& params = fn->params();
+  if (cpu_array) return -1;
+  const Device d = default_device();
+  if (d.is_cuda()) return d.index;
+  return cuda::is_available() ? 0 : -1;
+}
+
+template <class Fn>
+void pack_with(const Fn& fn, PyObject** items, PackedArgs& p) {
+  const auto& params = fn.params();
   if (p.n > PackedArgs::kInline) {
     p.heap_out.resize(p.n);
     p.out = p.heap_out.data();
   }
   for (size_t i = 0; i < p.n; ++i) {
     const size_t want = params && i < params->size() ? (*params)[i].size : 0;
-    p.out[i] = convert(items[i], i, want, p.device, *fn, p.pack);
+    p.out[i] = convert(items[i], i, want, p.device, fn, p.pack);
+  }
+}
+
+// `args` (a tuple or list) packed for the kernel's function on the launch device: `fn` is set
+// for a CUDA device, `cpu_fn` for the CPU device.
+void pack_args(BoundKernel& k, PyObject* args, PackedArgs& p, cuda::RawFunction*& fn,
+               cpu::UserKernel*& cpu_fn) {
+  PyObject** items = PySequence_Fast_ITEMS(args);
+  p.n = size_t(PySequence_Fast_GET_SIZE(args));
+  p.device = launch_device(items, p.n);
+  if (p.device < 0) {
+    cpu_fn = &k.cpu_function();
+    pack_with(*cpu_fn, items, p);
+  } else {
+    fn = &k.function(p.device);
+    pack_with(*fn, items, p);
   }
 }
 
@@ -323,15 +347,20 @@ void to_dims(nb::handle obj, unsigned out[3], const char* what) {
 }
 
 // What every launch checks and packs: the configuration into `g` and `b`, the arguments into
-// `p`; returns the function for the arguments' device.
-cuda::RawFunction& prepare_launch(BoundKernel& k, PyObject* grid, PyObject* block, PyObject* args,
-                                  unsigned g[3], unsigned b[3], PackedArgs& p) {
+// `p`; sets the function for the arguments' device (`fn` on a GPU, `cpu_fn` on the CPU).
+void prepare_launch(BoundKernel& k, PyObject* grid, PyObject* block, PyObject* args, unsigned g[3],
+                    unsigned b[3], PackedArgs& p, cuda::RawFunction*& fn,
+                    cpu::UserKernel*& cpu_fn) {
   check_args_sequence(args);
   to_dims(grid, g, "grid");
   to_dims(block, b, "block");
-  cuda::RawFunction* fn = nullptr;
-  pack_args(k, args, p, fn);
-  return *fn;
+  pack_args(k, args, p, fn, cpu_fn);
+}
+
+void launch_on_cpu(const cpu::UserKernel& fn, const unsigned g[3], const unsigned b[3],
+                   size_t shared_mem, const PackedArgs& p) {
+  nb::gil_scoped_release nogil;
+  fn.launch(g, b, shared_mem, p.out, p.n);
 }
 
 uintptr_t to_stream(nb::handle s) {
@@ -357,20 +386,43 @@ cuda::RawFunction& BoundKernel::function(int device) {
   return *slot;
 }
 
+cpu::UserKernel& BoundKernel::cpu_function() {
+  if (!cpu_fn) {
+    cpu_fn = cpu::UserModule::get(module.spec())->function(name);
+    cpu_fn->set_param_names(param_names);
+  }
+  return *cpu_fn;
+}
+
 void BoundKernel::launch(PyObject* grid, PyObject* block, PyObject* args, size_t shared_mem,
                          PyObject* stream) {
   unsigned g[3], b[3];
   PackedArgs p;
-  prepare_launch(*this, grid, block, args, g, b, p)
-      .launch(g, b, shared_mem, to_stream(stream), p.out, p.n);
+  cuda::RawFunction* fn = nullptr;
+  cpu::UserKernel* cpu_fn = nullptr;
+  prepare_launch(*this, grid, block, args, g, b, p, fn, cpu_fn);
+  if (cpu_fn) {
+    to_stream(stream);  // checked as on a GPU; the CPU launch is synchronous
+    launch_on_cpu(*cpu_fn, g, b, shared_mem, p);
+  } else {
+    fn->launch(g, b, shared_mem, to_stream(stream), p.out, p.n);
+  }
 }
 
 double BoundKernel::time_launches(PyObject* grid, PyObject* block, PyObject* args, size_t count) {
   unsigned g[3], b[3];
   PackedArgs p;
-  cuda::RawFunction& fn = prepare_launch(*this, grid, block, args, g, b, p);
+  cuda::RawFunction* fn = nullptr;
+  cpu::UserKernel* cpu_fn = nullptr;
+  prepare_launch(*this, grid, block, args, g, b, p, fn, cpu_fn);
   const auto t0 = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < count; ++i) fn.launch(g, b, 0, 0, p.out, p.n);
+  for (size_t i = 0; i < count; ++i) {
+    if (cpu_fn) {
+      launch_on_cpu(*cpu_fn, g, b, 0, p);
+    } else {
+      fn->launch(g, b, 0, 0, p.out, p.n);
+    }
+  }
   const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
   return count ? dt.count() / double(count) : 0.0;
 }

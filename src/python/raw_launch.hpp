@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/cpu_user_kernels.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/python/bindings.hpp"
 
@@ -25,8 +26,10 @@ struct BoundKernel {
   std::string name;
   std::vector<std::string> param_names;
   std::array<std::optional<cuda::RawFunction>, 64> fns;
+  std::optional<cpu::UserKernel> cpu_fn;  // the kernel built for the CPU device, once used
 
   cuda::RawFunction& function(int device);
+  cpu::UserKernel& cpu_function();
   // kernel(grid, block, args, shared_mem=, stream=): checks, packs and launches.
   void launch(PyObject* grid, PyObject* block, PyObject* args, size_t shared_mem, PyObject* stream);
   // The same launch `count` times with the arguments packed once: the host cost of the

@@ -15,5 +15,8 @@ extern const int kNumEmbeddedHeaders;
 // prelude.cuh alone: what every generated program starts with (not a header NVRTC is given).
 extern const EmbeddedHeader kEmbeddedPrelude[];
 extern const int kNumEmbeddedPrelude;
+// The CPU prelude of users' kernels (src/cpu/user_kernels/cuda_prelude.h), embedded alike.
+extern const EmbeddedHeader kCpuKernelPrelude[];
+extern const int kNumCpuKernelPrelude;
 
 }  // namespace accel::cuda

@@ -19,11 +19,7 @@ namespace accel::cuda {
 namespace {
 
 // Launch limits of a device, read once.
-struct DeviceLimits {
-  int block[3] = {0, 0, 0};
-  int grid[3] = {0, 0, 0};
-  int shared_optin = 0;
-};
+using DeviceLimits = LaunchLimits;
 
 const DeviceLimits& limits(int device) {
   static std::array<DeviceLimits, kMaxDevices>* all = new std::array<DeviceLimits, kMaxDevices>();
@@ -264,18 +260,21 @@ const std::vector<std::string>& RawFunction::param_names() const { return impl_-
 void* RawFunction::handle() const { return impl_->fn; }
 
 std::string RawFunction::describe_param(size_t i) const {
+  return cuda::describe_param(impl_->params, impl_->param_names, i);
+}
+
+std::string describe_param(const std::optional<std::vector<ParamInfo>>& params,
+                           const std::vector<std::string>& names, size_t i) {
   std::string s = "parameter " + std::to_string(i);
-  const bool named = impl_->params && impl_->param_names.size() == impl_->params->size();
-  if (named) s += " '" + impl_->param_names[i] + "'";
-  if (impl_->params && i < impl_->params->size()) {
-    s += " (" + std::to_string((*impl_->params)[i].size) + " bytes)";
+  const bool named = params && names.size() == params->size();
+  if (named) s += " '" + names[i] + "'";
+  if (params && i < params->size()) {
+    s += " (" + std::to_string((*params)[i].size) + " bytes)";
   }
   return s;
 }
 
-namespace {
-
-void check_launch_within(const DeviceLimits& l, int device, const FunctionAttributes& attrs,
+void check_launch_config(const LaunchLimits& l, int device, const FunctionAttributes& attrs,
                          const unsigned grid[3], const unsigned block[3], size_t shared_mem) {
   uint64_t threads = 1;
   for (int i = 0; i < 3; ++i) {
@@ -298,7 +297,8 @@ void check_launch_within(const DeviceLimits& l, int device, const FunctionAttrib
   if (attrs.max_threads_per_block > 0 && threads > uint64_t(attrs.max_threads_per_block)) {
     throw ValueError("a block of " + std::to_string(threads) + " threads is too large: this " +
                      "kernel allows at most " + std::to_string(attrs.max_threads_per_block) +
-                     " threads per block (on cuda:" + std::to_string(device) + ")");
+                     " threads per block (on " +
+                     (device < 0 ? std::string("cpu") : "cuda:" + std::to_string(device)) + ")");
   }
   const size_t total = shared_mem + size_t(attrs.shared_size_bytes);
   if (total > size_t(l.shared_optin)) {
@@ -309,36 +309,37 @@ void check_launch_within(const DeviceLimits& l, int device, const FunctionAttrib
   }
 }
 
-}  // namespace
+void check_arguments(const std::string& kernel, const std::vector<ParamInfo>& ps,
+                     const std::vector<std::string>& param_names, const RawFunction::Arg* args,
+                     size_t nargs) {
+  if (nargs != ps.size()) {
+    std::string names;
+    for (size_t i = 0; i < param_names.size() && param_names.size() == ps.size(); ++i) {
+      names += (i ? ", " : " (") + param_names[i] + (i + 1 == ps.size() ? ")" : "");
+    }
+    throw TypeError("kernel '" + kernel + "' takes " + std::to_string(ps.size()) + " arguments" +
+                    names + ", " + std::to_string(nargs) + " given");
+  }
+  for (size_t i = 0; i < nargs; ++i) {
+    if (args[i].size != ps[i].size) {
+      throw TypeError("kernel '" + kernel + "': " + describe_param(ps, param_names, i) +
+                      " was given " + args[i].what + " (" + std::to_string(args[i].size) +
+                      " bytes); pass a value of the parameter's type (e.g. numpy.int32(n) "
+                      "for an int, numpy.float32(x) for a float)");
+    }
+  }
+}
 
 void check_launch(int device, const FunctionAttributes& attrs, const unsigned grid[3],
                   const unsigned block[3], size_t shared_mem) {
-  check_launch_within(limits(device), device, attrs, grid, block, shared_mem);
+  check_launch_config(limits(device), device, attrs, grid, block, shared_mem);
 }
 
 void RawFunction::launch(const unsigned grid[3], const unsigned block[3], size_t shared_mem,
                          uintptr_t stream, const Arg* args, size_t nargs) const {
   Impl& f = *impl_;
-  check_launch_within(*f.limits, f.device, f.attrs, grid, block, shared_mem);
-  if (f.params) {
-    const std::vector<ParamInfo>& ps = *f.params;
-    if (nargs != ps.size()) {
-      std::string names;
-      for (size_t i = 0; i < f.param_names.size() && f.param_names.size() == ps.size(); ++i) {
-        names += (i ? ", " : " (") + f.param_names[i] + (i + 1 == ps.size() ? ")" : "");
-      }
-      throw TypeError("kernel '" + f.name + "' takes " + std::to_string(ps.size()) + " arguments" +
-                      names + ", " + std::to_string(nargs) + " given");
-    }
-    for (size_t i = 0; i < nargs; ++i) {
-      if (args[i].size != ps[i].size) {
-        throw TypeError("kernel '" + f.name + "': " + describe_param(i) + " was given " +
-                        args[i].what + " (" + std::to_string(args[i].size) +
-                        " bytes); pass a value of the parameter's type (e.g. numpy.int32(n) "
-                        "for an int, numpy.float32(x) for a float)");
-      }
-    }
-  }
+  check_launch_config(*f.limits, f.device, f.attrs, grid, block, shared_mem);
+  if (f.params) check_arguments(f.name, *f.params, f.param_names, args, nargs);
   DeviceContext& c = *f.ctx;
   c.make_current();
   const Driver& d = drv();

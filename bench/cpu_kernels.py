@@ -1,0 +1,126 @@
+"""Users' CUDA C kernels on the CPU device, beside NumPy (cases for bench/cpu.py), and their
+compile times: run alone it prints the seed's add kernel and a tiled 512 x 512 matrix multiply
+(GFLOP/s per core), the first launch of a new kernel (compile included) and a disk-cache hit
+in a new process.
+
+    python bench/cpu_kernels.py
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import accelpy as ap
+
+ADD = r"""
+extern "C" __global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
+MATMUL = r"""
+#define TILE 16
+extern "C" __global__ void matmul(const float* A, const float* B, float* C, int n) {
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0.0f;
+    for (int t = 0; t < n / TILE; ++t) {
+        As[threadIdx.y][threadIdx.x] = A[row * n + t * TILE + threadIdx.x];
+        Bs[threadIdx.y][threadIdx.x] = B[(t * TILE + threadIdx.y) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    C[row * n + col] = acc;
+}
+"""
+
+MATMUL_N = 512
+
+
+def cases(rng, n=1 << 24):
+    """(name, bytes moved, accelpy fn, NumPy fn, numexpr expression) for bench/cpu.py."""
+    a = rng.standard_normal(n, dtype=np.float32)
+    b = rng.standard_normal(n, dtype=np.float32)
+    a_ap, b_ap = ap.asarray(a, device="cpu"), ap.asarray(b, device="cpu")
+    c_ap = ap.empty_like(a_ap)
+    add = ap.RawKernel(ADD, "add")
+    grid = ((n + 255) // 256,)
+
+    def add_kernel():
+        add(grid, (256,), (a_ap, b_ap, c_ap, np.int32(n)))
+
+    m = MATMUL_N
+    x = rng.standard_normal((m, m), dtype=np.float32)
+    y = rng.standard_normal((m, m), dtype=np.float32)
+    x_ap, y_ap = ap.asarray(x, device="cpu"), ap.asarray(y, device="cpu")
+    z_ap = ap.empty((m, m), dtype=ap.float32, device="cpu")
+    mm = ap.RawKernel(MATMUL, "matmul")
+
+    def matmul_kernel():
+        mm((m // 16, m // 16), (16, 16), (x_ap, y_ap, z_ap, np.int32(m)))
+
+    return [
+        ("raw kernel add 16M f32", 3 * 4 * n, add_kernel, lambda: a + b, None),
+        (f"raw kernel tiled matmul {m} f32", 3 * 4 * m * m, matmul_kernel, lambda: x @ y, None),
+    ]
+
+
+_FRESH = r"""
+import time, numpy as np, accelpy as ap
+code = %r
+t0 = time.perf_counter()
+k = ap.RawKernel(code, "add")
+x = ap.asarray(np.zeros(256, np.float32), device="cpu")
+k((1,), (256,), (x, x, x, np.int32(256)))
+print(time.perf_counter() - t0)
+"""
+
+
+def first_launch_times():
+    """(seconds of a new kernel's first launch, compile included; of the same launch in a new
+    process finding it in the disk cache)."""
+    code = ADD + f"// {time.time_ns()}\n"  # a kernel never compiled before
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory() as d:
+        env["ACCELPY_CACHE_DIR"] = d
+        out = [float(subprocess.run([sys.executable, "-c", _FRESH % code], env=env, check=True,
+                                    capture_output=True, text=True).stdout)
+               for _ in range(2)]
+    return out[0], out[1]
+
+
+def main():
+    rng = np.random.default_rng(0)
+    threads = ap._core._num_threads()
+    for name, _, f_ap, f_np, _ in cases(rng):
+        f_ap()
+        f_np()
+        t_ap = min(_timed(f_ap) for _ in range(7))
+        t_np = min(_timed(f_np) for _ in range(7))
+        line = f"{name:34} accelpy {t_ap * 1e3:8.2f} ms  numpy {t_np * 1e3:8.2f} ms"
+        if "matmul" in name:
+            gflops = 2 * MATMUL_N ** 3 / t_ap / 1e9
+            line += f"  {gflops:.2f} GFLOP/s ({gflops / threads:.2f} per core)"
+        else:
+            line += f"  {t_np / t_ap:.2f}x NumPy"
+        print(line)
+    first, hit = first_launch_times()
+    print(f"first launch of a new kernel: {first * 1e3:.0f} ms; "
+          f"disk-cache hit in a new process: {hit * 1e3:.1f} ms (includes creating the arrays)")
+
+
+def _timed(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+if __name__ == "__main__":
+    main()

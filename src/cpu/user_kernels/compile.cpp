@@ -1,0 +1,268 @@
+#include "src/cpu/user_kernels/compile.hpp"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "accel/cpu_user_kernels.hpp"
+#include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/jit/disk_cache.hpp"
+#include "src/cuda/jit/embedded_headers.hpp"
+#include "src/cuda/jit/kernel_cache_stats.hpp"
+
+namespace accel::cpu {
+
+namespace {
+
+bool executable(const std::string& path) { return access(path.c_str(), X_OK) == 0; }
+
+std::string on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string p = (dir.empty() ? "." : dir) + "/" + name;
+    if (executable(p)) return p;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string find_cxx_compiler() {
+  static const std::string found = [] {
+    if (const char* cxx = std::getenv("CXX"); cxx && *cxx) {
+      const std::string p = on_path(cxx);
+      if (!p.empty()) return p;
+    }
+    for (const char* name : {"c++", "g++", "clang++"}) {
+      const std::string p = on_path(name);
+      if (!p.empty()) return p;
+    }
+    return std::string();
+  }();
+  if (found.empty()) {
+    throw Error(
+        "running CUDA kernels on the CPU needs a C++ compiler, and none was found ($CXX, c++, "
+        "g++, clang++): install one (apt install g++, dnf install gcc-c++, xcode-select "
+        "--install) or set CXX to its path");
+  }
+  return found;
+}
+
+bool kernels_forced_on_cpu() {
+  const char* v = std::getenv("ACCELPY_KERNELS_ON_CPU");
+  return v && *v && std::string(v) != "0";
+}
+
+}  // namespace accel::cpu
+
+namespace accel::cpu::user_kernels {
+
+namespace {
+
+// NVRTC options that mean nothing on the CPU, ignored; -D, -U, -I and -std pass through.
+bool ignored_option(const std::string& o) {
+  static const char* const prefixes[] = {"-arch",
+                                         "--gpu-architecture",
+                                         "-lineinfo",
+                                         "--generate-line-info",
+                                         "-G",
+                                         "--device-debug",
+                                         "-rdc",
+                                         "--relocatable-device-code",
+                                         "-maxrregcount",
+                                         "--maxrregcount",
+                                         "--use_fast_math",
+                                         "-use_fast_math",
+                                         "-ftz",
+                                         "--ftz",
+                                         "-prec-div",
+                                         "--prec-div",
+                                         "-prec-sqrt",
+                                         "--prec-sqrt",
+                                         "-fmad",
+                                         "--fmad",
+                                         "--extra-device-vectorization",
+                                         "-dopt",
+                                         "--dopt",
+                                         "-default-device",
+                                         "--expt-relaxed-constexpr",
+                                         "-expt-relaxed-constexpr",
+                                         "--extended-lambda",
+                                         "-dw",
+                                         "-w",
+                                         "--Ofast-compile",
+                                         "--minimal",
+                                         "--pch",
+                                         "-restrict",
+                                         "--restrict",
+                                         "-dlto",
+                                         "--dlto"};
+  for (const char* p : prefixes) {
+    if (o.rfind(p, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> compiler_flags(const cuda::ProgramSpec& spec) {
+  std::vector<std::string> f = {"-std=c++17",
+                                "-O2",
+                                "-march=native",
+                                "-fPIC",
+                                "-shared",
+                                "-fno-math-errno",
+                                "-fno-semantic-interposition",
+                                "-pthread"};
+  for (const std::string& o : spec.options) {
+    if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0 ||
+        o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0) {
+      f.push_back(o.rfind("--std", 0) == 0 ? o.substr(1) : o);
+    } else if (!ignored_option(o)) {
+      throw cuda::CompileError(
+          "the option '" + o + "' is not known (compiling '" + spec.name + "' for the CPU)",
+          "error: unknown option '" + o + "'", spec.name, "");
+    }
+  }
+  return f;
+}
+
+std::string file_name(const cuda::ProgramSpec& spec) {
+  return (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
+}
+
+std::string full_source(const cuda::ProgramSpec& spec, const ScannedSource& s,
+                        std::vector<std::string>& entries, std::vector<std::string>& names) {
+  std::string src = "#line 1 \"accelpy_cpu_prelude.h\"\n";
+  src += cuda::kCpuKernelPrelude[0].text;
+  src += "\n#line 1 \"" + file_name(spec) + "\"\n";
+  src += s.code;
+  src += "\n#line 1 \"<accelpy kernel entries>\"\n";
+  for (const std::string& k : s.kernels) {
+    entries.push_back("__accelpy_kernel_" + std::to_string(entries.size()));
+    names.push_back(k);
+    src += "ACCEL_CPU_KERNEL(" + entries.back() + ", " + k + ")\n";
+  }
+  for (const std::string& e : spec.name_expressions) {
+    entries.push_back("__accelpy_kernel_" + std::to_string(entries.size()));
+    names.push_back(e);
+    src += "ACCEL_CPU_KERNEL(" + entries.back() + ", " + e + ")\n";
+  }
+  return src;
+}
+
+std::string compiler_identity(const std::string& cxx) {
+  struct stat st {};
+  char real[4096];
+  const std::string path = realpath(cxx.c_str(), real) ? std::string(real) : cxx;
+  stat(path.c_str(), &st);
+  return path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtime);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+// The compiler's "file.cu:12:5: error: ..." lines in NVRTC's "file.cu(12): error: ..." form, so
+// that cuda::offending_lines finds them.
+std::string as_nvrtc_log(const std::string& log, const std::string& file) {
+  std::string out;
+  std::istringstream in(log);
+  std::string line;
+  const std::string head = file + ":";
+  while (std::getline(in, line)) {
+    const size_t at = line.find(head);
+    if (at == std::string::npos) continue;
+    const size_t num = at + head.size();
+    const size_t colon = line.find(':', num);
+    if (colon == std::string::npos) continue;
+    const std::string n = line.substr(num, colon - num);
+    if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos) continue;
+    out += file + "(" + n + "): " + line.substr(colon + 1) + "\n";
+  }
+  return out;
+}
+
+cuda::DiskCache cache_for(const cuda::ProgramSpec& spec) {
+  if (spec.cache_dir == "off") return cuda::DiskCache("");
+  if (!spec.cache_dir.empty()) return cuda::DiskCache(spec.cache_dir);
+  return cuda::DiskCache(cuda::default_cache_dir());
+}
+
+}  // namespace
+
+BuiltProgram build_program(const cuda::ProgramSpec& spec) {
+  if (!spec.image.empty()) {
+    throw ValueError(
+        "a compiled GPU image (cubin, PTX, fatbin) cannot run on the CPU: give the "
+        "module's CUDA C source instead");
+  }
+  BuiltProgram out;
+  out.scanned = scan_source(spec.code);
+  const std::vector<std::string> flags = compiler_flags(spec);
+  const std::string cxx = find_cxx_compiler();
+  const std::string source = full_source(spec, out.scanned, out.entries, out.kernel_names);
+  // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
+  std::string key = "accelpy cpu user program v1\ncompiler " + compiler_identity(cxx) + "\nflags";
+  for (const std::string& f : flags) key += " " + f;
+  cuda::ProgramSpec unnamed = spec;
+  unnamed.name = "module";
+  std::vector<std::string> unused_entries, unused_names;
+  key += "\n" + full_source(unnamed, out.scanned, unused_entries, unused_names);
+  const cuda::DiskCache cache = cache_for(spec);
+  if (std::optional<cuda::CompiledImage> hit = cache.load(key)) {
+    out.shared_object = std::move(hit->data);
+    out.from_disk = true;
+    cuda::record_disk_hit();
+    return out;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  char dir_template[] = "/tmp/accelpy-cxx-XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) throw Error("cannot create a temporary directory to compile a kernel for the CPU");
+  const std::string d = dir, src_path = d + "/" + file_name(spec) + ".cpp", so = d + "/k.so",
+                    log_path = d + "/log";
+  {
+    std::ofstream f(src_path, std::ios::binary);
+    f << source;
+  }
+  auto quote = [](const std::string& s) {
+    std::string q = "'";
+    for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+  };
+  std::string cmd = quote(cxx);
+  for (const std::string& f : flags) cmd += " " + quote(f);
+  cmd += " -o " + quote(so) + " " + quote(src_path) + " > " + quote(log_path) + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  out.log = read_file(log_path);
+  const bool ok = status == 0;
+  if (ok) out.shared_object = read_file(so);
+  for (const std::string& p : {src_path, so, log_path}) std::remove(p.c_str());
+  rmdir(d.c_str());
+  if (!ok || out.shared_object.empty()) {
+    const std::string file = file_name(spec);
+    const std::string excerpt = cuda::offending_lines(spec.code, as_nvrtc_log(out.log, file));
+    std::string msg = "the C++ compiler (" + cxx + ") could not compile '" + spec.name +
+                      "' for the CPU:\n" + out.log;
+    if (!msg.empty() && msg.back() != '\n') msg += "\n";
+    if (!excerpt.empty()) msg += "in the source:\n" + excerpt;
+    msg += "options:";
+    for (const std::string& f : flags) msg += " " + f;
+    throw cuda::CompileError(msg, out.log, spec.name, excerpt);
+  }
+  cuda::record_compilation(
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  cache.store(key, cuda::CompiledImage{out.shared_object, false});
+  return out;
+}
+
+}  // namespace accel::cpu::user_kernels

@@ -1,0 +1,26 @@
+// Building a user's program for the CPU: the full C++ source (prelude, the user's code with its
+// own line numbers, an entry point per kernel), the compiler run, and the disk cache.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "accel/raw_kernel.hpp"
+#include "src/cpu/user_kernels/source_scan.hpp"
+
+namespace accel::cpu::user_kernels {
+
+struct BuiltProgram {
+  std::string shared_object;  // the .so's bytes
+  ScannedSource scanned;
+  std::vector<std::string> entries;  // entry symbol i launches kernel_names[i]
+  std::vector<std::string> kernel_names;
+  std::string log;  // the compiler's warnings
+  bool from_disk = false;
+};
+
+// Compiles `spec` (or loads it from the disk cache NVRTC's images share). Throws
+// cuda::CompileError with the compiler's log and the offending lines.
+BuiltProgram build_program(const cuda::ProgramSpec& spec);
+
+}  // namespace accel::cpu::user_kernels
