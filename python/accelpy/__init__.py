@@ -28,7 +28,7 @@ from ._dtypes import load_bfloat16 as _load_bfloat16
 
 _core._set_dtypes(_eager_dtypes(), _load_bfloat16)
 
-from . import _format  # noqa: E402
+from . import _printing  # noqa: E402
 from ._core import *  # noqa: E402,F401,F403 - the bound functions
 from ._core import Device, OutOfMemoryError, eval, ndarray  # noqa: E402,F401
 from ._creation import (  # noqa: E402,F401
@@ -44,7 +44,7 @@ from ._creation import (  # noqa: E402,F401
 )
 
 _core._set_asarray(asarray)
-_format.install()
+_printing.install()
 
 import os as _os  # noqa: E402
 
@@ -65,20 +65,20 @@ from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # no
 if not hasattr(_core, "vecdot"):
     from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
 from . import (  # noqa: E402
-    _manipulation,
-    _protocols,
+    _rearranging,
+    _interop,
     random,  # noqa: F401 - accelpy.random (Generator, default_rng, ...)
 )
 from ._calculus import gradient, trapezoid  # noqa: E402,F401
 from ._dlpack import from_dlpack  # noqa: E402,F401
-from ._histogram import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
-from ._manipulation import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...
-from ._searching import convolve, correlate, digitize, interp, lexsort  # noqa: E402,F401
+from ._histograms import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
+from ._rearranging import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...
+from ._sorting import convolve, correlate, digitize, interp, lexsort  # noqa: E402,F401
 from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
 from ._statistics import *  # noqa: E402,F401,F403 - median, quantile, nan* reductions, ...
 
-_protocols.install()
-_manipulation.install()
+_interop.install()
+_rearranging.install()
 
 # NumPy's bundled OpenBLAS (numpy.libs/) is the CPU BLAS of choice; its site-packages may differ
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
@@ -101,7 +101,7 @@ from ._kernel_gen import ElementwiseKernel, ReductionKernel  # noqa: E402,F401
 from ._kernels import CompileError, RawKernel, RawModule  # noqa: E402,F401
 
 if not hasattr(_core, "allclose"):
-    from ._closeness import allclose, isclose  # noqa: F401 - composed; the core's own wins
+    from ._logic import allclose, isclose  # noqa: F401 - composed; the core's own wins
 
 
 # Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions.
@@ -125,11 +125,11 @@ def __dir__():
 # NumPy breadth (issue 6): A - shapes, stacking, indices, inspection; B - elementwise math,
 # polynomials, windows, log-scale ranges and products; all composed from the core's ops.
 from ._histogramdd import histogram2d, histogramdd  # noqa: E402,F401
-from ._indices import *  # noqa: E402,F401,F403 - indices, ix_, tril_indices, choose, copyto, ...
+from ._indexing import *  # noqa: E402,F401,F403 - indices, ix_, tril_indices, choose, copyto, ...
 from ._inspection import *  # noqa: E402,F401,F403 - shape, array_equal, shares_memory, ...
 from ._math import *  # noqa: E402,F401,F403 - angle, divmod, modf, frexp, ldexp, gcd, ...
 from ._polynomial import *  # noqa: E402,F401,F403 - polyval, polyfit, roots, poly, vander, ...
-from ._products import *  # noqa: E402,F401,F403 - kron, cross, matvec, vecmat
+from ._linear_algebra import *  # noqa: E402,F401,F403 - kron, cross, matvec, vecmat
 from ._ranges import *  # noqa: E402,F401,F403 - logspace, geomspace
-from ._shaping import *  # noqa: E402,F401,F403 - hstack, vstack, block, insert, delete, ...
-from ._signal import *  # noqa: E402,F401,F403 - window functions, unwrap
+from ._manipulation import *  # noqa: E402,F401,F403 - hstack, vstack, block, insert, delete, ...
+from ._window import *  # noqa: E402,F401,F403 - window functions, unwrap

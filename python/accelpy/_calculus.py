@@ -6,7 +6,7 @@ import numpy as np
 from . import _core
 from ._creation import asarray as _asarray
 from ._creation import host_values
-from ._manipulation import _along, _axes, _axis
+from ._rearranging import _along, _axes, _axis
 
 __all__ = ["gradient", "trapezoid"]
 

@@ -41,7 +41,7 @@ def size(a, axis=None):
         return np.size(a, axis)
     if axis is None:
         return a.size
-    from ._manipulation import _axes
+    from ._rearranging import _axes
 
     return int(np.prod([a.shape[ax] for ax in _axes(axis, a.ndim)], dtype=np.int64))
 
@@ -209,7 +209,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     coordinate array per dimension."""
     if like is not None:
         raise TypeError("fromfunction: the 'like' argument is not supported")
-    from ._indices import indices
+    from ._indexing import indices
 
     return function(*indices(shape, dtype=dtype, sparse=False), **kwargs)
 
@@ -217,7 +217,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """func1d applied to every 1-D slice of `arr` along `axis`, its results stacked in that
     axis's place (numpy.apply_along_axis); one call per slice, as NumPy."""
-    from ._manipulation import _axis
+    from ._rearranging import _axis
 
     arr = asarray(arr)
     axis = _axis(axis, arr.ndim)

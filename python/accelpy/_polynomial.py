@@ -8,11 +8,11 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._closeness import allclose
+from ._logic import allclose
 from ._creation import asarray as _asarray
 from ._creation import host_values, zeros_like
 from ._math import _arrays
-from ._searching import convolve
+from ._sorting import convolve
 
 __all__ = ["poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
            "polyval", "roots", "vander"]

@@ -10,7 +10,7 @@ import numpy as np
 from . import _core
 from ._creation import asarray as _asarray
 from ._creation import host_values
-from ._manipulation import _axes
+from ._rearranging import _axes
 
 __all__ = ["average", "corrcoef", "cov", "median", "nanargmax", "nanargmin", "nancumprod",
            "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod",

@@ -9,7 +9,7 @@ import numpy as np
 from . import _core
 from ._core import i0
 from ._creation import asarray as _asarray
-from ._manipulation import _along, _axis, diff
+from ._rearranging import _along, _axis, diff
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser", "unwrap"]
 

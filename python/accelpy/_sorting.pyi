@@ -1,4 +1,4 @@
-"""Type stubs of accelpy._searching (hand-written)."""
+"""Type stubs of accelpy._sorting (hand-written)."""
 
 from collections.abc import Sequence
 

@@ -1,4 +1,4 @@
-"""Type stubs of accelpy._histogram (hand-written)."""
+"""Type stubs of accelpy._histograms (hand-written)."""
 
 from collections.abc import Sequence
 

@@ -10,7 +10,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray
-from ._shaping import resize
+from ._manipulation import resize
 
 __all__ = [
     "indices",
@@ -132,7 +132,7 @@ def diag_indices_from(arr):
 
 def diagflat(v, k=0):
     """A 2-D array with the flattened input on diagonal k (numpy.diagflat)."""
-    from ._manipulation import diag
+    from ._rearranging import diag
 
     return diag(asarray(v).reshape(-1), k)
 

@@ -1,4 +1,4 @@
-"""Type stubs of accelpy._indices (hand-written)."""
+"""Type stubs of accelpy._indexing (hand-written)."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._manipulation import _axis
+from ._rearranging import _axis
 from ._math import _arrays
 
 __all__ = ["cross", "kron", "matvec", "vecmat"]

@@ -1,4 +1,4 @@
-"""Type stubs of accelpy._products (hand-written)."""
+"""Type stubs of accelpy._linear_algebra (hand-written)."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Type stubs of accelpy._signal (hand-written)."""
+"""Type stubs of accelpy._window (hand-written)."""
 
 from typing import Any
 
