@@ -1,42 +1,85 @@
-"""NumPy's joining and reshaping helpers composed from the core's concatenate, views and gathers:
-the stack family, block, atleast_nd, append/delete/insert, resize, rot90, rollaxis, trim_zeros,
-ediff1d.
+"""Array manipulation, first half (NumPy's reference: "Array manipulation routines"): basic
+operations (shape, size, ndim, copyto), changing the number of dimensions and kind (atleast_nd,
+broadcast_shapes, require), transpose-like operations (rollaxis), joining (the stack family,
+block) and splitting (split, array_split, hsplit, vsplit, dsplit); the core's reshape,
+transpose, concatenate, stack, ... are re-exported here. Tiling, adding and removing elements
+and rearranging are in _rearranging."""
 
-Positions (delete's and insert's `obj`) are small arguments worked out on the host; the data is
-gathered with ``take`` on the array's device.
-"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._creation import asarray, host_values
-from ._rearranging import _along, _axes, _axis, flip
+
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    broadcast_arrays,
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    matrix_transpose,
+    moveaxis,
+    ndarray,
+    ravel,
+    reshape,
+    squeeze,
+    stack,
+    swapaxes,
+    transpose,
+)
+from ._creation import asarray
+from ._rearranging import along_axis, normalize_axis
+from ._util import normalize_axes
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike
 
 __all__ = [
+    "array_split",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
-    "hstack",
-    "vstack",
-    "dstack",
-    "column_stack",
     "block",
-    "append",
-    "delete",
-    "insert",
-    "resize",
-    "rot90",
+    "broadcast_shapes",
+    "column_stack",
+    "copyto",
+    "dsplit",
+    "dstack",
+    "hsplit",
+    "hstack",
+    "ndim",
+    "require",
     "rollaxis",
-    "trim_zeros",
-    "ediff1d",
+    "shape",
+    "size",
+    "split",
+    "vsplit",
+    "vstack",
+    "reshape",
+    "ravel",
+    "transpose",
+    "swapaxes",
+    "moveaxis",
+    "squeeze",
+    "expand_dims",
+    "broadcast_to",
+    "broadcast_arrays",
+    "concatenate",
+    "stack",
+    "matrix_transpose",
 ]
+
 
 
 def _one_or_tuple(results):
     return results[0] if len(results) == 1 else tuple(results)
 
 
-def atleast_1d(*arys):
+def atleast_1d(*arys: ArrayLike) -> Any:
     """The inputs as arrays of at least one dimension (numpy.atleast_1d): a 0-d array becomes
     shape (1,). One array for one input, a tuple for several."""
     out = []
@@ -46,7 +89,7 @@ def atleast_1d(*arys):
     return _one_or_tuple(out)
 
 
-def atleast_2d(*arys):
+def atleast_2d(*arys: ArrayLike) -> Any:
     """The inputs as arrays of at least two dimensions (numpy.atleast_2d): shape (N,) becomes
     (1, N), a 0-d array (1, 1)."""
     out = []
@@ -56,7 +99,7 @@ def atleast_2d(*arys):
     return _one_or_tuple(out)
 
 
-def atleast_3d(*arys):
+def atleast_3d(*arys: ArrayLike) -> Any:
     """The inputs as arrays of at least three dimensions (numpy.atleast_3d): shape (N,) becomes
     (1, N, 1), (M, N) becomes (M, N, 1), a 0-d array (1, 1, 1)."""
     out = []
@@ -95,24 +138,24 @@ def _concatenate(arrays, axis, dtype=None, casting="same_kind"):
     return _core.concatenate(list(arrays), axis=axis)
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
+def hstack(tup: Sequence[ArrayLike], *, dtype: Any = None, casting: str = "same_kind") -> ndarray:
     """Joins arrays column-wise (numpy.hstack): along axis 1, or axis 0 when all are 1-D."""
     arrs = [atleast_1d(a) for a in _sequence(tup)]
     axis = 0 if arrs and arrs[0].ndim == 1 else 1
     return _concatenate(arrs, axis, dtype, casting)
 
 
-def vstack(tup, *, dtype=None, casting="same_kind"):
+def vstack(tup: Sequence[ArrayLike], *, dtype: Any = None, casting: str = "same_kind") -> ndarray:
     """Joins arrays row-wise (numpy.vstack): 1-D arrays become rows."""
     return _concatenate([atleast_2d(a) for a in _sequence(tup)], 0, dtype, casting)
 
 
-def dstack(tup):
+def dstack(tup: Sequence[ArrayLike]) -> ndarray:
     """Joins arrays along the third axis (numpy.dstack), after atleast_3d."""
     return _concatenate([atleast_3d(a) for a in _sequence(tup)], 2)
 
 
-def column_stack(tup):
+def column_stack(tup: Sequence[ArrayLike]) -> ndarray:
     """Joins 1-D arrays as columns (and 2-D arrays as they are) into a 2-D array
     (numpy.column_stack)."""
     arrs = []
@@ -149,7 +192,7 @@ def _block(arrays, depth, ndim):
     return _core.concatenate(parts, axis=-depth)
 
 
-def block(arrays):
+def block(arrays: Any) -> ndarray:
     """An array assembled from nested lists of blocks (numpy.block): the innermost lists join
     along the last axis, the next ones along the second-to-last, and so on."""
     depth, ndim = _block_depths(arrays, "arrays")
@@ -158,157 +201,12 @@ def block(arrays):
     return _block(arrays, depth, max(depth, ndim))
 
 
-def append(arr, values, axis=None):
-    """`arr` with `values` appended along `axis` (numpy.append); both flattened when axis is
-    None."""
-    arr = asarray(arr)
-    values = asarray(values, device=arr.device)
-    if axis is None:
-        return _core.concatenate([arr.reshape(-1), values.reshape(-1)], axis=0)
-    return _core.concatenate([arr, values], axis=axis)
-
-
-def _positions(obj, n):
-    """delete's / insert's `obj` as a host array of positions along an axis of length n."""
-    if isinstance(obj, slice):
-        return np.arange(*obj.indices(n), dtype=np.intp), False
-    idx = host_values(obj)
-    if idx.dtype == bool:
-        return idx, True
-    if idx.size == 0:
-        return idx.astype(np.intp), False
-    if idx.dtype.kind not in "iu":
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    return idx.astype(np.intp), False
-
-
-def _edit_target(arr, obj, axis):
-    """delete's and insert's operands: the array (flattened when axis is None), the axis, and
-    obj's positions along it (see _positions)."""
-    arr = asarray(arr)
-    if axis is None:
-        arr, axis = arr.reshape(-1), 0
-    axis = _axis(axis, arr.ndim)
-    return (arr, axis, *_positions(obj, arr.shape[axis]))
-
-
-def delete(arr, obj, axis=None):
-    """`arr` without the entries `obj` (an int, slice, integer array or boolean mask) along
-    `axis` (numpy.delete); the flattened array when axis is None."""
-    arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
-    n = arr.shape[axis]
-    keep = np.ones(n, dtype=bool)
-    if is_mask:
-        if idx.shape != (n,):
-            raise ValueError(f"boolean array argument obj to delete must be one dimensional "
-                             f"and match the axis length of {n}")
-        keep = ~idx
-    else:
-        if idx.size and (idx.min() < -n or idx.max() >= n):
-            bad = idx[(idx < -n) | (idx >= n)][0]
-            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-        keep[idx] = False
-    # A boolean mask along the axis (1 byte per slice to move; measured faster than take with
-    # the kept positions on the CPU, 16M float32: 28 ms against 54 ms).
-    return arr[_along(arr.ndim, axis, asarray(keep, device=arr.device))]
-
-
-def insert(arr, obj, values, axis=None):
-    """`arr` with `values` inserted before the positions `obj` along `axis` (numpy.insert);
-    the flattened array when axis is None."""
-    arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
-    n = arr.shape[axis]
-    if is_mask:
-        if idx.ndim != 1:
-            raise ValueError("boolean array argument obj to insert must be one dimensional")
-        idx = np.flatnonzero(idx)
-    elif idx.ndim > 1:
-        raise ValueError("index array argument obj to insert must be one dimensional or scalar")
-    values = asarray(values, device=arr.device).astype(arr.dtype, copy=False)
-    if idx.size == 1:
-        index = int(idx.reshape(-1)[0])
-        if index < -n or index > n:
-            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
-        if index < 0:
-            index += n
-        if values.ndim < arr.ndim:
-            values = values.reshape((1,) * (arr.ndim - values.ndim) + values.shape)
-        if idx.ndim == 0:
-            values = _core.moveaxis(values, 0, axis)
-        shape = list(arr.shape)
-        shape[axis] = values.shape[axis]
-        values = _core.broadcast_to(values, tuple(shape))
-        lo = (slice(None),) * axis + (slice(None, index),)
-        hi = (slice(None),) * axis + (slice(index, None),)
-        return _core.concatenate([arr[lo], values, arr[hi]], axis=axis)
-    if idx.size and (idx.min() < -n or idx.max() > n):
-        bad = idx[(idx < -n) | (idx > n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-    idx = np.where(idx < 0, idx + n, idx)
-    numnew = idx.size
-    order = np.argsort(idx, kind="stable")
-    new_pos = np.empty(numnew, dtype=np.intp)
-    new_pos[order] = idx[order] + np.arange(numnew)
-    source = np.empty(n + numnew, dtype=np.intp)
-    is_new = np.zeros(n + numnew, dtype=bool)
-    is_new[new_pos] = True
-    source[new_pos] = n + np.arange(numnew)
-    source[~is_new] = np.arange(n)
-    shape = list(arr.shape)
-    shape[axis] = numnew
-    values = _core.broadcast_to(values, tuple(shape))
-    joined = _core.concatenate([arr, values], axis=axis)
-    return _core.take(joined, asarray(source, device=arr.device), axis=axis)
-
-
-def resize(a, new_shape):
-    """An array of `new_shape` filled with `a`'s elements repeated in order (numpy.resize); a
-    zero-size `a` gives zeros."""
-    a = asarray(a)
-    shape = (new_shape,) if isinstance(new_shape, (int, np.integer)) else tuple(new_shape)
-    shape = tuple(int(s) for s in shape)
-    if any(s < 0 for s in shape):
-        raise ValueError("all elements of `new_shape` must be non-negative")
-    size = int(np.prod(shape, dtype=np.int64))
-    flat = a.reshape(-1)
-    if a.size == 0 or size == 0:
-        return _core.zeros(shape, dtype=a.dtype, device=a.device)
-    reps = -(-size // a.size)
-    if reps > 1:
-        flat = _core.broadcast_to(flat, (reps, a.size)).reshape(-1)
-    return flat[:size].reshape(shape)
-
-
-def rot90(m, k=1, axes=(0, 1)):
-    """`m` rotated by 90 degrees k times in the plane of `axes`, from the first towards the
-    second (numpy.rot90); a view."""
-    m = asarray(m)
-    axes = tuple(axes)
-    if len(axes) != 2:
-        raise ValueError("len(axes) must be 2.")
-    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == m.ndim:
-        raise ValueError("Axes must be different.")
-    if axes[0] >= m.ndim or axes[0] < -m.ndim or axes[1] >= m.ndim or axes[1] < -m.ndim:
-        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
-    k %= 4
-    if k == 0:
-        return m[...]
-    if k == 2:
-        return flip(flip(m, axes[0]), axes[1])
-    perm = list(range(m.ndim))
-    a0, a1 = axes[0] % m.ndim, axes[1] % m.ndim
-    perm[a0], perm[a1] = perm[a1], perm[a0]
-    if k == 1:
-        return _core.transpose(flip(m, axes[1]), tuple(perm))
-    return flip(_core.transpose(m, tuple(perm)), axes[1])
-
-
-def rollaxis(a, axis, start=0):
+def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> ndarray:
     """`a` with `axis` moved to before position `start` (numpy.rollaxis; moveaxis is the newer
     spelling); a view."""
     a = asarray(a)
     n = a.ndim
-    axis = _axis(axis, n)
+    axis = normalize_axis(axis, n)
     msg = "'%s' arg requires %d <= %s < %d, but %d was passed in"
     if not -n <= start <= n:
         raise np.exceptions.AxisError(msg % ("start", -n, "start", n + 1, start))
@@ -324,49 +222,152 @@ def rollaxis(a, axis, start=0):
     return _core.transpose(a, tuple(axes))
 
 
-def trim_zeros(filt, trim="fb", axis=None):
-    """`filt` without its leading ('f') and/or trailing ('b') zeros along `axis` (all axes when
-    None), as numpy.trim_zeros: the box bounding the nonzero elements; a view."""
-    a = asarray(filt)
-    trim = trim.lower()
-    if trim not in {"fb", "bf", "f", "b"}:
-        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
-    axes = _axes(axis, a.ndim)
-    if not axes:
-        return a
-    nonzero = a != 0
-    if not bool(_core.any(nonzero)):
-        return a[tuple(slice(0, 0) if ax in axes else slice(None) for ax in range(a.ndim))]
-    index = []
-    for ax in range(a.ndim):
-        if ax not in axes:
-            index.append(slice(None))
-            continue
-        others = tuple(i for i in range(a.ndim) if i != ax)
-        along = _core.any(nonzero, axis=others) if others else nonzero
-        n = along.shape[0]
-        start = int(_core.argmax(along)) if "f" in trim else None
-        stop = n - int(_core.argmax(flip(along, 0))) if "b" in trim else None
-        index.append(slice(start, stop))
-    return a[tuple(index)]
+def shape(a: ArrayLike) -> tuple[int, ...]:
+    """The shape of an array or array-like (numpy.shape)."""
+    return a.shape if isinstance(a, ndarray) else np.shape(a)
 
 
-def ediff1d(ary, to_end=None, to_begin=None):
-    """The differences between consecutive elements of the flattened array, with `to_begin`
-    and `to_end` (flattened, cast to its dtype) around them (numpy.ediff1d)."""
-    a = asarray(ary).reshape(-1)
-    parts = [a[1:] - a[:-1]]
+def size(a: ArrayLike, axis: int | Sequence[int] | None = None) -> int:
+    """The number of elements, in all or along one axis (numpy.size)."""
+    if not isinstance(a, ndarray):
+        return np.size(a, axis)
+    if axis is None:
+        return a.size
+    return int(np.prod([a.shape[ax] for ax in normalize_axes(axis, a.ndim)], dtype=np.int64))
 
-    def extra(values, name):
-        v = asarray(values, device=a.device)
-        if not np.can_cast(v.dtype, a.dtype, casting="same_kind"):
-            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
-                            "`same_kind` rule.")
-        return v.reshape(-1).astype(a.dtype)
 
-    if to_begin is not None:
-        parts.insert(0, extra(to_begin, "to_begin"))
-    if to_end is not None:
-        parts.append(extra(to_end, "to_end"))
-    return _core.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
+def ndim(a: ArrayLike) -> int:
+    """The number of dimensions of an array or array-like (numpy.ndim)."""
+    return a.ndim if isinstance(a, ndarray) else np.ndim(a)
 
+
+def broadcast_shapes(*args: int | Sequence[int]) -> tuple[int, ...]:
+    """The shape the given shapes broadcast to (numpy.broadcast_shapes)."""
+    return np.broadcast_shapes(*args)
+
+
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "A": "A", "ALIGNED": "A",
+                 "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a: ArrayLike, dtype: Any = None, requirements: str | Sequence[str] | None = None, *,
+            like: Any = None) -> ndarray:
+    """`a` as an accelpy array of `dtype` meeting `requirements` (numpy.require): 'C'
+    (contiguous), 'A' (aligned), 'W' (writeable), 'O' (own data: a copy), 'E'; 'F' is not
+    supported."""
+    if like is not None:
+        raise TypeError("require: the 'like' argument is not supported")
+    reqs = set()
+    if requirements:
+        for r in [requirements] if isinstance(requirements, str) else requirements:
+            key = r.upper()
+            if key in ("F", "F_CONTIGUOUS", "FORTRAN"):
+                raise ValueError("require: Fortran order ('F') is not supported; accelpy arrays "
+                                 "are C-ordered")
+            if key not in _REQUIREMENTS:
+                raise KeyError(f"{r!r} is not a valid requirement")
+            reqs.add(_REQUIREMENTS[key])
+    arr = asarray(a, dtype=dtype)
+    if "O" in reqs:
+        return arr.copy()
+    if "C" in reqs or "W" in reqs:
+        flags = arr.flags
+        if ("C" in reqs and not flags.c_contiguous) or ("W" in reqs and not flags.writeable):
+            return arr.copy()
+    return arr
+
+
+def copyto(dst: ndarray, src: ArrayLike, casting: str = "same_kind",
+           where: ArrayLike | bool = True) -> None:
+    """Copies `src` (broadcast) into `dst` in place where `where` is true (numpy.copyto);
+    `casting` limits the dtype conversion."""
+    if not isinstance(dst, ndarray):
+        raise TypeError(f"copyto() argument 1 must be accelpy.ndarray, not "
+                        f"{type(dst).__name__}")
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe' (got {casting!r})")
+    scalar = isinstance(src, (bool, int, float, complex)) and not isinstance(src, np.generic)
+    if not scalar:
+        src = asarray(src, device=dst.device)
+    _can_cast_value(src, dst.dtype, casting)
+    value = asarray(src, device=dst.device).astype(dst.dtype)
+    value = _core.broadcast_to(value, dst.shape)
+    if where is True:
+        dst[...] = value
+        return
+    mask = asarray(where, device=dst.device)
+    if mask.dtype != np.bool_:
+        raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    dst[...] = _core.where(_core.broadcast_to(mask, dst.shape), value, dst)
+
+
+def array_split(ary: ArrayLike, indices_or_sections: int | Sequence[int],
+                axis: int = 0) -> list[ndarray]:
+    """Views of `ary` split along `axis` into sections (sizes may differ by one) or at indices."""
+    ary = asarray(ary)
+    axis = normalize_axis(axis, ary.ndim)
+    n = ary.shape[axis]
+    try:
+        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [n]
+    except TypeError:
+        sections = operator.index(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extra = divmod(n, sections)
+        sizes = [0] + extra * [each + 1] + (sections - extra) * [each]
+        bounds = np.cumsum(sizes).tolist()
+    return [ary[along_axis(ary.ndim, axis, slice(lo, hi))]
+            for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def split(ary: ArrayLike, indices_or_sections: int | Sequence[int], axis: int = 0) -> list[ndarray]:
+    """As array_split, but an integer number of sections must divide the axis exactly."""
+    ary = asarray(ary)
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = ary.shape[normalize_axis(axis, ary.ndim)]
+        if n % indices_or_sections:  # ZeroDivisionError for 0 sections, as NumPy
+            raise ValueError("array split does not result in an equal division")
+    return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[ndarray]:
+    """split along axis 1 (axis 0 for 1-D arrays)."""
+    ary = asarray(ary)
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[ndarray]:
+    """split along axis 0, for arrays of at least two dimensions."""
+    ary = asarray(ary)
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary: ArrayLike, indices_or_sections: int | Sequence[int]) -> list[ndarray]:
+    """split along axis 2, for arrays of at least three dimensions."""
+    ary = asarray(ary)
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
+
+
+def _can_cast_value(src, dtype, casting):
+    if isinstance(src, (bool, int, float, complex)) and not isinstance(src, np.generic):
+        value = np.asarray(src)
+        if isinstance(src, int) and not isinstance(src, bool) and dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            if not info.min <= src <= info.max:
+                raise OverflowError(f"Python integer {src} out of bounds for {dtype}")
+        if not np.can_cast(value.dtype, dtype, casting) and not (
+                casting == "same_kind" and np.can_cast(np.min_scalar_type(src), dtype, casting)):
+            raise TypeError(f"Cannot cast scalar from {value.dtype!r} to {dtype!r} according to "
+                            f"the rule {casting!r}")
+        return
+    if not np.can_cast(src.dtype, dtype, casting):
+        raise TypeError(f"Cannot cast array data from {src.dtype!r} to {dtype!r} according to "
+                        f"the rule {casting!r}")

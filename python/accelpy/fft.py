@@ -16,7 +16,7 @@ import warnings
 import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis
 
-from . import _core
+from . import _core, cuda
 from ._creation import asarray as _asarray
 
 __all__ = [
@@ -368,8 +368,6 @@ class _Config:
 
 
 def _cuda_device_count():
-    from . import cuda
-
     return cuda.device_count() if cuda.is_available() else 0
 
 

@@ -17,7 +17,13 @@ from typing import NamedTuple
 import numpy as _np
 
 from . import _core
+from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
+
+# The products the Array API lists in linalg too (the same functions as accelpy's).
+from ._indexing import diagonal  # noqa: F401
+from ._linear_algebra import matmul, outer, tensordot, trace, vecdot  # noqa: F401
+from ._manipulation import matrix_transpose  # noqa: F401
 
 LinAlgError = _np.linalg.LinAlgError
 
@@ -277,11 +283,7 @@ def cross(x1, x2, /, *, axis=-1):
             f"cross needs vectors of 3 elements along axis {axis}, not "
             f"{a.shape[axis]} and {b.shape[axis]}"
         )
-    a, b = _core.moveaxis(a, axis, -1), _core.moveaxis(b, axis, -1)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    c = _core.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-    return _core.moveaxis(c, -1, axis)
+    return _cross(a, b, axis=axis)
 
 
 def _h(x):
@@ -412,13 +414,3 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
-def __getattr__(name):
-    # The products live in accelpy's namespace (other modules add them); the Array API lists
-    # them in linalg too. Looked up on use, so those added later are found.
-    if name in ("matmul", "tensordot", "outer", "vecdot", "trace", "diagonal",
-                "matrix_transpose"):
-        import accelpy
-
-        if name in accelpy.__dict__:
-            return accelpy.__dict__[name]
-    raise AttributeError(f"module 'accelpy.linalg' has no attribute {name!r}")

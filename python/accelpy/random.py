@@ -26,6 +26,7 @@ from _thread import allocate_lock
 import numpy as np
 
 from . import _core
+from ._creation import asarray, host_values
 
 __all__ = [
     "Generator",
@@ -83,8 +84,6 @@ def _check_nonnegative(value, name):
 
 
 def _as_param(x, device):
-    from ._creation import asarray
-
     return x if _is_scalar(x) else asarray(x, device=device)
 
 
@@ -211,8 +210,6 @@ class Generator:
         if n == 0 and count != 0:
             raise ValueError("a cannot be empty unless no samples are taken")
         if p is not None:
-            from ._creation import asarray, host_values
-
             pv = host_values(p, np.float64)
             if pv.ndim != 1:
                 raise ValueError("p must be 1-dimensional")
@@ -255,8 +252,6 @@ class Generator:
 
 
 def _as_array(x, device):
-    from ._creation import asarray
-
     return asarray(x, device=device)
 
 
