@@ -280,7 +280,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: complex | None = No
     return value
 
 
-def _sliding(a, v, mode, correlation):
+def sliding_dot(a, v, mode, correlation):
     """sum_j a[t - (m - 1) + j] * w[j] for the mode's range of t (w = conj(v) for a
     correlation, else v): a loop over the shorter input, each step one multiply-add of shifted
     zero-padded views (lazy, so the steps fuse)."""
@@ -329,4 +329,4 @@ def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full") -> ndarray:
     """Discrete linear convolution of two 1-D sequences (numpy.convolve; modes full, same,
     valid)."""
     v = asarray(v)
-    return _sliding(a, v[::-1], mode, False)
+    return sliding_dot(a, v[::-1], mode, False)

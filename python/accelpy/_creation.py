@@ -31,11 +31,11 @@ from ._core import (  # noqa: F401
 )
 from ._dtypes import promote_types, result_type, supported
 from ._interop import (
-    _consumer_stream,
-    _export,
-    _finish,
-    _source_device,
     asarray_foreign,
+    dlpack_consumer_stream,
+    dlpack_export,
+    dlpack_source_device,
+    finish_import,
     is_foreign_array,
 )
 
@@ -446,10 +446,10 @@ def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"from_dlpack: '{type(x).__name__}' object does not support DLPack "
                             "(it has no __dlpack__ method)")
-        src = _source_device(x) if hasattr(x, "__dlpack_device__") else None
-        stream = _consumer_stream(src) if src is not None else None
-        arr, copied = _core._from_dlpack_capsule(_export(x, stream, copy))
-    return _finish(arr, copied, device, copy)
+        src = dlpack_source_device(x) if hasattr(x, "__dlpack_device__") else None
+        stream = dlpack_consumer_stream(src) if src is not None else None
+        arr, copied = _core._from_dlpack_capsule(dlpack_export(x, stream, copy))
+    return finish_import(arr, copied, device, copy)
 
 
 def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -> Any:

@@ -186,6 +186,12 @@ class finfo_object(_Limits):
     min, smallest_normal, dtype."""
 
     __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype[Any]
 
 
 class iinfo_object(_Limits):
@@ -193,6 +199,10 @@ class iinfo_object(_Limits):
     dtype."""
 
     __slots__ = ("bits", "max", "min", "dtype")
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype[Any]
 
 
 def finfo(type: DTypeLike | ndarray) -> finfo_object:

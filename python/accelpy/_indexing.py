@@ -29,7 +29,7 @@ from ._creation import (
     indices,  # noqa: F401 - NumPy lists it here; fromfunction needs it
 )
 from ._dtypes import result_type
-from ._manipulation import resize
+from ._rearranging import resize
 
 if TYPE_CHECKING:
     from ._core import ArrayLike

@@ -356,7 +356,7 @@ class DLDeviceType(enum.IntEnum):
     kDLMAIA = 17
 
 
-def _source_device(x):
+def dlpack_source_device(x):
     """The accelpy device of a DLPack producer's data (BufferError where accelpy cannot read)."""
     kind, index = x.__dlpack_device__()
     if kind in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
@@ -368,14 +368,14 @@ def _source_device(x):
                       "CUDA host and CUDA managed memory")
 
 
-def _consumer_stream(device):
+def dlpack_consumer_stream(device):
     """The stream a producer must order its work before: accelpy's current stream there."""
     if device.type != "cuda":
         return None
     return _core._cuda.Stream.current(device.index).handle
 
 
-def _export(x, stream, copy):
+def dlpack_export(x, stream, copy):
     """Calls the producer's ``__dlpack__`` the newest way it understands."""
     kwargs = {"stream": stream, "max_version": DLPACK_VERSION}
     if copy is False:
@@ -389,7 +389,7 @@ def _export(x, stream, copy):
         return x.__dlpack__(stream=stream)
 
 
-def _finish(arr, copied, device, copy):
+def finish_import(arr, copied, device, copy):
     """Moves or copies an imported array as `device` and `copy` ask; copies are made now, since
     the producer may change its memory once this call returns."""
     target = arr.device if device is None else Device(device)
@@ -439,11 +439,11 @@ def asarray_foreign(obj: Any, dtype: DTypeLike | None = None, device: DeviceLike
     bfloat16), else the CUDA array interface; then device and dtype as asked."""
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         try:
-            src = _source_device(obj)
+            src = dlpack_source_device(obj)
         except BufferError:
             src = None
         if src is not None:
-            arr, copied = _core._from_dlpack_capsule(_export(obj, _consumer_stream(src),
+            arr, copied = _core._from_dlpack_capsule(dlpack_export(obj, dlpack_consumer_stream(src),
                                                             False if copy is False else None))
             return _convert(arr, copied, dtype, device, copy)
     if hasattr(obj, "__cuda_array_interface__"):
@@ -462,6 +462,6 @@ def _convert(arr, copied, dtype, device, copy):
         _core.eval(out)
         return out
     try:
-        return _finish(arr, copied, device, copy)
+        return finish_import(arr, copied, device, copy)
     except BufferError as e:
         raise ValueError(f"Unable to avoid copy while creating an array as requested: {e}") from e

@@ -24,7 +24,7 @@ from ._core import (  # noqa: F401
     vecdot,
 )
 from ._indexing import diagonal
-from ._math import _arrays
+from ._util import on_one_device
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DTypeLike
@@ -48,7 +48,7 @@ __all__ = [
 
 def kron(a: ArrayLike, b: ArrayLike) -> ndarray:
     """The Kronecker product: blocks a[i, j, ...] * b (numpy.kron)."""
-    a, b = _arrays(a, b)
+    a, b = on_one_device(a, b)
     nd = max(a.ndim, b.ndim)
     sa = (1,) * (nd - a.ndim) + tuple(a.shape)
     sb = (1,) * (nd - b.ndim) + tuple(b.shape)
@@ -64,7 +64,7 @@ def _gufunc_operands(name, x1, x2, out, kwargs, nd1, nd2, signature):
         raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
     for key in kwargs:
         raise NotImplementedError(f"accelpy.{name}: the gufunc keyword {key}= is not supported")
-    x1, x2 = _arrays(x1, x2)
+    x1, x2 = on_one_device(x1, x2)
     if x1.ndim < nd1 or x2.ndim < nd2:
         raise ValueError(f"{name}: Input operand does not have enough dimensions (has "
                          f"{x1.ndim if x1.ndim < nd1 else x2.ndim}, gufunc core with signature "

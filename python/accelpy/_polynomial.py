@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
+from ._calculus import convolve
 from ._core import ndarray
 from ._creation import asarray, host_values, vander, zeros_like
 from ._dtypes import result_type
 from ._logic import allclose
-from ._math import _arrays
-from ._sorting import convolve
+from ._util import on_one_device
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
@@ -37,14 +37,14 @@ __all__ = [
 
 
 def _atleast_1d(*objs):
-    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in _arrays(*objs))
+    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in on_one_device(*objs))
     return out if len(out) > 1 else out[0]
 
 
 def polyval(p: ArrayLike, x: ArrayLike) -> ndarray:
     """The polynomial with coefficients p (highest power first) at x, by Horner's scheme
     (numpy.polyval)."""
-    p, x = _arrays(p, x)
+    p, x = on_one_device(p, x)
     if p.ndim == 0:
         raise TypeError("iteration over a 0-d array")
     y = zeros_like(x)
@@ -85,7 +85,7 @@ def _poly1d_coefficients(a):
 def polymul(a1: ArrayLike, a2: ArrayLike) -> ndarray:
     """The product of two polynomials: their coefficients' convolution, leading zeros trimmed
     first as NumPy does (numpy.polymul)."""
-    a1, a2 = _arrays(a1, a2)
+    a1, a2 = on_one_device(a1, a2)
     return convolve(_poly1d_coefficients(a1), _poly1d_coefficients(a2))
 
 
@@ -206,7 +206,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, fu
     a column-scaled Vandermonde system solved by accelpy.linalg.lstsq."""
     linalg = _core_linalg()
     order = int(deg) + 1
-    x, y, w = _arrays(x, y, w) if w is not None else (*_arrays(x, y), None)
+    x, y, w = on_one_device(x, y, w) if w is not None else (*on_one_device(x, y), None)
     x, y = x + 0.0, y + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
-from ._calculus import _sliding
+from ._calculus import sliding_dot
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
@@ -27,7 +27,7 @@ from ._core import (  # noqa: F401
 )
 from ._creation import asarray, host_values
 from ._dtypes import result_type
-from ._rearranging import _axes
+from ._util import normalize_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
@@ -204,7 +204,7 @@ def average(a: ArrayLike, axis: _Axis = None, weights: ArrayLike | None = None,
     a = asarray(a)
     if weights is None:
         avg = _core.mean(a, axis=axis, keepdims=keepdims)
-        scale = np.prod([a.shape[ax] for ax in _axes(axis, a.ndim)], dtype=np.int64)
+        scale = np.prod([a.shape[ax] for ax in normalize_axes(axis, a.ndim)], dtype=np.int64)
         if returned:
             return avg, _core.full(avg.shape, scale, dtype=avg.dtype, device=avg.device)
         return avg
@@ -218,7 +218,7 @@ def average(a: ArrayLike, axis: _Axis = None, weights: ArrayLike | None = None,
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
         if w.ndim != 1:
             raise TypeError("1D weights expected when shapes of a and weights differ.")
-        ax = _axes(axis, a.ndim)
+        ax = normalize_axes(axis, a.ndim)
         if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
             raise ValueError("Length of weights not compatible with specified axis.")
         shape = [1] * a.ndim
@@ -318,7 +318,7 @@ def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
 
 def _sorted_last(a, axis):
     """a's reduced axes moved last and merged, sorted (NaN last), and the kept shape."""
-    axes = _axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim)
     kept = [d for d in range(a.ndim) if d not in axes]
     moved = _core.transpose(a, tuple(kept) + axes)
     kept_shape = tuple(a.shape[d] for d in kept)
@@ -504,4 +504,4 @@ def _median(a, axis, keepdims, ignore_nan):
 def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> ndarray:
     """Cross-correlation of two 1-D sequences, c[k] = sum_n a[n + k] * conj(v[n])
     (numpy.correlate; modes full, same, valid)."""
-    return _sliding(a, v, mode, True)
+    return sliding_dot(a, v, mode, True)
