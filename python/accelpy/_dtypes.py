@@ -212,7 +212,7 @@ def finfo(type: DTypeLike | ndarray) -> finfo_object:
     if dt.kind == "c":
         dt = np.dtype(np.float32 if dt == np.complex64 else np.float64)
     if _is_bf16(dt):
-        import ml_dtypes
+        import ml_dtypes  # loaded already (a bfloat16 dtype exists); lazy as load_bfloat16
 
         info = ml_dtypes.finfo(dt.type)
     elif dt.kind == "f":
