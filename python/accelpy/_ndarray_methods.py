@@ -133,19 +133,20 @@ _diagonal.__doc__ = diagonal.__doc__
 _trace.__doc__ = trace.__doc__
 _repeat.__doc__ = repeat.__doc__
 
+# In the order the stubs of the bound class list them (scripts/gen_stubs.py reads the class).
 METHODS: dict[str, Any] = {
     "__repr__": array_repr,
     "__str__": array_str,
     "__format__": format_array,
     "__iter__": _iterate,
+    "flags": property(flags),
+    "tobytes": tobytes,
+    "__sizeof__": sizeof,
+    "__reduce__": reduce,
+    "__dask_tokenize__": dask_tokenize,
     "__array_ufunc__": _interop.array_ufunc,
     "__array_function__": _interop.array_function,
     "__array_namespace__": _interop.array_namespace,
-    "__reduce__": reduce,
-    "__sizeof__": sizeof,
-    "__dask_tokenize__": dask_tokenize,
-    "flags": property(flags),
-    "tobytes": tobytes,
     "to_device": to_device,
     "diagonal": _diagonal,
     "trace": _trace,
