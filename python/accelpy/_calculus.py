@@ -14,7 +14,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray, host_values
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._rearranging import along_axis, normalize_axes, normalize_axis
 from ._util import on_one_device
 
@@ -164,7 +164,7 @@ def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike = np._NoVa
     for value, where in ((prepend, "before"), (append, "after")):
         if value is np._NoValue:
             continue
-            v = asarray(value, device=a.device)
+        v = asarray(value, device=a.device)
         if v.ndim == 0:
             shape = list(a.shape)
             shape[axis] = 1
@@ -224,7 +224,7 @@ def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1, axisc: i
         return a0 * b1 - a1 * b0
     a2 = a[..., 2] if a.shape[-1] == 3 else None
     b2 = b[..., 2] if b.shape[-1] == 3 else None
-    zero = _core.zeros((), dtype=result_type(a, b), device=a.device)
+    zero = _core.zeros((), dtype=promoted_dtype(a, b), device=a.device)
     a2 = zero if a2 is None else a2
     b2 = zero if b2 is None else b2
     c = _core.stack(_core.broadcast_arrays(a1 * b2 - a2 * b1, a2 * b0 - a0 * b2,
@@ -294,7 +294,7 @@ def sliding_dot(a, v, mode, correlation):
         raise ValueError("v cannot be empty")
     if mode not in ("full", "same", "valid"):
         raise ValueError(f"mode must be one of 'full', 'same', or 'valid' (got {mode!r})")
-    dtype = result_type(a.dtype, v.dtype)
+    dtype = promoted_dtype(a.dtype, v.dtype)
     a, w = a.astype(dtype), v.astype(dtype)
     if correlation and np.dtype(dtype).kind == "c":
         w = _core.conj(w)

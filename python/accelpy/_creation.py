@@ -29,7 +29,7 @@ from ._core import (  # noqa: F401
     tri,
     zeros,
 )
-from ._dtypes import promote_types, result_type, supported
+from ._dtypes import promote_types, promoted_dtype, supported
 from ._interop import (
     asarray_foreign,
     dlpack_consumer_stream,
@@ -225,7 +225,7 @@ def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep
     if not retstep:
         return y
     div = num - 1 if endpoint else num
-    compute = result_type(start, stop, 1.0)  # NumPy's dtype for the arithmetic
+    compute = promoted_dtype(start, stop, 1.0)  # NumPy's dtype for the arithmetic
     step = np.subtract(stop, start, dtype=compute) / div if div > 0 else np.nan
     return y, step
 
@@ -242,11 +242,11 @@ def _linspace(start, stop, num, endpoint, axis, device):
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if np.ndim(start) == 0 and np.ndim(stop) == 0 and axis in (0, -1):
-        dt = result_type(start, stop, float(num))
+        dt = promoted_dtype(start, stop, float(num))
         return linspace(start.item() if isinstance(start, np.ndarray) else start,
                         stop.item() if isinstance(stop, np.ndarray) else stop, num,
                         endpoint, dtype=dt, device=device)
-    dt = result_type(start, stop, float(num))
+    dt = promoted_dtype(start, stop, float(num))
     delta = np.subtract(stop, start, dtype=dt)
     div = num - 1 if endpoint else num
     shape = (-1,) + (1,) * delta.ndim
@@ -289,7 +289,7 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     start, stop = np.asarray(host_values(start)), np.asarray(host_values(stop))
     if np.any(start == 0) or np.any(stop == 0):
         raise ValueError("Geometric sequence cannot include zero")
-    dt = result_type(start, stop, float(num), np.float64 if dtype is None else dtype)
+    dt = promoted_dtype(start, stop, float(num), np.float64 if dtype is None else dtype)
     dtype = dt if dtype is None else np.dtype(dtype)
     start = start.astype(dt, copy=True)
     stop = stop.astype(dt, copy=True)

@@ -233,5 +233,11 @@ def iinfo(type: DTypeLike | ndarray) -> iinfo_object:
     return iinfo_object(bits=int(info.bits), max=int(info.max), min=int(info.min), dtype=dt)
 
 
+
+def promoted_dtype(*values: Any) -> np.dtype[Any]:
+    """NumPy's promotion of these arrays, dtypes and scalars, asked of the core (which knows
+    bfloat16); a NumPy array counts as its dtype, as it does for NumPy (never a weak scalar)."""
+    return _core.result_type(*(v.dtype if isinstance(v, np.ndarray) else v for v in values))
+
 # The core needs the dtype objects before any array exists (bfloat16's is loaded on first use).
 _core._set_dtypes(eager_dtypes(), load_bfloat16)

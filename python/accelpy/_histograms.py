@@ -19,7 +19,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray, host_values
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
@@ -165,7 +165,7 @@ def histogramdd(sample: ArrayLike | Sequence[ArrayLike], bins: Any = 10,
     d = len(cols)
     device = cols[0].device if cols else _core.get_default_device()
     n = cols[0].shape[0] if cols else 0
-    dtype = result_type(*cols) if cols else np.dtype(np.float64)
+    dtype = promoted_dtype(*cols) if cols else np.dtype(np.float64)
     # NumPy's edges from a stand-in holding only each coordinate's minimum and maximum.
     if n:
         probe = np.array([[_core.min(c).item() for c in cols],

@@ -28,7 +28,7 @@ from ._creation import (
     asarray,
     indices,  # noqa: F401 - NumPy lists it here; fromfunction needs it
 )
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._rearranging import resize
 
 if TYPE_CHECKING:
@@ -285,7 +285,7 @@ def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike],
     for i, c in enumerate(conds):
         if c.dtype != np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    dtype = result_type(*choices, default)
+    dtype = promoted_dtype(*choices, default)
     result = default
     for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
         result = _core.where(cond, choice, result)

@@ -31,7 +31,7 @@ from ._core import (  # noqa: F401
     not_equal,
 )
 from ._creation import asarray, zeros_like
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._util import check_ufunc_options, is_complex_dtype, is_float_dtype
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08,
     equal to each other when `equal_nan`), as numpy.isclose."""
     a = _operand(a, b)
     b = _operand(b, a)
-    dt = result_type(a, b, 1.0)
+    dt = promoted_dtype(a, b, 1.0)
     x, y = a.astype(dt), b.astype(dt)
     finite = _core.isfinite(x) & _core.isfinite(y)
     close = _core.abs(x - y) <= atol + rtol * _core.abs(y)

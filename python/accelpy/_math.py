@@ -93,7 +93,7 @@ from ._core import (  # noqa: F401
     trunc,
 )
 from ._creation import asarray, full_like, zeros_like
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._util import (
     PY_SCALARS,
     along_axis,
@@ -446,7 +446,7 @@ def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *,
     dd = diff(p, axis=axis)
     if discont is None:
         discont = period / 2
-    dtype = result_type(dd.dtype, period)
+    dtype = promoted_dtype(dd.dtype, period)
     if dtype.kind in "iu":
         interval_high, rem = divmod(period, 2)
         boundary_ambiguous = rem == 0

@@ -10,7 +10,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._rearranging import flip
 from ._statistics import median
 from ._util import along_axis
@@ -71,7 +71,7 @@ def _pad_axis_stat(out, ax, before, after, mode, lengths):
 def _ramp(end_value, edge, width, ax, dtype):
     """numpy.linspace(end_value, edge, width, endpoint=False, dtype=dtype, axis=ax) for an edge
     slice of length 1 along `ax`, in the same arithmetic (floor for integer dtypes)."""
-    dt = result_type(np.float64 if np.dtype(dtype).kind in "iub" else dtype)
+    dt = promoted_dtype(np.float64 if np.dtype(dtype).kind in "iub" else dtype)
     start = np.asarray(end_value).astype(dt)[()]
     delta = edge.astype(dt) - start
     shape = [1] * edge.ndim

@@ -14,7 +14,7 @@ from . import _core
 from ._calculus import convolve
 from ._core import ndarray
 from ._creation import asarray, host_values, vander, zeros_like
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._logic import allclose
 from ._util import on_one_device
 
@@ -122,7 +122,7 @@ def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[ndarray, ndarray]:
     """Quotient and remainder of polynomial division (numpy.polydiv)."""
     u, v = _atleast_1d(u, v)
     u, v = u + 0.0, v + 0.0
-    dt = result_type(u, v)
+    dt = promoted_dtype(u, v)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]
     r = u.astype(dt)

@@ -26,7 +26,7 @@ from ._core import (  # noqa: F401
     var,
 )
 from ._creation import asarray, host_values
-from ._dtypes import result_type
+from ._dtypes import promoted_dtype
 from ._util import normalize_axes
 
 if TYPE_CHECKING:
@@ -210,9 +210,9 @@ def average(a: ArrayLike, axis: _Axis = None, weights: ArrayLike | None = None,
         return avg
     w = asarray(weights)
     if a.dtype.kind in "iub":
-        result_dtype = result_type(a.dtype, w.dtype, "f8")
+        result_dtype = promoted_dtype(a.dtype, w.dtype, "f8")
     else:
-        result_dtype = result_type(a.dtype, w.dtype)
+        result_dtype = promoted_dtype(a.dtype, w.dtype)
     if a.shape != w.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
@@ -244,7 +244,7 @@ def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: boo
     if m.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     if dtype is None:
-        dtype = result_type(m.dtype, np.float64)
+        dtype = promoted_dtype(m.dtype, np.float64)
     x = _core.reshape(m, (1, -1)) if m.ndim < 2 else m
     x = x.astype(dtype)
     if not rowvar and x.shape[0] != 1:
@@ -369,7 +369,7 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
     s, kept_shape, n, axes = _sorted_last(a, axis)
     out_dtype = _float_dtype(a.dtype)
     if q_dtype is not None:
-        out_dtype = result_type(out_dtype, q_dtype)
+        out_dtype = promoted_dtype(out_dtype, q_dtype)
     if method in ("linear", "midpoint"):  # the discrete methods keep a's dtype, as NumPy's
         s = s.astype(out_dtype)
     nan_slices = None

@@ -16,14 +16,9 @@ from typing import NamedTuple
 
 import numpy as _np
 
-from . import _core
+from . import _core, _indexing, _linear_algebra, _manipulation
 from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
-
-# The products the Array API lists in linalg too (the same functions as accelpy's).
-from ._indexing import diagonal  # noqa: F401
-from ._linear_algebra import matmul, outer, tensordot, trace, vecdot  # noqa: F401
-from ._manipulation import matrix_transpose  # noqa: F401
 
 LinAlgError = _np.linalg.LinAlgError
 
@@ -414,3 +409,13 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
+# The products the Array API lists in linalg too: accelpy's own functions, from their chapters.
+_PRODUCTS = {"matmul": _linear_algebra, "tensordot": _linear_algebra, "outer": _linear_algebra,
+             "vecdot": _linear_algebra, "trace": _linear_algebra, "diagonal": _indexing,
+             "matrix_transpose": _manipulation}
+
+
+def __getattr__(name):
+    if name in _PRODUCTS:
+        return getattr(_PRODUCTS[name], name)
+    raise AttributeError(f"module 'accelpy.linalg' has no attribute {name!r}")
