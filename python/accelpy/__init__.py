@@ -4,86 +4,397 @@
     x = ap.asarray(numpy_array)
     y = ap.sqrt(x * x + 1.0).sum(axis=0)   # deferred; runs as one kernel
     print(ap.asnumpy(y))                   # evaluated here
+
+The public names come from one module per chapter of NumPy's reference (docs/api-map.md lists
+where each is defined); functions bound in C++ are re-exported by their chapter's module.
 """
 
-from . import _core
-from ._dtypes import (  # noqa: F401 - public dtypes (bfloat16: __getattr__ below)
-    bool,
-    complex64,
-    complex128,
-    float16,
-    float32,
-    float64,
-    int8,
-    int16,
-    int32,
-    int64,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-)
-from ._dtypes import eager_dtypes as _eager_dtypes
+import os as _os
+import sys as _sys
+from typing import Any as _Any
+
+import numpy as _np
+
+from . import _core, _ndarray_methods
+from . import cuda as cuda  # touches no GPU until used
+from . import random as random
+from ._aliases import absolute as absolute
+from ._aliases import amax as amax
+from ._aliases import amin as amin
+from ._aliases import arccos as arccos
+from ._aliases import arccosh as arccosh
+from ._aliases import arcsin as arcsin
+from ._aliases import arcsinh as arcsinh
+from ._aliases import arctan as arctan
+from ._aliases import arctan2 as arctan2
+from ._aliases import arctanh as arctanh
+from ._aliases import around as around
+from ._aliases import bitwise_not as bitwise_not
+from ._aliases import concat as concat
+from ._aliases import conjugate as conjugate
+from ._aliases import degrees as degrees
+from ._aliases import invert as invert
+from ._aliases import left_shift as left_shift
+from ._aliases import mod as mod
+from ._aliases import permute_dims as permute_dims
+from ._aliases import power as power
+from ._aliases import radians as radians
+from ._aliases import right_shift as right_shift
+from ._aliases import round_ as round_
+from ._aliases import true_divide as true_divide
+from ._array_api import __array_api_version__ as __array_api_version__
+from ._array_api import __array_namespace_info__ as __array_namespace_info__
+from ._array_api import unstack as unstack
+from ._calculus import convolve as convolve
+from ._calculus import cross as cross
+from ._calculus import diff as diff
+from ._calculus import ediff1d as ediff1d
+from ._calculus import gradient as gradient
+from ._calculus import interp as interp
+from ._calculus import trapezoid as trapezoid
+from ._core import Device as Device
+from ._core import OutOfMemoryError as OutOfMemoryError
+from ._core import eval as eval
+from ._core import get_default_device as get_default_device
+from ._core import ndarray as ndarray
+from ._core import set_default_device as set_default_device
+from ._creation import arange as arange
+from ._creation import array as array
+from ._creation import asanyarray as asanyarray
+from ._creation import asarray as asarray
+from ._creation import ascontiguousarray as ascontiguousarray
+from ._creation import astype as astype
+from ._creation import copy as copy
+from ._creation import diag as diag
+from ._creation import diagflat as diagflat
+from ._creation import empty as empty
+from ._creation import empty_like as empty_like
+from ._creation import eye as eye
+from ._creation import from_dlpack as from_dlpack
+from ._creation import fromfunction as fromfunction
+from ._creation import full as full
+from ._creation import full_like as full_like
+from ._creation import geomspace as geomspace
+from ._creation import identity as identity
+from ._creation import linspace as linspace
+from ._creation import logspace as logspace
+from ._creation import meshgrid as meshgrid
+from ._creation import ones as ones
+from ._creation import ones_like as ones_like
+from ._creation import tri as tri
+from ._creation import tril as tril
+from ._creation import triu as triu
+from ._creation import vander as vander
+from ._creation import zeros as zeros
+from ._creation import zeros_like as zeros_like
+from ._dtypes import bool as bool
+from ._dtypes import can_cast as can_cast
+from ._dtypes import complex64 as complex64
+from ._dtypes import complex128 as complex128
+from ._dtypes import finfo as finfo
+from ._dtypes import float16 as float16
+from ._dtypes import float32 as float32
+from ._dtypes import float64 as float64
+from ._dtypes import iinfo as iinfo
+from ._dtypes import int8 as int8
+from ._dtypes import int16 as int16
+from ._dtypes import int32 as int32
+from ._dtypes import int64 as int64
+from ._dtypes import isdtype as isdtype
 from ._dtypes import load_bfloat16 as _load_bfloat16
+from ._dtypes import promote_types as promote_types
+from ._dtypes import result_type as result_type
+from ._dtypes import uint8 as uint8
+from ._dtypes import uint16 as uint16
+from ._dtypes import uint32 as uint32
+from ._dtypes import uint64 as uint64
+from ._functional import apply_along_axis as apply_along_axis
+from ._functional import piecewise as piecewise
+from ._histograms import bincount as bincount
+from ._histograms import digitize as digitize
+from ._histograms import histogram as histogram
+from ._histograms import histogram2d as histogram2d
+from ._histograms import histogram_bin_edges as histogram_bin_edges
+from ._histograms import histogramdd as histogramdd
+from ._indexing import choose as choose
+from ._indexing import compress as compress
+from ._indexing import diag_indices as diag_indices
+from ._indexing import diag_indices_from as diag_indices_from
+from ._indexing import diagonal as diagonal
+from ._indexing import fill_diagonal as fill_diagonal
+from ._indexing import indices as indices
+from ._indexing import ix_ as ix_
+from ._indexing import place as place
+from ._indexing import put as put
+from ._indexing import put_along_axis as put_along_axis
+from ._indexing import putmask as putmask
+from ._indexing import ravel_multi_index as ravel_multi_index
+from ._indexing import select as select
+from ._indexing import take as take
+from ._indexing import take_along_axis as take_along_axis
+from ._indexing import tril_indices as tril_indices
+from ._indexing import tril_indices_from as tril_indices_from
+from ._indexing import triu_indices as triu_indices
+from ._indexing import triu_indices_from as triu_indices_from
+from ._indexing import unravel_index as unravel_index
+from ._interop import asnumpy as asnumpy
+from ._interop import may_share_memory as may_share_memory
+from ._interop import shares_memory as shares_memory
+from ._kernel_gen import ElementwiseKernel as ElementwiseKernel
+from ._kernel_gen import ReductionKernel as ReductionKernel
+from ._kernels import CompileError as CompileError
+from ._kernels import RawKernel as RawKernel
+from ._kernels import RawModule as RawModule
+from ._linear_algebra import dot as dot
+from ._linear_algebra import einsum as einsum
+from ._linear_algebra import inner as inner
+from ._linear_algebra import kron as kron
+from ._linear_algebra import matmul as matmul
+from ._linear_algebra import matvec as matvec
+from ._linear_algebra import outer as outer
+from ._linear_algebra import tensordot as tensordot
+from ._linear_algebra import trace as trace
+from ._linear_algebra import vdot as vdot
+from ._linear_algebra import vecdot as vecdot
+from ._linear_algebra import vecmat as vecmat
+from ._logic import all as all
+from ._logic import allclose as allclose
+from ._logic import any as any
+from ._logic import array_equal as array_equal
+from ._logic import array_equiv as array_equiv
+from ._logic import equal as equal
+from ._logic import greater as greater
+from ._logic import greater_equal as greater_equal
+from ._logic import isclose as isclose
+from ._logic import iscomplex as iscomplex
+from ._logic import iscomplexobj as iscomplexobj
+from ._logic import isfinite as isfinite
+from ._logic import isinf as isinf
+from ._logic import isnan as isnan
+from ._logic import isneginf as isneginf
+from ._logic import isposinf as isposinf
+from ._logic import isreal as isreal
+from ._logic import isrealobj as isrealobj
+from ._logic import isscalar as isscalar
+from ._logic import less as less
+from ._logic import less_equal as less_equal
+from ._logic import logical_and as logical_and
+from ._logic import logical_not as logical_not
+from ._logic import logical_or as logical_or
+from ._logic import logical_xor as logical_xor
+from ._logic import not_equal as not_equal
+from ._manipulation import array_split as array_split
+from ._manipulation import atleast_1d as atleast_1d
+from ._manipulation import atleast_2d as atleast_2d
+from ._manipulation import atleast_3d as atleast_3d
+from ._manipulation import block as block
+from ._manipulation import broadcast_arrays as broadcast_arrays
+from ._manipulation import broadcast_shapes as broadcast_shapes
+from ._manipulation import broadcast_to as broadcast_to
+from ._manipulation import column_stack as column_stack
+from ._manipulation import concatenate as concatenate
+from ._manipulation import copyto as copyto
+from ._manipulation import dsplit as dsplit
+from ._manipulation import dstack as dstack
+from ._manipulation import expand_dims as expand_dims
+from ._manipulation import hsplit as hsplit
+from ._manipulation import hstack as hstack
+from ._manipulation import matrix_transpose as matrix_transpose
+from ._manipulation import moveaxis as moveaxis
+from ._manipulation import ndim as ndim
+from ._manipulation import ravel as ravel
+from ._manipulation import require as require
+from ._manipulation import reshape as reshape
+from ._manipulation import rollaxis as rollaxis
+from ._manipulation import shape as shape
+from ._manipulation import size as size
+from ._manipulation import split as split
+from ._manipulation import squeeze as squeeze
+from ._manipulation import stack as stack
+from ._manipulation import swapaxes as swapaxes
+from ._manipulation import transpose as transpose
+from ._manipulation import vsplit as vsplit
+from ._manipulation import vstack as vstack
+from ._math import abs as abs
+from ._math import acos as acos
+from ._math import acosh as acosh
+from ._math import add as add
+from ._math import angle as angle
+from ._math import asin as asin
+from ._math import asinh as asinh
+from ._math import atan as atan
+from ._math import atan2 as atan2
+from ._math import atanh as atanh
+from ._math import bitwise_and as bitwise_and
+from ._math import bitwise_count as bitwise_count
+from ._math import bitwise_invert as bitwise_invert
+from ._math import bitwise_left_shift as bitwise_left_shift
+from ._math import bitwise_or as bitwise_or
+from ._math import bitwise_right_shift as bitwise_right_shift
+from ._math import bitwise_xor as bitwise_xor
+from ._math import cbrt as cbrt
+from ._math import ceil as ceil
+from ._math import clip as clip
+from ._math import conj as conj
+from ._math import copysign as copysign
+from ._math import cos as cos
+from ._math import cosh as cosh
+from ._math import cumprod as cumprod
+from ._math import cumsum as cumsum
+from ._math import cumulative_prod as cumulative_prod
+from ._math import cumulative_sum as cumulative_sum
+from ._math import deg2rad as deg2rad
+from ._math import divide as divide
+from ._math import divmod as divmod
+from ._math import exp as exp
+from ._math import exp2 as exp2
+from ._math import expm1 as expm1
+from ._math import fabs as fabs
+from ._math import fix as fix
+from ._math import float_power as float_power
+from ._math import floor as floor
+from ._math import floor_divide as floor_divide
+from ._math import fmax as fmax
+from ._math import fmin as fmin
+from ._math import fmod as fmod
+from ._math import frexp as frexp
+from ._math import gcd as gcd
+from ._math import heaviside as heaviside
+from ._math import hypot as hypot
+from ._math import i0 as i0
+from ._math import imag as imag
+from ._math import lcm as lcm
+from ._math import ldexp as ldexp
+from ._math import log as log
+from ._math import log1p as log1p
+from ._math import log2 as log2
+from ._math import log10 as log10
+from ._math import logaddexp as logaddexp
+from ._math import logaddexp2 as logaddexp2
+from ._math import maximum as maximum
+from ._math import minimum as minimum
+from ._math import modf as modf
+from ._math import multiply as multiply
+from ._math import nan_to_num as nan_to_num
+from ._math import negative as negative
+from ._math import nextafter as nextafter
+from ._math import positive as positive
+from ._math import pow as pow
+from ._math import prod as prod
+from ._math import rad2deg as rad2deg
+from ._math import real as real
+from ._math import real_if_close as real_if_close
+from ._math import reciprocal as reciprocal
+from ._math import remainder as remainder
+from ._math import rint as rint
+from ._math import round as round
+from ._math import sign as sign
+from ._math import signbit as signbit
+from ._math import sin as sin
+from ._math import sinc as sinc
+from ._math import sinh as sinh
+from ._math import spacing as spacing
+from ._math import sqrt as sqrt
+from ._math import square as square
+from ._math import subtract as subtract
+from ._math import sum as sum
+from ._math import tan as tan
+from ._math import tanh as tanh
+from ._math import trunc as trunc
+from ._math import unwrap as unwrap
+from ._padding import pad as pad
+from ._polynomial import poly as poly
+from ._polynomial import polyadd as polyadd
+from ._polynomial import polyder as polyder
+from ._polynomial import polydiv as polydiv
+from ._polynomial import polyfit as polyfit
+from ._polynomial import polyint as polyint
+from ._polynomial import polymul as polymul
+from ._polynomial import polysub as polysub
+from ._polynomial import polyval as polyval
+from ._polynomial import roots as roots
+from ._rearranging import append as append
+from ._rearranging import delete as delete
+from ._rearranging import flip as flip
+from ._rearranging import fliplr as fliplr
+from ._rearranging import flipud as flipud
+from ._rearranging import insert as insert
+from ._rearranging import repeat as repeat
+from ._rearranging import resize as resize
+from ._rearranging import roll as roll
+from ._rearranging import rot90 as rot90
+from ._rearranging import tile as tile
+from ._rearranging import trim_zeros as trim_zeros
+from ._sets import intersect1d as intersect1d
+from ._sets import isin as isin
+from ._sets import setdiff1d as setdiff1d
+from ._sets import setxor1d as setxor1d
+from ._sets import union1d as union1d
+from ._sets import unique as unique
+from ._sets import unique_all as unique_all
+from ._sets import unique_counts as unique_counts
+from ._sets import unique_inverse as unique_inverse
+from ._sets import unique_values as unique_values
+from ._sorting import argmax as argmax
+from ._sorting import argmin as argmin
+from ._sorting import argpartition as argpartition
+from ._sorting import argsort as argsort
+from ._sorting import argwhere as argwhere
+from ._sorting import count_nonzero as count_nonzero
+from ._sorting import extract as extract
+from ._sorting import flatnonzero as flatnonzero
+from ._sorting import lexsort as lexsort
+from ._sorting import nonzero as nonzero
+from ._sorting import partition as partition
+from ._sorting import searchsorted as searchsorted
+from ._sorting import sort as sort
+from ._sorting import sort_complex as sort_complex
+from ._sorting import where as where
+from ._statistics import average as average
+from ._statistics import corrcoef as corrcoef
+from ._statistics import correlate as correlate
+from ._statistics import cov as cov
+from ._statistics import max as max
+from ._statistics import mean as mean
+from ._statistics import median as median
+from ._statistics import min as min
+from ._statistics import nanargmax as nanargmax
+from ._statistics import nanargmin as nanargmin
+from ._statistics import nancumprod as nancumprod
+from ._statistics import nancumsum as nancumsum
+from ._statistics import nanmax as nanmax
+from ._statistics import nanmean as nanmean
+from ._statistics import nanmedian as nanmedian
+from ._statistics import nanmin as nanmin
+from ._statistics import nanpercentile as nanpercentile
+from ._statistics import nanprod as nanprod
+from ._statistics import nanquantile as nanquantile
+from ._statistics import nanstd as nanstd
+from ._statistics import nansum as nansum
+from ._statistics import nanvar as nanvar
+from ._statistics import percentile as percentile
+from ._statistics import ptp as ptp
+from ._statistics import quantile as quantile
+from ._statistics import std as std
+from ._statistics import var as var
+from ._window import bartlett as bartlett
+from ._window import blackman as blackman
+from ._window import hamming as hamming
+from ._window import hanning as hanning
+from ._window import kaiser as kaiser
+from .fusion import debug_fusion as debug_fusion
+from .fusion import max_pending_bytes as max_pending_bytes
+from .fusion import set_max_pending_bytes as set_max_pending_bytes
 
-_core._set_dtypes(_eager_dtypes(), _load_bfloat16)
-
-from . import _format  # noqa: E402
-from ._core import *  # noqa: E402,F401,F403 - the bound functions
-from ._core import Device, OutOfMemoryError, eval, ndarray  # noqa: E402,F401
-from ._creation import (  # noqa: E402,F401
-    array,
-    asarray,
-    ascontiguousarray,
-    empty_like,
-    full_like,
-    identity,
-    linspace,
-    ones_like,
-    zeros_like,
-)
-
+# The core builds arrays from Python objects through accelpy's asarray (DLPack, CUDA array
+# interface, nested sequences of arrays), and ndarray (the C++ type nanobind binds) gets its
+# methods written in Python, NumPy's protocols dispatching into this namespace.
 _core._set_asarray(asarray)
-_format.install()
-
-import os as _os  # noqa: E402
-
-import numpy as _np  # noqa: E402
-
-from . import cuda  # noqa: E402,F401 - touches no GPU until used
-from ._aliases import *  # noqa: E402,F401,F403
-from ._array_api import (  # noqa: E402,F401 - the Array API beyond NumPy's names
-    __array_api_version__,
-    __array_namespace_info__,
-    finfo,
-    iinfo,
-    isdtype,
-    unstack,
-)
-from .fusion import debug_fusion, max_pending_bytes, set_max_pending_bytes  # noqa: E402,F401
-
-if not hasattr(_core, "vecdot"):
-    from ._array_api import vecdot  # noqa: F401 - composed; the core's own wins when it has one
-from . import (  # noqa: E402
-    _manipulation,
-    _protocols,
-    random,  # noqa: F401 - accelpy.random (Generator, default_rng, ...)
-)
-from ._calculus import gradient, trapezoid  # noqa: E402,F401
-from ._dlpack import from_dlpack  # noqa: E402,F401
-from ._histogram import bincount, histogram, histogram_bin_edges  # noqa: E402,F401
-from ._manipulation import *  # noqa: E402,F401,F403 - flip, roll, tile, pad, tril, ...
-from ._searching import convolve, correlate, digitize, interp, lexsort  # noqa: E402,F401
-from ._sets import unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: E402,F401
-from ._statistics import *  # noqa: E402,F401,F403 - median, quantile, nan* reductions, ...
-
-_protocols.install()
-_manipulation.install()
+_ndarray_methods.install(_sys.modules[__name__])
 
 # NumPy's bundled OpenBLAS (numpy.libs/) is the CPU BLAS of choice; its site-packages may differ
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
 _core._add_blas_search_dirs([_os.path.dirname(_os.path.dirname(_np.__file__))])
-
 
 device = Device
 AxisError = _np.exceptions.AxisError
@@ -95,41 +406,21 @@ nan = _np.nan
 
 __version__ = "0.1.0"
 
-# Users' CUDA kernels (issue 5): CuPy's RawKernel / RawModule / ElementwiseKernel /
-# ReductionKernel; the PyCUDA layer is accelpy.driver, accelpy.compiler, accelpy.autoinit.
-from ._kernel_gen import ElementwiseKernel, ReductionKernel  # noqa: E402,F401
-from ._kernels import CompileError, RawKernel, RawModule  # noqa: E402,F401
-
-if not hasattr(_core, "allclose"):
-    from ._closeness import allclose, isclose  # noqa: F401 - composed; the core's own wins
-
-
 # Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions.
 _LAZY_SUBMODULES = ("fft", "linalg")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> _Any:
     # bfloat16 imports ml_dtypes on first use (see _dtypes), keeping `import accelpy` fast.
     if name == "bfloat16":
         return _load_bfloat16().type
     if name in _LAZY_SUBMODULES:
-        import importlib
+        import importlib  # only here: the lazy submodules are its one use
 
         return importlib.import_module(f"{__name__}.{name}")  # sets the attribute too
     raise AttributeError(f"module 'accelpy' has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | {"bfloat16", *_LAZY_SUBMODULES})
 
-# NumPy breadth (issue 6): A - shapes, stacking, indices, inspection; B - elementwise math,
-# polynomials, windows, log-scale ranges and products; all composed from the core's ops.
-from ._histogramdd import histogram2d, histogramdd  # noqa: E402,F401
-from ._indices import *  # noqa: E402,F401,F403 - indices, ix_, tril_indices, choose, copyto, ...
-from ._inspection import *  # noqa: E402,F401,F403 - shape, array_equal, shares_memory, ...
-from ._math import *  # noqa: E402,F401,F403 - angle, divmod, modf, frexp, ldexp, gcd, ...
-from ._polynomial import *  # noqa: E402,F401,F403 - polyval, polyfit, roots, poly, vander, ...
-from ._products import *  # noqa: E402,F401,F403 - kron, cross, matvec, vecmat
-from ._ranges import *  # noqa: E402,F401,F403 - logspace, geomspace
-from ._shaping import *  # noqa: E402,F401,F403 - hstack, vstack, block, insert, delete, ...
-from ._signal import *  # noqa: E402,F401,F403 - window functions, unwrap

@@ -2,35 +2,54 @@
 
 from . import _core
 
-_ALIASES = {
-    "absolute": "abs",
-    "true_divide": "divide",
-    "power": "pow",
-    "mod": "remainder",
-    "invert": "bitwise_invert",
-    "bitwise_not": "bitwise_invert",
-    "left_shift": "bitwise_left_shift",
-    "right_shift": "bitwise_right_shift",
-    "arccos": "acos",
-    "arcsin": "asin",
-    "arctan": "atan",
-    "arccosh": "acosh",
-    "arcsinh": "asinh",
-    "arctanh": "atanh",
-    "arctan2": "atan2",
-    "conjugate": "conj",
-    "degrees": "rad2deg",
-    "radians": "deg2rad",
-    "around": "round",
-    "round_": "round",
-    "amax": "max",
-    "amin": "min",
-    "concat": "concatenate",
-    "permute_dims": "transpose",
-}
+absolute = _core.abs
+true_divide = _core.divide
+power = _core.pow
+mod = _core.remainder
+invert = _core.bitwise_invert
+bitwise_not = _core.bitwise_invert
+left_shift = _core.bitwise_left_shift
+right_shift = _core.bitwise_right_shift
+arccos = _core.acos
+arcsin = _core.asin
+arctan = _core.atan
+arccosh = _core.acosh
+arcsinh = _core.asinh
+arctanh = _core.atanh
+arctan2 = _core.atan2
+conjugate = _core.conj
+degrees = _core.rad2deg
+radians = _core.deg2rad
+around = _core.round
+round_ = _core.round
+amax = _core.max
+amin = _core.min
+concat = _core.concatenate
+permute_dims = _core.transpose
 
-__all__ = []
-for _alias, _name in _ALIASES.items():
-    if hasattr(_core, _name):
-        globals()[_alias] = getattr(_core, _name)
-        __all__.append(_alias)
+__all__ = [
+    "absolute",
+    "true_divide",
+    "power",
+    "mod",
+    "invert",
+    "bitwise_not",
+    "left_shift",
+    "right_shift",
+    "arccos",
+    "arcsin",
+    "arctan",
+    "arccosh",
+    "arcsinh",
+    "arctanh",
+    "arctan2",
+    "conjugate",
+    "degrees",
+    "radians",
+    "around",
+    "round_",
+    "amax",
+    "amin",
+    "concat",
+    "permute_dims",
+]

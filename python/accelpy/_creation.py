@@ -1,14 +1,82 @@
-"""Creating arrays from Python objects and from other arrays."""
+"""Array creation (NumPy's reference: "Array creation routines"): from Python objects and other
+arrays (asarray, array, asanyarray, ascontiguousarray, from_dlpack, fromfunction), *_like,
+numerical ranges (linspace, logspace, geomspace; arange is the core's), meshgrid, indices, and
+building matrices (diag, diagflat, tri, tril, triu, vander, identity).
+
+Ranges and matrices are lazy expressions that fuse with their consumers: ``tril(a) * 2`` is
+one kernel over a (the mask comes from two aranges)."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
 from . import _core
-from ._core import ndarray
-from ._dlpack import asarray_foreign, is_foreign_array
-from ._dtypes import supported
+
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    arange,
+    astype,
+    copy,
+    empty,
+    eye,
+    full,
+    ndarray,
+    ones,
+    tri,
+    zeros,
+)
+from ._dtypes import promote_types, promoted_dtype, supported
+from ._interop import (
+    asarray_foreign,
+    dlpack_consumer_stream,
+    dlpack_export,
+    dlpack_source_device,
+    finish_import,
+    is_foreign_array,
+)
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
+
+__all__ = [
+    "array",
+    "asanyarray",
+    "asarray",
+    "ascontiguousarray",
+    "diag",
+    "diagflat",
+    "empty_like",
+    "from_dlpack",
+    "fromfunction",
+    "full_like",
+    "geomspace",
+    "identity",
+    "linspace",
+    "logspace",
+    "meshgrid",
+    "ones_like",
+    "tril",
+    "triu",
+    "vander",
+    "zeros_like",
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "eye",
+    "tri",
+    "copy",
+    "astype",
+]
 
 
-def asarray(obj, dtype=None, device=None, copy=None):
+def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike | None = None,
+            copy: bool | None = None) -> ndarray:
     """Converts obj (an array, NumPy array, buffer, nested sequence or scalar) to an ndarray.
 
     As ``numpy.asarray``: no copy unless one is needed (another device or dtype) or
@@ -59,12 +127,14 @@ def host_values(obj, dtype=None):
     return np.asarray(obj.tolist() if isinstance(obj, ndarray) else obj, dtype=dtype)
 
 
-def array(obj, dtype=None, *, copy=True, device=None):
+def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None = True,
+          device: DeviceLike | None = None) -> ndarray:
     """Like ``numpy.array``: a copy by default."""
     return asarray(obj, dtype=dtype, device=device, copy=copy)
 
 
-def ascontiguousarray(a, dtype=None, *, device=None):
+def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *,
+                      device: DeviceLike | None = None) -> ndarray:
     """A C-contiguous array of at least one dimension (``numpy.ascontiguousarray``): `a` itself
     when it already is one of `dtype` on `device`, else a copy."""
     x = asarray(a, dtype=dtype, device=device)
@@ -109,42 +179,290 @@ def _like(a, dtype, device, shape):
     return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype), dev
 
 
-def empty_like(a, dtype=None, *, shape=None, device=None):
+def empty_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
+               device: DeviceLike | None = None) -> ndarray:
     """An uninitialized array with a's shape, dtype and device (numpy.empty_like)."""
     shape, dt, dev = _like(a, dtype, device, shape)
     return _core.empty(shape, dt, device=dev)
 
 
-def zeros_like(a, dtype=None, *, shape=None, device=None):
+def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
+               device: DeviceLike | None = None) -> ndarray:
     """Zeros with a's shape, dtype and device (numpy.zeros_like)."""
     shape, dt, dev = _like(a, dtype, device, shape)
     return _core.zeros(shape, dt, device=dev)
 
 
-def ones_like(a, dtype=None, *, shape=None, device=None):
+def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
+              device: DeviceLike | None = None) -> ndarray:
     """Ones with a's shape, dtype and device (numpy.ones_like)."""
     shape, dt, dev = _like(a, dtype, device, shape)
     return _core.ones(shape, dt, device=dev)
 
 
-def full_like(a, fill_value, dtype=None, *, shape=None, device=None):
+def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None, *,
+              shape: ShapeLike | None = None, device: DeviceLike | None = None) -> ndarray:
     """fill_value with a's shape, dtype and device (numpy.full_like)."""
     shape, dt, dev = _like(a, dtype, device, shape)
     return _core.full(shape, fill_value, dt, device=dev)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, *, device=None):
+@overload
+def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True,
+             retstep: Literal[False] = False, dtype: DTypeLike | None = None, *,
+             device: DeviceLike | None = None) -> ndarray: ...
+
+@overload
+def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True, *,
+             retstep: Literal[True], dtype: DTypeLike | None = None,
+             device: DeviceLike | None = None) -> tuple[ndarray, np.floating[Any]]: ...
+
+def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep: Any = False,
+             dtype: Any = None, *, device: Any = None) -> Any:
     """num evenly spaced samples over [start, stop] (or [start, stop) without the endpoint),
     bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar)."""
     y = _core.linspace(start, stop, num, endpoint, dtype, device=device)
     if not retstep:
         return y
     div = num - 1 if endpoint else num
-    compute = np.result_type(start, stop, 1.0)  # NumPy's dtype for the arithmetic
+    compute = promoted_dtype(start, stop, 1.0)  # NumPy's dtype for the arithmetic
     step = np.subtract(stop, start, dtype=compute) / div if div > 0 else np.nan
     return y, step
 
 
-def identity(n, dtype=None, *, device=None):
+def identity(n: int, dtype: DTypeLike | None = None, *,
+             device: DeviceLike | None = None) -> ndarray:
     """The n x n identity matrix."""
     return _core.eye(n, dtype=dtype, device=device)
+
+
+def _linspace(start, stop, num, endpoint, axis, device):
+    """numpy.linspace of host start/stop (scalars or arrays) along `axis`, made on `device` by
+    NumPy's formula (start + i * step, the endpoint stored exactly)."""
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if np.ndim(start) == 0 and np.ndim(stop) == 0 and axis in (0, -1):
+        dt = promoted_dtype(start, stop, float(num))
+        return linspace(start.item() if isinstance(start, np.ndarray) else start,
+                        stop.item() if isinstance(stop, np.ndarray) else stop, num,
+                        endpoint, dtype=dt, device=device)
+    dt = promoted_dtype(start, stop, float(num))
+    delta = np.subtract(stop, start, dtype=dt)
+    div = num - 1 if endpoint else num
+    shape = (-1,) + (1,) * delta.ndim
+    y = _core.reshape(_core.arange(0, num, dtype=dt, device=device), shape)
+    d = asarray(delta, device=device)
+    if div > 0:
+        step = delta / div
+        y = y / div * d if np.any(step == 0) else y * asarray(step, device=device)
+    else:
+        y = y * d
+    y = y + asarray(np.asarray(start, dtype=dt), device=device)
+    if endpoint and num > 1:
+        y = _core.concatenate([y[:-1], _core.reshape(asarray(np.asarray(stop, dtype=dt) +
+                                                              np.zeros_like(delta),
+                                                              device=device), (1, *delta.shape))])
+    return _core.moveaxis(y, 0, axis) if axis != 0 else y
+
+
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+             base: ArrayLike = 10.0, dtype: Any = None, axis: int = 0, *,
+             device: Any = None) -> ndarray:
+    """num samples base**t for t evenly spaced over [start, stop] (numpy.logspace); start, stop
+    and base may be arrays (then `axis` is where the samples go)."""
+    start, stop, base = (host_values(v) if not isinstance(v, (int, float, complex)) else v
+                         for v in (start, stop, base))
+    if np.ndim(base):
+        ndmax = np.broadcast(start, stop, base).ndim
+        start, stop, base = (np.array(a, copy=None, ndmin=ndmax) for a in (start, stop, base))
+        base = np.expand_dims(base, axis=axis)
+    y = _linspace(start, stop, num, endpoint, axis, device)
+    b = asarray(base, device=y.device) if np.ndim(base) else base
+    out = _core.pow(b, y)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+              dtype: Any = None, axis: int = 0, *, device: Any = None) -> ndarray:
+    """num samples evenly spaced on a log scale from start to stop, the endpoints exact
+    (numpy.geomspace); negative and complex endpoints as NumPy handles them."""
+    start, stop = np.asarray(host_values(start)), np.asarray(host_values(stop))
+    if np.any(start == 0) or np.any(stop == 0):
+        raise ValueError("Geometric sequence cannot include zero")
+    dt = promoted_dtype(start, stop, float(num), np.float64 if dtype is None else dtype)
+    dtype = dt if dtype is None else np.dtype(dtype)
+    start = start.astype(dt, copy=True)
+    stop = stop.astype(dt, copy=True)
+    # Rotating start onto the positive real axis, as NumPy, keeps logs real where they can be.
+    out_sign = np.sign(start)
+    start = start / out_sign
+    stop = stop / out_sign
+    result = logspace(np.log10(start), np.log10(stop), num=num, endpoint=endpoint, base=10.0,
+                      dtype=dt, device=device)
+    if num > 0:
+        shape = np.broadcast(start, stop).shape
+        first = asarray(np.broadcast_to(start, shape).reshape(1, *shape), device=result.device)
+        parts = [first, result[1:]]
+        if num > 1 and endpoint:
+            last = asarray(np.broadcast_to(stop, shape).reshape(1, *shape),
+                            device=result.device)
+            parts = [first, result[1:-1], last]
+        result = _core.concatenate([p.astype(dt) for p in parts])
+    result = result * asarray(out_sign, device=result.device)
+    if axis != 0:
+        result = _core.moveaxis(result, 0, axis)
+    return result.astype(dtype)
+
+
+def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> tuple[ndarray, ...]:
+    """Coordinate arrays from 1-D coordinate vectors (numpy.meshgrid)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    xs = [asarray(x).reshape(-1) for x in xi]
+    ndim = len(xs)
+    shapes = []
+    for i in range(ndim):
+        s = [1] * ndim
+        s[i] = -1
+        shapes.append(s)
+    if indexing == "xy" and ndim > 1:
+        shapes[0][0], shapes[0][1] = 1, -1
+        shapes[1][0], shapes[1][1] = -1, 1
+    out = [x.reshape(tuple(s)) for x, s in zip(xs, shapes, strict=True)]
+    if not sparse and out:
+        out = _core.broadcast_arrays(*out)
+    if copy:
+        out = [o.copy() for o in out]
+    return tuple(out)
+
+
+def _tri(m, k, lower):
+    m = asarray(m)
+    if m.ndim == 0:
+        raise TypeError("tril/triu of a 0-d array: the input needs at least one dimension")
+    k = operator.index(k)
+    rows = m.shape[-2] if m.ndim >= 2 else m.shape[-1]  # 1-D: an (n, n) mask, as NumPy
+    # The mask is a lazy generator of the matrix's shape: for 2-D inputs it fuses into the
+    # where (one kernel reading m once); batches broadcast it.
+    mask = _core.tri(rows, m.shape[-1], k if lower else k - 1, dtype=np.bool_, device=m.device)
+    if not lower:
+        mask = _core.logical_not(mask)
+    return _core.where(mask, m, False if m.dtype == np.bool_ else 0)
+
+
+def tril(m: ArrayLike, k: int = 0) -> ndarray:
+    """The lower triangle of the last two axes (elements above diagonal k set to zero)."""
+    return _tri(m, k, True)
+
+
+def triu(m: ArrayLike, k: int = 0) -> ndarray:
+    """The upper triangle of the last two axes (elements below diagonal k set to zero)."""
+    return _tri(m, k, False)
+
+
+def diag(v: ArrayLike, k: int = 0) -> ndarray:
+    """The k-th diagonal of a 2-D array (a view), or a 2-D array with a 1-D array on it."""
+    v = asarray(v)
+    k = operator.index(k)
+    if v.ndim == 2:
+        return _core._diagonal(v, k, 0, 1)
+    if v.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    n = v.shape[0] + abs(k)
+    fill = _core.zeros((abs(k),), dtype=v.dtype, device=v.device)
+    # out[i, j] = v[i] where j - i == k >= 0, v[j] where i - j == -k > 0: v padded to n along
+    # the axis that indexes it, broadcast over the other, masked by the diagonal.
+    if k >= 0:
+        vals = _core.concatenate([v, fill]).reshape(n, 1)
+    else:
+        vals = _core.concatenate([v, fill]).reshape(1, n)
+    rows = _core.arange(n, device=v.device).reshape(-1, 1)
+    cols = _core.arange(n, device=v.device).reshape(1, -1)
+    zero = _core.zeros((), dtype=v.dtype, device=v.device)
+    return _core.where(cols - rows == k, _core.broadcast_to(vals, (n, n)), zero)
+
+
+def diagflat(v: ArrayLike, k: int = 0) -> ndarray:
+    """A 2-D array with the flattened input on diagonal k (numpy.diagflat)."""
+    return diag(asarray(v).reshape(-1), k)
+
+
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> ndarray:
+    """The Vandermonde matrix of 1-D x: columns x**(N-1), ..., x**0 (reversed with
+    ``increasing``), as running products like NumPy (numpy.vander)."""
+    x = asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = x.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dt = promote_types(x.dtype, np.int_)
+    if n == 0:
+        return _core.zeros((x.shape[0], 0), dtype=dt, device=x.device)
+    cols = _core.broadcast_to(_core.reshape(x.astype(dt), (-1, 1)), (x.shape[0], n - 1))
+    ones = _core.ones((x.shape[0], 1), dtype=dt, device=x.device)
+    v = _core.concatenate([ones, _core.cumprod(cols, axis=1)], axis=1)
+    return v if increasing else v[:, ::-1]
+
+
+def asanyarray(a: ArrayLike, dtype: Any = None, order: str | None = None, *, device: Any = None,
+               copy: bool | None = None, like: Any = None) -> ndarray:
+    """`a` as an accelpy array (numpy.asanyarray; accelpy has no subclasses, so as asarray);
+    only C order is supported."""
+    if order not in (None, "C", "K", "A"):
+        raise ValueError(f"asanyarray: order {order!r} is not supported (accelpy arrays are "
+                         "C-ordered)")
+    if like is not None:
+        raise TypeError("asanyarray: the 'like' argument is not supported")
+    return asarray(a, dtype=dtype, device=device, copy=copy)
+
+
+def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: Any = float,
+                 like: Any = None, **kwargs: Any) -> Any:
+    """function(*indices(shape, dtype), **kwargs) (numpy.fromfunction): the function gets one
+    coordinate array per dimension."""
+    if like is not None:
+        raise TypeError("fromfunction: the 'like' argument is not supported")
+    return function(*indices(shape, dtype=dtype, sparse=False), **kwargs)
+
+
+def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
+                copy: bool | None = None) -> ndarray:
+    """An array over the data of another library's array (anything with ``__dlpack__``; a
+    DLPack capsule is accepted too), without copying when it can (Array API ``from_dlpack``).
+
+    ``device``: where the result goes (default: where the data is); another device means a
+    copy. ``copy=True`` always copies, ``copy=False`` never does (BufferError when a copy is
+    needed), ``None`` copies only when needed. On CUDA the producer orders its pending work
+    before accelpy's current stream, so the result may be used at once. The producer's memory
+    stays alive as long as any view of the result does.
+    """
+    if isinstance(x, ndarray):
+        return asarray(x, device=device, copy=copy)
+    if type(x).__name__ == "PyCapsule":
+        arr, copied = _core._from_dlpack_capsule(x)
+    else:
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError(f"from_dlpack: '{type(x).__name__}' object does not support DLPack "
+                            "(it has no __dlpack__ method)")
+        src = dlpack_source_device(x) if hasattr(x, "__dlpack_device__") else None
+        stream = dlpack_consumer_stream(src) if src is not None else None
+        arr, copied = _core._from_dlpack_capsule(dlpack_export(x, stream, copy))
+    return finish_import(arr, copied, device, copy)
+
+
+def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -> Any:
+    """The index grid of an array of shape `dimensions` (numpy.indices): one stacked array of
+    shape (N, *dimensions), or with `sparse` a tuple of broadcastable aranges."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    n = len(dims)
+    grids = []
+    for i, d in enumerate(dims):
+        shape = (1,) * i + (d,) + (1,) * (n - i - 1)
+        grids.append(_core.arange(d, dtype=dtype, device=_core.get_default_device()).reshape(shape))
+    if sparse:
+        return tuple(grids)
+    if not grids:
+        return _core.empty((0,), dtype=dtype, device=_core.get_default_device())
+    return _core.stack([_core.broadcast_to(g, dims) for g in grids])

@@ -8,9 +8,51 @@ reaching accelpy), not at ``import accelpy``: importing it took 2/3 of accelpy's
 A NumPy bfloat16 dtype exists only once ml_dtypes is imported, so nothing is missed by waiting.
 """
 
+from __future__ import annotations
+
 import sys
+from builtins import bool as _builtin_bool
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from . import _core
+
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    can_cast,
+    ndarray,
+    promote_types,
+    result_type,
+)
+
+if TYPE_CHECKING:
+    from ._core import DTypeLike
+
+    _Kind = str | DTypeLike | tuple[str | DTypeLike, ...]
+
+__all__ = [
+    "bool",
+    "complex128",
+    "complex64",
+    "finfo",
+    "float16",
+    "float32",
+    "float64",
+    "iinfo",
+    "int16",
+    "int32",
+    "int64",
+    "int8",
+    "isdtype",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uint8",
+    "result_type",
+    "can_cast",
+    "promote_types",
+]
 
 bool = np.bool_  # noqa: A001 - NumPy's name
 int8 = np.int8
@@ -47,7 +89,7 @@ def eager_dtypes():
     return [None if t is None else np.dtype(t) for t in _EAGER]
 
 
-def supported(dt):
+def supported(dt: np.dtype[Any]) -> _builtin_bool:
     """Whether a NumPy dtype is one accelpy stores."""
     if dt in _SUPPORTED:
         return True
@@ -63,3 +105,139 @@ def __getattr__(name):
     if name == "DTYPES":
         return tuple(np.dtype(t) for t in __getattr__("ALL"))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_bf16(d):
+    # A bfloat16 dtype exists only once ml_dtypes is imported; compare without importing it.
+    return d.name == "bfloat16" and supported(d)
+
+
+_KINDS = {
+    "bool": lambda d: d.kind == "b",
+    "signed integer": lambda d: d.kind == "i",
+    "unsigned integer": lambda d: d.kind == "u",
+    "integral": lambda d: d.kind in "iu",
+    "real floating": lambda d: d.kind == "f" or _is_bf16(d),
+    "complex floating": lambda d: d.kind == "c",
+    "numeric": lambda d: d.kind in "iufc" or _is_bf16(d),
+}
+
+
+def _dtype(x):
+    """The dtype of a dtype-like or of an array (accelpy, NumPy or another)."""
+    if isinstance(x, _core.ndarray) or (hasattr(x, "dtype") and not isinstance(x, type)
+                                        and not isinstance(x, np.dtype)):
+        return np.dtype(x.dtype)
+    return np.dtype(x)
+
+
+def isdtype(dtype: DTypeLike, kind: _Kind) -> _builtin_bool:
+    """Whether `dtype` is of `kind`: a dtype, a kind name ('bool', 'signed integer',
+    'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric') or a tuple
+    of them (Array API isdtype). bfloat16 is a real floating dtype."""
+    if isinstance(dtype, _core.ndarray):
+        raise TypeError("isdtype: the first argument must be a dtype, not an array (use x.dtype)")
+    dt = np.dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, str):
+        try:
+            return _KINDS[kind](dt)
+        except KeyError:
+            raise ValueError(f"isdtype: unknown kind {kind!r}; expected one of "
+                             f"{', '.join(map(repr, _KINDS))}, a dtype or a tuple") from None
+    return dt == np.dtype(kind)
+
+
+class _Limits:
+    """A frozen record of named values, compared and hashed by them. (Not a dataclass: importing
+    dataclasses took a sixth of accelpy's own import time.)"""
+
+    __slots__ = ()
+
+    def __init__(self, **values):
+        for name in self.__slots__:
+            object.__setattr__(self, name, values.pop(name))
+        if values:
+            raise TypeError(f"{type(self).__name__}: unexpected fields {sorted(values)}")
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
+
+    def _values(self):
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._values() == self._values()
+
+    def __hash__(self):
+        return hash(self._values())
+
+    def __repr__(self):
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class finfo_object(_Limits):
+    """Machine limits of a floating dtype, as Python floats (Array API finfo): bits, eps, max,
+    min, smallest_normal, dtype."""
+
+    __slots__ = ("bits", "eps", "max", "min", "smallest_normal", "dtype")
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype[Any]
+
+
+class iinfo_object(_Limits):
+    """Machine limits of an integer dtype, as Python ints (Array API iinfo): bits, max, min,
+    dtype."""
+
+    __slots__ = ("bits", "max", "min", "dtype")
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype[Any]
+
+
+def finfo(type: DTypeLike | ndarray) -> finfo_object:
+    """Limits of a floating dtype (or of an array's): bits, eps, max, min, smallest_normal,
+    dtype. For complex dtypes, those of their real parts; bfloat16 via ml_dtypes."""
+    dt = _dtype(type)
+    if dt.kind == "c":
+        dt = np.dtype(np.float32 if dt == np.complex64 else np.float64)
+    if _is_bf16(dt):
+        import ml_dtypes  # loaded already (a bfloat16 dtype exists); lazy as load_bfloat16
+
+        info = ml_dtypes.finfo(dt.type)
+    elif dt.kind == "f":
+        info = np.finfo(dt)
+    else:
+        raise ValueError(f"finfo: {dt} is not a floating dtype (use iinfo for integers)")
+    return finfo_object(bits=int(info.bits), eps=float(info.eps), max=float(info.max),
+                        min=float(info.min), smallest_normal=float(info.smallest_normal),
+                        dtype=dt)
+
+
+def iinfo(type: DTypeLike | ndarray) -> iinfo_object:
+    """Limits of an integer dtype (or of an array's): bits, max, min, dtype."""
+    dt = _dtype(type)
+    if dt.kind not in "iu":
+        raise ValueError(f"iinfo: {dt} is not an integer dtype (use finfo for floats)")
+    info = np.iinfo(dt)
+    return iinfo_object(bits=int(info.bits), max=int(info.max), min=int(info.min), dtype=dt)
+
+
+
+def promoted_dtype(*values: Any) -> np.dtype[Any]:
+    """NumPy's promotion of these arrays, dtypes and scalars, asked of the core (which knows
+    bfloat16); a NumPy array counts as its dtype, as it does for NumPy (never a weak scalar)."""
+    return _core.result_type(*(v.dtype if isinstance(v, np.ndarray) else v for v in values))
+
+# The core needs the dtype objects before any array exists (bfloat16's is loaded on first use).
+_core._set_dtypes(eager_dtypes(), load_bfloat16)

@@ -104,7 +104,7 @@ def info_text():
         f"numpy   {np.__version__}",
         f"platform {platform.platform()}",
         f"Array API {ap.__array_api_version__}, DLPack "
-        f"{'.'.join(map(str, ap._dlpack.DLPACK_VERSION))}, CUDA array interface 3",
+        f"{'.'.join(map(str, ap._interop.DLPACK_VERSION))}, CUDA array interface 3",
         "",
         "Devices:",
     ]

@@ -8,13 +8,18 @@ accelpy's kernel headers (``accel::float16``, ``accel::complex64``, ...) through
 path and caches as RawModule.
 """
 
+from __future__ import annotations
+
 import functools
 import re
 import struct
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _dtypes
+from ._creation import asarray
 from ._kernels import RawModule, _current_cuda_index
 
 _DTYPE_NAMES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -80,8 +85,6 @@ def _is_array(x):
 def _as_array(x):
     if isinstance(x, _core.ndarray):
         return x
-    from ._creation import asarray
-
     return asarray(x)  # wraps __cuda_array_interface__ memory without a copy
 
 
@@ -91,9 +94,7 @@ def _as_array(x):
 def _np_dtypes():
     # accelpy's dtypes by C type name; DTYPES imports ml_dtypes (bfloat16), so this runs on first
     # use of a generated kernel rather than at `import accelpy`.
-    from ._dtypes import DTYPES
-
-    return {_dtype_name(d): d for d in DTYPES}
+    return {_dtype_name(d): d for d in _dtypes.DTYPES}
 
 
 def _bind(types, name, dtype, what):
@@ -190,9 +191,10 @@ class ElementwiseKernel:
     elements.
     """
 
-    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
-                 preamble="", no_return=False, return_tuple=False, loop_prep="",
-                 after_loop="", options=()):
+    def __init__(self, in_params: str, out_params: str, operation: str, name: str = "kernel",
+                 reduce_dims: bool = True, preamble: str = "", no_return: bool = False,
+                 return_tuple: bool = False, loop_prep: str = "", after_loop: str = "",
+                 options: Sequence[str] = ()) -> None:
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise ValueError(f"kernel name must be a C identifier, got {name!r}")
         self.in_params = _parse_params(in_params, False)
@@ -264,7 +266,7 @@ class ElementwiseKernel:
             self.after_loop + "\n}\n")
         return "\n".join(lines)
 
-    def __call__(self, *args, size=None, stream=None):
+    def __call__(self, *args: Any, size: int | None = None, stream: Any = None) -> Any:
         """Runs the kernel over the broadcast shape of the array arguments (or `size` elements
         when none is an array). Pass inputs, then optionally the outputs."""
         if len(args) not in (self.nin, self.nargs):
@@ -392,9 +394,10 @@ class ReductionKernel:
     Values are combined in ``reduce_type`` (default: the first output's type).
     """
 
-    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="",
-                 options=()):
+    def __init__(self, in_params: str, out_params: str, map_expr: str, reduce_expr: str,
+                 post_map_expr: str, identity: str | None, name: str = "reduce_kernel",
+                 reduce_type: str | None = None, reduce_dims: bool = True, preamble: str = "",
+                 options: Sequence[str] = ()) -> None:
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             raise ValueError(f"kernel name must be a C identifier, got {name!r}")
         self.in_params = _parse_params(in_params, False)
@@ -500,7 +503,8 @@ class ReductionKernel:
             "}",
         ])
 
-    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+    def __call__(self, *args: Any, out: Any = None, axis: int | tuple[int, ...] | None = None,
+                 keepdims: bool = False, stream: Any = None) -> Any:
         """Reduces the broadcast inputs over `axis` (None: all axes); `out` receives the result
         (one output) or a tuple of outputs."""
         if len(args) != self.nin:

@@ -14,8 +14,12 @@ kernel may write it); NumPy scalars by value; a Python int as the parameter's in
 or 8 bytes), a Python float as a double, bytes as a struct.
 """
 
+from __future__ import annotations
+
 import os
 import re
+from collections.abc import Sequence
+from typing import IO, Any
 
 from . import _core
 
@@ -88,10 +92,12 @@ class RawModule:
     Compilation happens on first use, or at :meth:`compile`.
     """
 
-    def __init__(self, code=None, *, path=None, options=(), backend="nvrtc",
-                 translate_cucomplex=False, enable_cooperative_groups=False,
-                 name_expressions=None, jitify=False, name="RawModule", cache_dir=None,
-                 _with_prelude=False):
+    def __init__(self, code: str | None = None, *, path: str | None = None,
+                 options: Sequence[str] = (), backend: str = "nvrtc",
+                 translate_cucomplex: bool = False, enable_cooperative_groups: bool = False,
+                 name_expressions: Sequence[str] | None = None, jitify: bool = False,
+                 name: str = "RawModule", cache_dir: str | bool | None = None,
+                 _with_prelude=False) -> None:
         if backend != "nvrtc":
             raise ValueError(f"backend must be 'nvrtc' (accelpy compiles with NVRTC), got "
                              f"{backend!r}")
@@ -137,7 +143,7 @@ class RawModule:
                 _modules.pop(next(iter(_modules)))
             _modules[key] = self._m
 
-    def compile(self, log_stream=None):
+    def compile(self, log_stream: IO[str] | None = None) -> RawModule:
         """Compiles now (for the current device; for the CPU device without a GPU or with
         ``ACCELPY_KERNELS_ON_CPU=1``); raises CompileError. The compiler's warnings go to
         `log_stream` when given."""
@@ -148,11 +154,11 @@ class RawModule:
             log_stream.write(info["log"])
         return self
 
-    def get_function(self, name):
+    def get_function(self, name: str) -> RawKernel:
         """The kernel `name` (an ``extern "C"`` name, or one of ``name_expressions``)."""
         return RawKernel(None, name, _module=self)
 
-    def get_global(self, name):
+    def get_global(self, name: str) -> DevicePointer:
         """A ``__device__`` or ``__constant__`` variable of the module on the current device:
         a :class:`DevicePointer` (``.ptr``, ``.size``, ``int()``, ``__cuda_array_interface__``)."""
         if _raw.kernels_on_cpu():
@@ -162,7 +168,7 @@ class RawModule:
         ptr, size = self._m.global_(name, dev)
         return DevicePointer(ptr, size, owner=self)
 
-    def get_lowered_name(self, name_expression):
+    def get_lowered_name(self, name_expression: str) -> str:
         """The mangled name NVRTC gave a name expression."""
         return self._m.lowered_name(name_expression)
 
@@ -170,18 +176,18 @@ class RawModule:
 class DevicePointer:
     """Device memory owned by something else (a module's global): its address and size."""
 
-    def __init__(self, ptr, size, owner=None):
+    def __init__(self, ptr: int, size: int, owner: object = None) -> None:
         self.ptr = int(ptr)
         self.size = int(size)
         self._owner = owner
 
-    def __int__(self):
+    def __int__(self) -> int:
         return self.ptr
 
     __index__ = __int__
 
     @property
-    def __cuda_array_interface__(self):
+    def __cuda_array_interface__(self) -> dict[str, Any]:
         return {"shape": (self.size,), "typestr": "|u1", "data": (self.ptr, False),
                 "strides": None, "version": 3, "stream": None}
 
@@ -200,9 +206,10 @@ class RawKernel(_raw.Kernel):
     `stream` is given. The call goes straight to C++ (this class subclasses the binding).
     """
 
-    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, jitify=False, *, cache_dir=None,
-                 _module=None):
+    def __init__(self, code: str, name: str, options: Sequence[str] = (), backend: str = "nvrtc",
+                 translate_cucomplex: bool = False, enable_cooperative_groups: bool = False,
+                 jitify: bool = False, *, cache_dir: str | bool | None = None,
+                 _module=None) -> None:
         if not isinstance(name, str):
             raise TypeError(f"name must be a str, got {type(name).__name__}")
         module = _module if _module is not None else RawModule(
@@ -216,7 +223,7 @@ class RawKernel(_raw.Kernel):
         self.code = module.code
         self.options = module.options
 
-    def compile(self, log_stream=None):
+    def compile(self, log_stream: IO[str] | None = None) -> RawKernel:
         """Compiles now (and loads the kernel on the current device when there is one)."""
         self.module.compile(log_stream)
         if _core._cuda.is_available():
@@ -224,44 +231,44 @@ class RawKernel(_raw.Kernel):
         return self
 
     @property
-    def attributes(self):
+    def attributes(self) -> dict[str, int]:
         """The kernel's attributes on the current device (registers, shared memory, ...)."""
         return dict(self._attributes(_current_cuda_index()))
 
     @property
-    def max_threads_per_block(self):
+    def max_threads_per_block(self) -> int:
         return self.attributes["max_threads_per_block"]
 
     @property
-    def num_regs(self):
+    def num_regs(self) -> int:
         return self.attributes["num_regs"]
 
     @property
-    def shared_size_bytes(self):
+    def shared_size_bytes(self) -> int:
         return self.attributes["shared_size_bytes"]
 
     @property
-    def const_size_bytes(self):
+    def const_size_bytes(self) -> int:
         return self.attributes["const_size_bytes"]
 
     @property
-    def local_size_bytes(self):
+    def local_size_bytes(self) -> int:
         return self.attributes["local_size_bytes"]
 
     @property
-    def ptx_version(self):
+    def ptx_version(self) -> int:
         return self.attributes["ptx_version"]
 
     @property
-    def binary_version(self):
+    def binary_version(self) -> int:
         return self.attributes["binary_version"]
 
     @property
-    def max_dynamic_shared_size_bytes(self):
+    def max_dynamic_shared_size_bytes(self) -> int:
         return self.attributes["max_dynamic_shared_size_bytes"]
 
     @property
-    def param_sizes(self):
+    def param_sizes(self) -> list[tuple[int, int]] | None:
         """(offset, size) of each parameter, as the driver reports them; None when it cannot
         (a driver older than CUDA 12.4)."""
         p = self._params(_current_cuda_index())

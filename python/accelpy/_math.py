@@ -1,37 +1,209 @@
-"""NumPy's elementwise math beyond the core table, composed from the core's elementwise ops so
-they fuse and run on every device: angle, divmod, modf, frexp, ldexp, gcd, lcm, sinc, fix,
-float_power, nan_to_num, isneginf, isposinf, spacing, real_if_close, sort_complex,
-bitwise_count. Result dtypes are NumPy's own type resolution, asked of the ufunc on empty
-operands (no array data leaves the device)."""
+"""Mathematical functions composed in Python (NumPy's reference: "Mathematical functions"),
+elementwise: angle, divmod, modf, frexp, ldexp, gcd, lcm, sinc, fix, float_power, nan_to_num,
+spacing, real_if_close, bitwise_count, unwrap; the core's elementwise table, sums, products and
+cumulative sums are re-exported here. Sums, products, differences and the miscellaneous
+functions composed in Python are in _calculus.
+
+Result dtypes are NumPy's own type resolution, asked of the ufunc on empty operands (no array
+data leaves the device)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._creation import asarray as _asarray
-from ._creation import full_like, zeros_like
+from ._calculus import diff
 
-__all__ = ["angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd",
-           "isneginf", "isposinf", "lcm", "ldexp", "modf", "nan_to_num", "real_if_close",
-           "sinc", "sort_complex", "spacing"]
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    abs,
+    acos,
+    acosh,
+    add,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    bitwise_and,
+    bitwise_invert,
+    bitwise_left_shift,
+    bitwise_or,
+    bitwise_right_shift,
+    bitwise_xor,
+    cbrt,
+    ceil,
+    clip,
+    conj,
+    copysign,
+    cos,
+    cosh,
+    cumprod,
+    cumsum,
+    cumulative_prod,
+    cumulative_sum,
+    deg2rad,
+    divide,
+    exp,
+    exp2,
+    expm1,
+    fabs,
+    floor,
+    floor_divide,
+    fmax,
+    fmin,
+    fmod,
+    heaviside,
+    hypot,
+    i0,
+    imag,
+    log,
+    log1p,
+    log2,
+    log10,
+    logaddexp,
+    logaddexp2,
+    maximum,
+    minimum,
+    multiply,
+    ndarray,
+    negative,
+    nextafter,
+    positive,
+    pow,
+    prod,
+    rad2deg,
+    real,
+    reciprocal,
+    remainder,
+    rint,
+    round,
+    sign,
+    signbit,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    sum,
+    tan,
+    tanh,
+    trunc,
+)
+from ._creation import asarray, full_like, zeros_like
+from ._dtypes import promoted_dtype
+from ._util import (
+    PY_SCALARS,
+    along_axis,
+    check_ufunc_options,
+    is_complex_dtype,
+    is_float_dtype,
+    normalize_axis,
+)
 
-_PY_SCALARS = (bool, int, float, complex)
+if TYPE_CHECKING:
+    from ._core import ArrayLike
+
+__all__ = [
+    "angle",
+    "bitwise_count",
+    "divmod",
+    "fix",
+    "float_power",
+    "frexp",
+    "gcd",
+    "lcm",
+    "ldexp",
+    "modf",
+    "nan_to_num",
+    "real_if_close",
+    "sinc",
+    "spacing",
+    "unwrap",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+    "fmod",
+    "pow",
+    "negative",
+    "positive",
+    "abs",
+    "square",
+    "reciprocal",
+    "sign",
+    "conj",
+    "maximum",
+    "minimum",
+    "fmax",
+    "fmin",
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "sqrt",
+    "cbrt",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "fabs",
+    "i0",
+    "deg2rad",
+    "rad2deg",
+    "copysign",
+    "nextafter",
+    "hypot",
+    "atan2",
+    "logaddexp",
+    "logaddexp2",
+    "heaviside",
+    "clip",
+    "round",
+    "sum",
+    "prod",
+    "cumsum",
+    "cumprod",
+    "cumulative_sum",
+    "cumulative_prod",
+    "real",
+    "imag",
+    "signbit",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+]
 
 
 def _operand(x):
-    return x if isinstance(x, _PY_SCALARS) else _asarray(x)
-
-
-def _arrays(*objs):
-    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
-    scalars) go to the device of the first that is, so mixed operands meet on one device."""
-    device = next((o.device for o in objs if isinstance(o, _core.ndarray)), None)
-    return tuple(o if isinstance(o, _core.ndarray) else _asarray(o, device=device)
-                 for o in objs)
+    return x if isinstance(x, PY_SCALARS) else asarray(x)
 
 
 def _probe(x):
     # Python scalars stay weak (NEP 50), as NumPy resolves them.
-    return x if isinstance(x, _PY_SCALARS) else np.empty(0, x.dtype)
+    return x if isinstance(x, PY_SCALARS) else np.empty(0, x.dtype)
 
 
 def _resolved(ufunc, *operands):
@@ -43,53 +215,37 @@ def _resolved(ufunc, *operands):
 def _as(x, dtype, *others):
     """x as an array of dtype; a Python scalar goes to the device of the array among `others`
     (the default device when there is none)."""
-    if isinstance(x, _PY_SCALARS):
+    if isinstance(x, PY_SCALARS):
         device = next((o.device for o in others if isinstance(o, _core.ndarray)), None)
-        return _asarray(x, dtype=dtype, device=device)
+        return asarray(x, dtype=dtype, device=device)
     return x.astype(dtype) if x.dtype != dtype else x
 
 
-def _no_options(name, out=None, where=True, **kwargs):
-    """Raises for the ufunc keywords accelpy does not take (results are always new arrays)."""
-    if out is not None and not (isinstance(out, tuple) and all(o is None for o in out)):
-        raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
-    if where is not True:
-        raise NotImplementedError(f"accelpy.{name}: where= is not supported; use accelpy.where")
-    for key in kwargs:
-        raise NotImplementedError(f"accelpy.{name}: the ufunc keyword {key}= is not supported")
-
-
-def _is_complex(dt):
-    return np.dtype(dt).kind == "c"
-
-
-def _is_float(dt):
-    return np.dtype(dt).kind == "f" or str(dt) == "bfloat16"
-
-
-def angle(z, deg=False):
+def angle(z: ArrayLike, deg: bool = False) -> ndarray:
     """The counterclockwise angle from the positive real axis, in radians (degrees with
     ``deg``) (numpy.angle)."""
-    z = _asarray(z)
-    if _is_complex(z.dtype):
+    z = asarray(z)
+    if is_complex_dtype(z.dtype):
         a = _core.atan2(_core.imag(z), _core.real(z))
     else:
         a = _core.atan2(zeros_like(z, dtype=_resolved(np.arctan2, 0, z)[0]), z)
     return a * (180 / np.pi) if deg else a
 
 
-def divmod(x1, x2, /, out=(None, None), *, where=True, **kwargs):  # noqa: A001 - NumPy's name
+def divmod(x1: ArrayLike, x2: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+           **kwargs: Any) -> tuple[ndarray, ndarray]:
     """(floor_divide(x1, x2), remainder(x1, x2)) in one call (numpy.divmod)."""
-    _no_options("divmod", out, where, **kwargs)
+    check_ufunc_options("divmod", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     _resolved(np.divmod, x1, x2)
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
 
 
-def modf(x, /, out=(None, None), *, where=True, **kwargs):
+def modf(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+         **kwargs: Any) -> tuple[ndarray, ndarray]:
     """The fractional and integral parts, both with x's sign (numpy.modf)."""
-    _no_options("modf", out, where, **kwargs)
-    x = _asarray(x)
+    check_ufunc_options("modf", out, where, **kwargs)
+    x = asarray(x)
     x = _as(x, _resolved(np.modf, x)[0])
     whole = _core.trunc(x)
     frac = _core.copysign(_core.where(_core.isinf(x), 0, x - whole), x)
@@ -109,18 +265,20 @@ def _frexp_parts(x):
     return _core._frexp_mantissa(x), _core._frexp_exponent(x)
 
 
-def frexp(x, /, out=(None, None), *, where=True, **kwargs):
+def frexp(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+          **kwargs: Any) -> tuple[ndarray, ndarray]:
     """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
     (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
-    _no_options("frexp", out, where, **kwargs)
-    x = _asarray(x)
+    check_ufunc_options("frexp", out, where, **kwargs)
+    x = asarray(x)
     return _frexp_parts(_as(x, _resolved(np.frexp, x)[0]))  # NumPy dtype; complex: TypeError
 
 
-def ldexp(x1, x2, /, out=None, *, where=True, **kwargs):
+def ldexp(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+          **kwargs: Any) -> ndarray:
     """x1 * 2**x2 for integer x2, correctly rounded where the result is subnormal
     (numpy.ldexp)."""
-    _no_options("ldexp", out, where, **kwargs)
+    check_ufunc_options("ldexp", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.ldexp, x1, x2)[0]
     if dt == np.float32:
@@ -163,18 +321,20 @@ def _euclid(a, b):
     return a
 
 
-def gcd(x1, x2, /, out=None, *, where=True, **kwargs):
+def gcd(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+        **kwargs: Any) -> ndarray:
     """The greatest common divisor of |x1| and |x2| (numpy.gcd); integers only."""
-    _no_options("gcd", out, where, **kwargs)
+    check_ufunc_options("gcd", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.gcd, x1, x2)[0]
     a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
     return _euclid(a, b).astype(dt)
 
 
-def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
+def lcm(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+        **kwargs: Any) -> ndarray:
     """The lowest common multiple of |x1| and |x2| (numpy.lcm); integers only."""
-    _no_options("lcm", out, where, **kwargs)
+    check_ufunc_options("lcm", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.lcm, x1, x2)[0]
     a, b = _magnitudes(*_core.broadcast_arrays(_as(x1, dt, x2), _as(x2, dt, x1)))
@@ -182,40 +342,42 @@ def lcm(x1, x2, /, out=None, *, where=True, **kwargs):
     return (_core.floor_divide(a, _core.where(g == 0, 1, g)) * b).astype(dt)
 
 
-def sinc(x):
+def sinc(x: ArrayLike) -> ndarray:
     """sin(pi x) / (pi x), 1 at 0 (numpy.sinc)."""
-    x = _asarray(x) * np.pi
+    x = asarray(x) * np.pi
     eps = float(np.finfo(x.dtype).eps) if np.dtype(x.dtype).kind == "f" else 1e-20
     y = _core.where(x != 0, x, eps)
     return _core.sin(y) / y
 
 
-def fix(x, out=None):
+def fix(x: ArrayLike, out: Any = None) -> ndarray:
     """Rounds toward zero (numpy.fix); integers are returned unchanged."""
-    _no_options("fix", out)
-    x = _asarray(x)
+    check_ufunc_options("fix", out)
+    x = asarray(x)
     if x.dtype == np.bool_:
         raise TypeError("ufunc 'ceil' did not contain a loop with signature matching types "
                         "bool; fix() takes numbers")
-    return _core.trunc(x) if _is_float(x.dtype) else _core.copy(x)
+    return _core.trunc(x) if is_float_dtype(x.dtype) else _core.copy(x)
 
 
-def float_power(x1, x2, /, out=None, *, where=True, **kwargs):
+def float_power(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+                **kwargs: Any) -> ndarray:
     """x1 ** x2 computed in float64 (complex128 for complex operands) (numpy.float_power)."""
-    _no_options("float_power", out, where, **kwargs)
+    check_ufunc_options("float_power", out, where, **kwargs)
     x1, x2 = _operand(x1), _operand(x2)
     dt = _resolved(np.float_power, x1, x2)[0]
     return _core.pow(_as(x1, dt, x2), _as(x2, dt, x1))
 
 
-def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> ndarray:
     """NaN replaced by `nan`, infinities by `posinf`/`neginf` (default: the dtype's largest
     finite magnitudes), on real and imaginary parts alike (numpy.nan_to_num). Always a new
     array: copy=False cannot write into accelpy's input."""
-    x = _asarray(x)
-    if not (_is_float(x.dtype) or _is_complex(x.dtype)):
+    x = asarray(x)
+    if not (is_float_dtype(x.dtype) or is_complex_dtype(x.dtype)):
         return _core.copy(x)
-    parts = (_core.real(x), _core.imag(x)) if _is_complex(x.dtype) else (x,)
+    parts = (_core.real(x), _core.imag(x)) if is_complex_dtype(x.dtype) else (x,)
     info = np.finfo(parts[0].dtype)
     hi = info.max if posinf is None else posinf
     lo = info.min if neginf is None else neginf
@@ -232,32 +394,10 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return out
 
 
-def _signed_inf(name, x, out, negative):
-    _no_options(name, out)
-    x = _asarray(x)
-    if _is_complex(x.dtype):
-        raise TypeError("This operation is not supported for complex values because it would "
-                        "be ambiguous.")
-    if not _is_float(x.dtype):
-        return zeros_like(x, dtype=np.bool_)
-    sign = _core.signbit(x)
-    return _core.isinf(x) & (sign if negative else ~sign)
-
-
-def isposinf(x, out=None):
-    """True where x is +inf (numpy.isposinf); complex input raises TypeError."""
-    return _signed_inf("isposinf", x, out, False)
-
-
-def isneginf(x, out=None):
-    """True where x is -inf (numpy.isneginf); complex input raises TypeError."""
-    return _signed_inf("isneginf", x, out, True)
-
-
-def spacing(x, /, out=None, *, where=True, **kwargs):
+def spacing(x: ArrayLike, /, out: Any = None, *, where: Any = True, **kwargs: Any) -> ndarray:
     """The distance from x to the next representable value away from zero (numpy.spacing)."""
-    _no_options("spacing", out, where, **kwargs)
-    x = _asarray(x)
+    check_ufunc_options("spacing", out, where, **kwargs)
+    x = asarray(x)
     x = _as(x, _resolved(np.spacing, x)[0])
     if x.dtype == np.float16:
         # NumPy's float16 loop steps toward +inf for every x (positive spacings, NaN at
@@ -267,11 +407,11 @@ def spacing(x, /, out=None, *, where=True, **kwargs):
     return _core.nextafter(x, _core.where(x < 0, -np.inf, np.inf).astype(x.dtype)) - x
 
 
-def real_if_close(a, tol=100):
+def real_if_close(a: ArrayLike, tol: float = 100) -> ndarray:
     """The real part when every imaginary part is below `tol` machine epsilons (tol > 1) or
     below `tol` itself (tol <= 1), else `a` (numpy.real_if_close)."""
-    a = _asarray(a)
-    if not _is_complex(a.dtype):
+    a = asarray(a)
+    if not is_complex_dtype(a.dtype):
         return a
     if tol > 1:
         tol = float(np.finfo(a.dtype).eps) * tol
@@ -280,19 +420,10 @@ def real_if_close(a, tol=100):
     return a
 
 
-def sort_complex(a):
-    """a sorted by real part, then imaginary part, as complex (numpy.sort_complex)."""
-    a = _asarray(a)
-    b = _core.sort(a)
-    if _is_complex(b.dtype):
-        return b
-    return b.astype(np.complex64 if np.dtype(b.dtype).char in "bhBH" else np.complex128)
-
-
-def bitwise_count(x, /, out=None, *, where=True, **kwargs):
+def bitwise_count(x: ArrayLike, /, out: Any = None, *, where: Any = True, **kwargs: Any) -> ndarray:
     """The number of 1 bits in |x| (numpy.bitwise_count), as uint8; integers only."""
-    _no_options("bitwise_count", out, where, **kwargs)
-    x = _asarray(x)
+    check_ufunc_options("bitwise_count", out, where, **kwargs)
+    x = asarray(x)
     _resolved(np.bitwise_count, x)
     dt = np.dtype(x.dtype)
     unsigned = np.dtype(f"u{dt.itemsize}")
@@ -304,3 +435,30 @@ def bitwise_count(x, /, out=None, *, where=True, **kwargs):
     v = (v + (v >> 4)) & m4
     v = (v * h01) >> (8 * (dt.itemsize - 1))
     return v.astype(np.uint8)
+
+
+def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *,
+           period: float = 2 * np.pi) -> ndarray:
+    """p with jumps between neighbours larger than max(discont, period/2) along `axis` taken
+    back by multiples of `period` (numpy.unwrap)."""
+    p = asarray(p)
+    axis = normalize_axis(axis, p.ndim) if p.ndim else normalize_axis(axis, 1)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = promoted_dtype(dd.dtype, period)
+    if dtype.kind in "iu":
+        interval_high, rem = divmod(period, 2)
+        boundary_ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        boundary_ambiguous = True
+    interval_low = -interval_high
+    ddmod = _core.remainder(dd - interval_low, period) + interval_low
+    if boundary_ambiguous:
+        ddmod = _core.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
+    ph_correct = _core.where(_core.abs(dd) < discont, 0, ddmod - dd)
+    up = p.astype(dtype)
+    head = up[along_axis(p.ndim, axis, slice(0, 1))]
+    tail = p[along_axis(p.ndim, axis, slice(1, None))] + _core.cumsum(ph_correct, axis=axis)
+    return _core.concatenate([head, tail.astype(dtype)], axis=axis)

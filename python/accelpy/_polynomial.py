@@ -1,50 +1,50 @@
-"""NumPy's power-series polynomial functions (numpy.polyval, polyfit, polyadd, ...) and vander,
-composed from the core's elementwise ops, convolve, lstsq and eigvals, so coefficients and
-samples stay on their device."""
+"""Power-series polynomials (NumPy's reference: "Polynomials", the poly1d family): polyval,
+polyfit, polyadd, polysub, polymul, polydiv, polyder, polyint, poly, roots, composed from the
+core's elementwise ops, convolve, lstsq and eigvals, so coefficients and samples stay on their
+device (vander is array creation's)."""
 
-import operator
+from __future__ import annotations
+
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._closeness import allclose
-from ._creation import asarray as _asarray
-from ._creation import host_values, zeros_like
-from ._math import _arrays
-from ._searching import convolve
+from ._calculus import convolve
+from ._core import ndarray
+from ._creation import asarray, host_values, vander, zeros_like
+from ._dtypes import promoted_dtype
+from ._logic import allclose
+from ._util import on_one_device
 
-__all__ = ["poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul", "polysub",
-           "polyval", "roots", "vander"]
+if TYPE_CHECKING:
+    from ._core import ArrayLike
+
+__all__ = [
+    "poly",
+    "polyadd",
+    "polyder",
+    "polydiv",
+    "polyfit",
+    "polyint",
+    "polymul",
+    "polysub",
+    "polyval",
+    "roots",
+]
+
 
 
 def _atleast_1d(*objs):
-    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in _arrays(*objs))
+    out = tuple(_core.reshape(a, (1,)) if a.ndim == 0 else a for a in on_one_device(*objs))
     return out if len(out) > 1 else out[0]
 
 
-def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
-    """The Vandermonde matrix of 1-D x: columns x**(N-1), ..., x**0 (reversed with
-    ``increasing``), as running products like NumPy (numpy.vander)."""
-    x = _asarray(x)
-    if x.ndim != 1:
-        raise ValueError("x must be a one-dimensional array or sequence.")
-    n = x.shape[0] if N is None else operator.index(N)
-    if n < 0:
-        raise ValueError("negative dimensions are not allowed")
-    dt = np.promote_types(x.dtype, np.int_)
-    if n == 0:
-        return _core.zeros((x.shape[0], 0), dtype=dt, device=x.device)
-    cols = _core.broadcast_to(_core.reshape(x.astype(dt), (-1, 1)), (x.shape[0], n - 1))
-    ones = _core.ones((x.shape[0], 1), dtype=dt, device=x.device)
-    v = _core.concatenate([ones, _core.cumprod(cols, axis=1)], axis=1)
-    return v if increasing else v[:, ::-1]
-
-
-def polyval(p, x):
+def polyval(p: ArrayLike, x: ArrayLike) -> ndarray:
     """The polynomial with coefficients p (highest power first) at x, by Horner's scheme
     (numpy.polyval)."""
-    p, x = _arrays(p, x)
+    p, x = on_one_device(p, x)
     if p.ndim == 0:
         raise TypeError("iteration over a 0-d array")
     y = zeros_like(x)
@@ -57,14 +57,14 @@ def _padded(a, n):
     return _core.concatenate([_core.zeros(n, dtype=a.dtype, device=a.device), a]) if n else a
 
 
-def polyadd(a1, a2):
+def polyadd(a1: ArrayLike, a2: ArrayLike) -> ndarray:
     """The sum of two polynomials, aligned at the constant term (numpy.polyadd)."""
     a1, a2 = _atleast_1d(a1, a2)
     n = max(a1.shape[0], a2.shape[0])
     return _padded(a1, n - a1.shape[0]) + _padded(a2, n - a2.shape[0])
 
 
-def polysub(a1, a2):
+def polysub(a1: ArrayLike, a2: ArrayLike) -> ndarray:
     """The difference of two polynomials, aligned at the constant term (numpy.polysub)."""
     a1, a2 = _atleast_1d(a1, a2)
     n = max(a1.shape[0], a2.shape[0])
@@ -82,26 +82,26 @@ def _poly1d_coefficients(a):
     return a[int(nonzero[0]) :]
 
 
-def polymul(a1, a2):
+def polymul(a1: ArrayLike, a2: ArrayLike) -> ndarray:
     """The product of two polynomials: their coefficients' convolution, leading zeros trimmed
     first as NumPy does (numpy.polymul)."""
-    a1, a2 = _arrays(a1, a2)
+    a1, a2 = on_one_device(a1, a2)
     return convolve(_poly1d_coefficients(a1), _poly1d_coefficients(a2))
 
 
-def polyder(p, m=1):
+def polyder(p: ArrayLike, m: int = 1) -> ndarray:
     """The m-th derivative of a polynomial (numpy.polyder)."""
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    p = _asarray(p)
+    p = asarray(p)
     for _ in range(m):
         n = p.shape[0] - 1
         p = p[:-1] * _core.arange(n, 0, -1, device=p.device)
     return p
 
 
-def polyint(p, m=1, k=None):
+def polyint(p: ArrayLike, m: int = 1, k: ArrayLike | None = None) -> ndarray:
     """The m-th antiderivative of a polynomial, with integration constants k (numpy.polyint)."""
     m = int(m)
     if m < 0:
@@ -111,18 +111,18 @@ def polyint(p, m=1, k=None):
         k = k[0] * np.ones(m, float)
     if len(k) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
-    p = _asarray(p)
+    p = asarray(p)
     for i in range(m):
-        c = _asarray(k[i : i + 1], device=p.device)
+        c = asarray(k[i : i + 1], device=p.device)
         p = _core.concatenate([p / _core.arange(p.shape[0], 0, -1, device=p.device), c])
     return p
 
 
-def polydiv(u, v):
+def polydiv(u: ArrayLike, v: ArrayLike) -> tuple[ndarray, ndarray]:
     """Quotient and remainder of polynomial division (numpy.polydiv)."""
     u, v = _atleast_1d(u, v)
     u, v = u + 0.0, v + 0.0
-    dt = _core.result_type(u, v)
+    dt = promoted_dtype(u, v)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]
     r = u.astype(dt)
@@ -138,7 +138,7 @@ def polydiv(u, v):
     return q, r
 
 
-def poly(seq_of_zeros):
+def poly(seq_of_zeros: ArrayLike) -> Any:
     """The coefficients of the monic polynomial with the given roots, or the characteristic
     polynomial of a square matrix (numpy.poly)."""
     z = _atleast_1d(seq_of_zeros)
@@ -164,6 +164,7 @@ def poly(seq_of_zeros):
 
 
 def _core_linalg():
+    # accelpy.linalg is imported on first use (keeping `import accelpy` fast), so here too.
     from . import linalg
 
     return linalg
@@ -177,7 +178,7 @@ def _eigvals(a):
     return w
 
 
-def roots(p):
+def roots(p: ArrayLike) -> ndarray:
     """The roots of a polynomial: eigenvalues of its companion matrix (numpy.roots)."""
     p = _atleast_1d(p)
     if p.ndim != 1:
@@ -199,12 +200,13 @@ def roots(p):
     return _core.concatenate([r, _core.zeros((trailing,), dtype=r.dtype, device=p.device)])
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False,
+            w: ArrayLike | None = None, cov: bool | str = False) -> Any:
     """Least-squares polynomial fit of degree `deg`, highest power first (numpy.polyfit):
     a column-scaled Vandermonde system solved by accelpy.linalg.lstsq."""
     linalg = _core_linalg()
     order = int(deg) + 1
-    x, y, w = _arrays(x, y, w) if w is not None else (*_arrays(x, y), None)
+    x, y, w = on_one_device(x, y, w) if w is not None else (*on_one_device(x, y), None)
     x, y = x + 0.0, y + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")

@@ -1,20 +1,70 @@
-"""NumPy's order statistics and NaN-ignoring reductions, composed from the core's sort, gathers,
-reductions and fused elementwise ops, so they run on every device: median, quantile,
-percentile (and their nan* forms), nansum, nanprod, nanmax, nanmin, nanargmax, nanargmin,
-nanmean, nanvar, nanstd, ptp, average."""
+"""Statistics (NumPy's reference: "Statistics"), composed from the core's sort, gathers,
+reductions and fused elementwise ops, so they run on every device: order statistics (ptp,
+median, quantile, percentile and their nan* forms, nanmax, nanmin), averages and variances
+(average, nanmean, nanvar, nanstd), correlating (cov, corrcoef, correlate), and the other
+NaN-ignoring reductions (nansum, nanprod, nancumsum, nancumprod, nanargmax, nanargmin); the
+core's mean, var, std, max and min are re-exported here. Histograms are in _histograms."""
+
+from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._creation import asarray as _asarray
-from ._creation import host_values
-from ._manipulation import _axes
+from ._calculus import sliding_dot
 
-__all__ = ["average", "corrcoef", "cov", "median", "nanargmax", "nanargmin", "nancumprod",
-           "nancumsum", "nanmax", "nanmean", "nanmedian", "nanmin", "nanpercentile", "nanprod",
-           "nanquantile", "nanstd", "nansum", "nanvar", "percentile", "ptp", "quantile"]
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    max,
+    mean,
+    min,
+    ndarray,
+    std,
+    var,
+)
+from ._creation import asarray, host_values
+from ._dtypes import promoted_dtype
+from ._util import normalize_axes
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike
+
+    _Axis = int | Sequence[int] | None
+    _Q = float | Sequence[float] | ArrayLike
+
+__all__ = [
+    "average",
+    "corrcoef",
+    "correlate",
+    "cov",
+    "median",
+    "nanargmax",
+    "nanargmin",
+    "nancumprod",
+    "nancumsum",
+    "nanmax",
+    "nanmean",
+    "nanmedian",
+    "nanmin",
+    "nanpercentile",
+    "nanprod",
+    "nanquantile",
+    "nanstd",
+    "nansum",
+    "nanvar",
+    "percentile",
+    "ptp",
+    "quantile",
+    "mean",
+    "var",
+    "std",
+    "max",
+    "min",
+]
+
 
 
 def _inexact(dt):
@@ -34,32 +84,32 @@ def _warn_if(condition, message):
         warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False):
+def nansum(a: ArrayLike, axis: _Axis = None, dtype: Any = None, keepdims: bool = False) -> ndarray:
     """Sum treating NaNs as zero (numpy.nansum)."""
-    a, _ = _nan_filled(_asarray(a), 0)
+    a, _ = _nan_filled(asarray(a), 0)
     return _core.sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nanprod(a, axis=None, dtype=None, keepdims=False):
+def nanprod(a: ArrayLike, axis: _Axis = None, dtype: Any = None, keepdims: bool = False) -> ndarray:
     """Product treating NaNs as one (numpy.nanprod)."""
-    a, _ = _nan_filled(_asarray(a), 1)
+    a, _ = _nan_filled(asarray(a), 1)
     return _core.prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nancumsum(a, axis=None, dtype=None):
+def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> ndarray:
     """Cumulative sum treating NaNs as zero (numpy.nancumsum)."""
-    a, _ = _nan_filled(_asarray(a), 0)
+    a, _ = _nan_filled(asarray(a), 0)
     return _core.cumsum(a, axis=axis, dtype=dtype)
 
 
-def nancumprod(a, axis=None, dtype=None):
+def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> ndarray:
     """Cumulative product treating NaNs as one (numpy.nancumprod)."""
-    a, _ = _nan_filled(_asarray(a), 1)
+    a, _ = _nan_filled(asarray(a), 1)
     return _core.cumprod(a, axis=axis, dtype=dtype)
 
 
 def _nan_extreme(a, axis, keepdims, largest):
-    a = _asarray(a)
+    a = asarray(a)
     reduce = _core.max if largest else _core.min
     if not _inexact(a.dtype):
         return reduce(a, axis=axis, keepdims=keepdims)
@@ -69,18 +119,18 @@ def _nan_extreme(a, axis, keepdims, largest):
     return _core.where(all_nan, np.nan, reduce(filled, axis=axis, keepdims=keepdims))
 
 
-def nanmax(a, axis=None, keepdims=False):
+def nanmax(a: ArrayLike, axis: _Axis = None, keepdims: bool = False) -> ndarray:
     """Maximum ignoring NaNs; NaN (with a RuntimeWarning) for an all-NaN slice."""
     return _nan_extreme(a, axis, keepdims, True)
 
 
-def nanmin(a, axis=None, keepdims=False):
+def nanmin(a: ArrayLike, axis: _Axis = None, keepdims: bool = False) -> ndarray:
     """Minimum ignoring NaNs; NaN (with a RuntimeWarning) for an all-NaN slice."""
     return _nan_extreme(a, axis, keepdims, False)
 
 
 def _nan_arg(a, axis, keepdims, largest):
-    a = _asarray(a)
+    a = asarray(a)
     arg = _core.argmax if largest else _core.argmin
     if not _inexact(a.dtype):
         return arg(a, axis=axis, keepdims=keepdims)
@@ -90,12 +140,12 @@ def _nan_arg(a, axis, keepdims, largest):
     return arg(filled, axis=axis, keepdims=keepdims)
 
 
-def nanargmax(a, axis=None, keepdims=False):
+def nanargmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> ndarray:
     """Index of the maximum ignoring NaNs; ValueError for an all-NaN slice."""
     return _nan_arg(a, axis, keepdims, True)
 
 
-def nanargmin(a, axis=None, keepdims=False):
+def nanargmin(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> ndarray:
     """Index of the minimum ignoring NaNs; ValueError for an all-NaN slice."""
     return _nan_arg(a, axis, keepdims, False)
 
@@ -105,10 +155,10 @@ def _divide_by_count(total, count):
     return _core.divide(total, count).astype(total.dtype)
 
 
-def nanmean(a, axis=None, dtype=None, keepdims=False):
+def nanmean(a: ArrayLike, axis: _Axis = None, dtype: Any = None, keepdims: bool = False) -> ndarray:
     """Mean of the non-NaN values (numpy.nanmean); NaN with a RuntimeWarning for a slice of
     NaNs only."""
-    a = _asarray(a)
+    a = asarray(a)
     if not _inexact(a.dtype):
         return _core.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
     filled, mask = _nan_filled(a, 0)
@@ -118,9 +168,10 @@ def nanmean(a, axis=None, dtype=None, keepdims=False):
     return _divide_by_count(total, count)
 
 
-def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+def nanvar(a: ArrayLike, axis: _Axis = None, dtype: Any = None, ddof: float = 0,
+           keepdims: bool = False) -> ndarray:
     """Variance of the non-NaN values (numpy.nanvar)."""
-    a = _asarray(a)
+    a = asarray(a)
     if not _inexact(a.dtype):
         return _core.var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     filled, mask = _nan_filled(a, 0)
@@ -135,37 +186,39 @@ def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
     return _core.where(dof <= 0, np.nan, var)
 
 
-def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+def nanstd(a: ArrayLike, axis: _Axis = None, dtype: Any = None, ddof: float = 0,
+           keepdims: bool = False) -> ndarray:
     """Standard deviation of the non-NaN values (numpy.nanstd)."""
     return _core.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims))
 
 
-def ptp(a, axis=None, keepdims=False):
+def ptp(a: ArrayLike, axis: _Axis = None, keepdims: bool = False) -> ndarray:
     """Range of values, maximum minus minimum (numpy.ptp)."""
-    a = _asarray(a)
+    a = asarray(a)
     return _core.max(a, axis=axis, keepdims=keepdims) - _core.min(a, axis=axis, keepdims=keepdims)
 
 
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+def average(a: ArrayLike, axis: _Axis = None, weights: ArrayLike | None = None,
+            returned: bool = False, *, keepdims: bool = False) -> Any:
     """Weighted average (numpy.average): weights of a's shape, or 1-D along a single axis."""
-    a = _asarray(a)
+    a = asarray(a)
     if weights is None:
         avg = _core.mean(a, axis=axis, keepdims=keepdims)
-        scale = np.prod([a.shape[ax] for ax in _axes(axis, a.ndim)], dtype=np.int64)
+        scale = np.prod([a.shape[ax] for ax in normalize_axes(axis, a.ndim)], dtype=np.int64)
         if returned:
             return avg, _core.full(avg.shape, scale, dtype=avg.dtype, device=avg.device)
         return avg
-    w = _asarray(weights)
+    w = asarray(weights)
     if a.dtype.kind in "iub":
-        result_dtype = np.result_type(a.dtype, w.dtype, "f8")
+        result_dtype = promoted_dtype(a.dtype, w.dtype, "f8")
     else:
-        result_dtype = np.result_type(a.dtype, w.dtype)
+        result_dtype = promoted_dtype(a.dtype, w.dtype)
     if a.shape != w.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
         if w.ndim != 1:
             raise TypeError("1D weights expected when shapes of a and weights differ.")
-        ax = _axes(axis, a.ndim)
+        ax = normalize_axes(axis, a.ndim)
         if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
             raise ValueError("Length of weights not compatible with specified axis.")
         shape = [1] * a.ndim
@@ -182,21 +235,22 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
-def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
-        dtype=None):
+def cov(m: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, bias: bool = False,
+        ddof: int | None = None, fweights: ArrayLike | None = None,
+        aweights: ArrayLike | None = None, *, dtype: Any = None) -> ndarray:
     """Covariance matrix of the variables (rows, or columns when not `rowvar`) of m and y
     (numpy.cov), with frequency and analytic weights."""
-    m = _asarray(m)
+    m = asarray(m)
     if m.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     if dtype is None:
-        dtype = np.result_type(m.dtype, np.float64)
+        dtype = promoted_dtype(m.dtype, np.float64)
     x = _core.reshape(m, (1, -1)) if m.ndim < 2 else m
     x = x.astype(dtype)
     if not rowvar and x.shape[0] != 1:
         x = x.T
     if y is not None:
-        y = _asarray(y, device=m.device)
+        y = asarray(y, device=m.device)
         if y.ndim > 2:
             raise ValueError("y has more than 2 dimensions")
         yy = _core.reshape(y, (1, -1)) if y.ndim < 2 else y
@@ -226,7 +280,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         w_sum = float(n)
         fact = n - ddof
     else:
-        w_dev = _asarray(w, device=x.device)
+        w_dev = asarray(w, device=x.device)
         avg = _core.sum(x * w_dev, axis=1) / float(w.sum())
         w_sum = float(w.sum())
         if ddof == 0:
@@ -237,17 +291,16 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             aw = host_values(aweights, np.float64)
             fact = w_sum - ddof * float((w * aw).sum()) / w_sum
     if fact <= 0:
-        import warnings as _w
-
-        _w.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
     xc = x - _core.reshape(avg, (-1, 1))
-    xw = xc if w is None else xc * _asarray(w, device=x.device)
+    xw = xc if w is None else xc * asarray(w, device=x.device)
     c = _core.matmul(xc, _core.conj(xw).T) * (1.0 / fact if fact else np.inf)
     return _core.reshape(c, ()) if c.shape == (1, 1) else c
 
 
-def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+def corrcoef(x: ArrayLike, y: ArrayLike | None = None, rowvar: bool = True, *,
+             dtype: Any = None) -> ndarray:
     """Pearson correlation coefficients (numpy.corrcoef), clipped to [-1, 1]."""
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
@@ -265,7 +318,7 @@ def corrcoef(x, y=None, rowvar=True, *, dtype=None):
 
 def _sorted_last(a, axis):
     """a's reduced axes moved last and merged, sorted (NaN last), and the kept shape."""
-    axes = _axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim)
     kept = [d for d in range(a.ndim) if d not in axes]
     moved = _core.transpose(a, tuple(kept) + axes)
     kept_shape = tuple(a.shape[d] for d in kept)
@@ -303,7 +356,7 @@ def _q_dtype(q):
 
 
 def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
-    a = _asarray(a)
+    a = asarray(a)
     if method not in _METHODS:
         raise NotImplementedError(f"quantile: method '{method}' is not implemented (accelpy has "
                                   f"{', '.join(_METHODS)})")
@@ -316,7 +369,7 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
     s, kept_shape, n, axes = _sorted_last(a, axis)
     out_dtype = _float_dtype(a.dtype)
     if q_dtype is not None:
-        out_dtype = np.result_type(out_dtype, q_dtype)
+        out_dtype = promoted_dtype(out_dtype, q_dtype)
     if method in ("linear", "midpoint"):  # the discrete methods keep a's dtype, as NumPy's
         s = s.astype(out_dtype)
     nan_slices = None
@@ -332,7 +385,7 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
         count = _core.full(kept_shape, n, dtype=np.int64, device=a.device)
     if n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    q_dev = _core.reshape(_asarray(qv).to(a.device), qv.shape + (1,) * len(kept_shape))
+    q_dev = _core.reshape(asarray(qv).to(a.device), qv.shape + (1,) * len(kept_shape))
     cnt = count.astype(np.float64)
     # NumPy's virtual index for these methods: (n - 1) q.
     virtual = (cnt - 1.0) * q_dev
@@ -363,30 +416,34 @@ def _quantile(a, q, axis, method, keepdims, ignore_nan, percent=False):
     return _keep(result, a.ndim, axes, qv.ndim) if keepdims else result
 
 
-def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
-             *, weights=None, interpolation=None):
+def quantile(a: ArrayLike, q: _Q, axis: _Axis = None, out: None = None,
+             overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+             weights: None = None, interpolation: None = None) -> ndarray:
     """The q-th quantiles along `axis` (numpy.quantile; methods linear, lower, higher, nearest,
     midpoint). q's shape leads the result's."""
     _unsupported(out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, False)
 
 
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-               keepdims=False, *, weights=None, interpolation=None):
+def percentile(a: ArrayLike, q: _Q, axis: _Axis = None, out: None = None,
+               overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+               weights: None = None, interpolation: None = None) -> ndarray:
     """The q-th percentiles along `axis` (numpy.percentile)."""
     _unsupported(out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, False, percent=True)
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, *, weights=None, interpolation=None):
+def nanquantile(a: ArrayLike, q: _Q, axis: _Axis = None, out: None = None,
+                overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                weights: None = None, interpolation: None = None) -> ndarray:
     """Quantiles of the non-NaN values (numpy.nanquantile)."""
     _unsupported(out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, True)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                  keepdims=False, *, weights=None, interpolation=None):
+def nanpercentile(a: ArrayLike, q: _Q, axis: _Axis = None, out: None = None,
+                  overwrite_input: bool = False, method: str = "linear", keepdims: bool = False, *,
+                  weights: None = None, interpolation: None = None) -> ndarray:
     """Percentiles of the non-NaN values (numpy.nanpercentile)."""
     _unsupported(out, weights, interpolation)
     return _quantile(a, q, axis, method, keepdims, True, percent=True)
@@ -398,19 +455,21 @@ def _unsupported(out, weights, interpolation):
                                   "implemented")
 
 
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def median(a: ArrayLike, axis: _Axis = None, out: None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> ndarray:
     """The median along `axis` (numpy.median): the middle value, or the mean of the two middle
     ones; NaN for a slice holding a NaN."""
     if out is not None:
         raise NotImplementedError("median: out= is not implemented")
-    return _median(_asarray(a), axis, keepdims, False)
+    return _median(asarray(a), axis, keepdims, False)
 
 
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+def nanmedian(a: ArrayLike, axis: _Axis = None, out: None = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> ndarray:
     """The median of the non-NaN values (numpy.nanmedian)."""
     if out is not None:
         raise NotImplementedError("nanmedian: out= is not implemented")
-    return _median(_asarray(a), axis, keepdims, True)
+    return _median(asarray(a), axis, keepdims, True)
 
 
 def _median(a, axis, keepdims, ignore_nan):
@@ -440,3 +499,9 @@ def _median(a, axis, keepdims, ignore_nan):
             else:
                 result = _core.where(_core.isnan(s[..., n - 1]), np.nan, result)
     return _keep(result, a.ndim, axes, 0) if keepdims else result
+
+
+def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid") -> ndarray:
+    """Cross-correlation of two 1-D sequences, c[k] = sum_n a[n + k] * conj(v[n])
+    (numpy.correlate; modes full, same, valid)."""
+    return sliding_dot(a, v, mode, True)

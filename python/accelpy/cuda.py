@@ -13,13 +13,22 @@ stays fast and works on machines without CUDA (``is_available()`` is then False)
     print(start.elapsed_time(end), "ms")
 """
 
+from __future__ import annotations
+
 import atexit
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
+from ._core import Device, ndarray
+
+if TYPE_CHECKING:
+    from ._core import DeviceLike, DTypeLike
+
+    _DeviceArg = int | DeviceLike | None
 
 _c = _core._cuda
 # From here on no kernel is swapped for its optimized build (the compile worker still stores
@@ -42,17 +51,17 @@ _c.add_library_search_dirs(_wheel_dirs())
 OutOfMemoryError = _core.OutOfMemoryError
 
 
-def is_available():
+def is_available() -> bool:
     """Whether a CUDA driver and at least one GPU were found."""
     return _c.is_available()
 
 
-def device_count():
+def device_count() -> int:
     """The number of CUDA devices (0 without a driver)."""
     return _c.device_count()
 
 
-def unavailable_reason():
+def unavailable_reason() -> str:
     """Why CUDA is unavailable ('' when it is available)."""
     return _c.unavailable_reason()
 
@@ -64,7 +73,7 @@ class DeviceProperties:
         self.__dict__.update(d)
 
     @property
-    def compute_capability(self):
+    def compute_capability(self) -> tuple[int, int]:
         return (self.major, self.minor)
 
     def __repr__(self):
@@ -74,16 +83,16 @@ class DeviceProperties:
                 f"l2_cache_size={self.l2_cache_size >> 10} KiB)")
 
 
-def get_device_properties(device=None):
+def get_device_properties(device: _DeviceArg = None) -> DeviceProperties:
     """Properties of a device (an index, 'cuda:N', an accelpy.device; default: current)."""
     return DeviceProperties(_c.device_properties(device))
 
 
-def get_device_name(device=None):
+def get_device_name(device: _DeviceArg = None) -> str:
     return _c.device_properties(device)["name"]
 
 
-def synchronize(device=None):
+def synchronize(device: _DeviceArg = None) -> None:
     """Waits for all work on the device; raises for a kernel fault since the last check."""
     _c.synchronize(device)
 
@@ -91,7 +100,8 @@ def synchronize(device=None):
 class Stream:
     """A CUDA stream. ``with stream:`` makes it current for its device on this thread."""
 
-    def __init__(self, device=None, non_blocking=True, *, _handle=None):
+    def __init__(self, device: _DeviceArg = None, non_blocking: bool = True, *,
+                 _handle=None) -> None:
         self._s = _handle if _handle is not None else _c.Stream.create(device, non_blocking)
         self._prev = []
 
@@ -100,40 +110,40 @@ class Stream:
         return cls(_handle=s)
 
     @property
-    def device(self):
+    def device(self) -> Device:
         return _core.Device(f"cuda:{self._s.device_index}")
 
     @property
-    def handle(self):
+    def handle(self) -> int:
         """The CUstream, as an integer (for interoperability)."""
         return self._s.handle
 
     @property
-    def ptr(self):
+    def ptr(self) -> int:
         return self._s.handle
 
-    def synchronize(self):
+    def synchronize(self) -> None:
         self._s.synchronize()
 
-    def query(self):
+    def query(self) -> bool:
         """True when all work queued on the stream has finished."""
         return self._s.query()
 
-    def wait_event(self, event):
+    def wait_event(self, event: Event) -> None:
         """Makes later work on this stream wait for `event`."""
         self._s.wait_event(event._e)
 
-    def record(self, event=None):
+    def record(self, event: Event | None = None) -> Event:
         """Records an event (a new one by default) on this stream and returns it."""
         event = event if event is not None else Event(device=self.device)
         event.record(self)
         return event
 
-    def __enter__(self):
+    def __enter__(self) -> Stream:
         self._prev.append(_c.set_current_stream(self._s))
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         _c.set_current_stream(self._prev.pop())
 
     def __eq__(self, other):
@@ -146,12 +156,12 @@ class Stream:
         return f"<accelpy.cuda.Stream {self.handle:#x} on {self.device}>"
 
 
-def current_stream(device=None):
+def current_stream(device: _DeviceArg = None) -> Stream:
     """This thread's current stream on the device."""
     return Stream._wrap(_c.Stream.current(device))
 
 
-def default_stream(device=None):
+def default_stream(device: _DeviceArg = None) -> Stream:
     """The device's default stream (non-blocking with respect to the legacy NULL stream)."""
     return Stream._wrap(_c.Stream.default(device))
 
@@ -159,47 +169,48 @@ def default_stream(device=None):
 class Event:
     """A CUDA event: record it on a stream, then wait for it or time the work between two."""
 
-    def __init__(self, enable_timing=True, blocking=False, device=None):
+    def __init__(self, enable_timing: bool = True, blocking: bool = False,
+                 device: _DeviceArg = None) -> None:
         self._e = _c.Event.create(device, enable_timing, blocking)
 
-    def record(self, stream=None):
+    def record(self, stream: Stream | None = None) -> None:
         """Records the event on `stream` (default: the current stream of its device)."""
         if stream is None:
             stream = current_stream(self._e.device_index)
         self._e.record(stream._s)
 
-    def synchronize(self):
+    def synchronize(self) -> None:
         self._e.synchronize()
 
-    def query(self):
+    def query(self) -> bool:
         """True when the work before the event has finished."""
         return self._e.query()
 
-    def elapsed_time(self, end_event):
+    def elapsed_time(self, end_event: Event) -> float:
         """Milliseconds from this event to `end_event`."""
         return self._e.elapsed_ms(end_event._e)
 
 
-def memory_stats(device=None):
+def memory_stats(device: _DeviceArg = None) -> dict[str, int]:
     """Allocator statistics: allocated/peak/reserved bytes, the limit, counts, device free/total."""
     return dict(_c.memory_stats(device))
 
 
-def memory_allocated(device=None):
+def memory_allocated(device: _DeviceArg = None) -> int:
     return _c.memory_stats(device)["allocated_bytes"]
 
 
-def free_cache(device=None):
+def free_cache(device: _DeviceArg = None) -> None:
     """Returns the memory pool's cached blocks to the driver (after synchronizing)."""
     _c.free_cache(device)
 
 
-def set_memory_limit(nbytes, device=None):
+def set_memory_limit(nbytes: int | None, device: _DeviceArg = None) -> None:
     """Caps the bytes arrays may hold on the device (0 or None: no cap)."""
     _c.set_memory_limit(int(nbytes or 0), device)
 
 
-def kernel_cache_stats():
+def kernel_cache_stats() -> dict[str, Any]:
     """Kernel cache counters: compiled, disk_hits, memory_hits, kernels, compile_ms,
     upgrades_pending, upgraded, upgrade_failures, cache_dir.
 
@@ -211,7 +222,7 @@ def kernel_cache_stats():
     return dict(_c.kernel_cache_stats())
 
 
-def wait_for_optimized_kernels(timeout=None):
+def wait_for_optimized_kernels(timeout: float | None = None) -> bool:
     """Waits until every quickly compiled kernel has been replaced by its optimized build, as
     a benchmark should before timing kernels, or `timeout` seconds have passed. Returns whether
     none is pending."""
@@ -229,7 +240,8 @@ class _PinnedBuffer:
             self.ptr = 0
 
 
-def pinned_empty(shape, dtype=np.float32):
+def pinned_empty(shape: int | tuple[int, ...],
+                 dtype: DTypeLike = np.float32) -> np.ndarray[Any, Any]:
     """A NumPy array over page-locked host memory: copies to and from it are asynchronous
     (``ap.asarray(a, device='cuda')`` queues the copy and returns; synchronize the stream
     before writing to `a` again)."""
@@ -237,14 +249,14 @@ def pinned_empty(shape, dtype=np.float32):
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
     buf = _PinnedBuffer(max(nbytes, 1))
-    import ctypes
+    import ctypes  # only here: pinned host buffers are its one use
 
     raw = (ctypes.c_char * max(nbytes, 1)).from_address(buf.ptr)
     raw._accelpy_owner = buf  # the buffer lives as long as any view of it
     return np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
 
 
-def copy_to_host_async(src, out):
+def copy_to_host_async(src: ndarray, out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Queues a copy of the CUDA array `src` into the pinned NumPy array `out` on the current
     stream and returns at once; synchronize the stream (or an event) before reading `out`."""
     if not isinstance(out, np.ndarray) or not out.flags.c_contiguous:

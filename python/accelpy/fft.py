@@ -17,6 +17,7 @@ import numpy as _np
 from numpy.lib.array_utils import normalize_axis_index as _normalize_axis
 
 from . import _core
+from . import cuda as _cuda
 from ._creation import asarray as _asarray
 
 __all__ = [
@@ -368,9 +369,7 @@ class _Config:
 
 
 def _cuda_device_count():
-    from . import cuda
-
-    return cuda.device_count() if cuda.is_available() else 0
+    return _cuda.device_count() if _cuda.is_available() else 0
 
 
 config = _Config()

@@ -11,9 +11,13 @@ ACCELPY_DEBUG_FUSION=1 logs every group of the process to stderr; ACCELPY_MAX_PE
 the initial bound; ACCELPY_FUSION=0 runs every operation as its own kernel (results identical).
 """
 
+from __future__ import annotations
+
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from . import _core
 
@@ -22,7 +26,7 @@ set_max_pending_bytes = _core.set_max_pending_bytes
 
 
 @contextlib.contextmanager
-def debug_fusion(stream="stderr"):
+def debug_fusion(stream: TextIO | str | None = "stderr") -> Iterator[list[dict[str, Any]]]:
     """Logs every group (kernel) run inside the block: its ops, inputs, outputs, kernel name and
     whether it was a cache hit. Each record (a dict) is appended to the list this yields and, when
     `stream` is not None, written to it as one line (default: sys.stderr as it is when the block
@@ -56,7 +60,7 @@ def _from_environment():
     return lambda record: print(record["line"], file=sys.stderr)
 
 
-def stats():
+def stats() -> dict[str, int]:
     """Counters since the last reset_stats(): groups (kernels) run, nodes computed, results
     written, distinct group structures run (what compiled kernels depend on: a bound on the kernels
     a program compiles), runs of a structure seen before, and early evaluations by the
@@ -64,6 +68,6 @@ def stats():
     return dict(_core._fusion_stats())
 
 
-def reset_stats():
+def reset_stats() -> None:
     """Sets the counters of stats() to zero and forgets the structures seen."""
     _core._reset_eval_stats()

@@ -16,7 +16,8 @@ from typing import NamedTuple
 
 import numpy as _np
 
-from . import _core
+from . import _core, _indexing, _linear_algebra, _manipulation
+from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
 
 LinAlgError = _np.linalg.LinAlgError
@@ -277,11 +278,7 @@ def cross(x1, x2, /, *, axis=-1):
             f"cross needs vectors of 3 elements along axis {axis}, not "
             f"{a.shape[axis]} and {b.shape[axis]}"
         )
-    a, b = _core.moveaxis(a, axis, -1), _core.moveaxis(b, axis, -1)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    c = _core.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-    return _core.moveaxis(c, -1, axis)
+    return _cross(a, b, axis=axis)
 
 
 def _h(x):
@@ -412,13 +409,13 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
-def __getattr__(name):
-    # The products live in accelpy's namespace (other modules add them); the Array API lists
-    # them in linalg too. Looked up on use, so those added later are found.
-    if name in ("matmul", "tensordot", "outer", "vecdot", "trace", "diagonal",
-                "matrix_transpose"):
-        import accelpy
+# The products the Array API lists in linalg too: accelpy's own functions, from their chapters.
+_PRODUCTS = {"matmul": _linear_algebra, "tensordot": _linear_algebra, "outer": _linear_algebra,
+             "vecdot": _linear_algebra, "trace": _linear_algebra, "diagonal": _indexing,
+             "matrix_transpose": _manipulation}
 
-        if name in accelpy.__dict__:
-            return accelpy.__dict__[name]
+
+def __getattr__(name):
+    if name in _PRODUCTS:
+        return getattr(_PRODUCTS[name], name)
     raise AttributeError(f"module 'accelpy.linalg' has no attribute {name!r}")

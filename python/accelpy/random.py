@@ -26,6 +26,8 @@ from _thread import allocate_lock
 import numpy as np
 
 from . import _core
+from ._creation import asarray as _asarray
+from ._creation import host_values as _host_values
 
 __all__ = [
     "Generator",
@@ -83,9 +85,7 @@ def _check_nonnegative(value, name):
 
 
 def _as_param(x, device):
-    from ._creation import asarray
-
-    return x if _is_scalar(x) else asarray(x, device=device)
+    return x if _is_scalar(x) else _asarray(x, device=device)
 
 
 class Generator:
@@ -211,9 +211,7 @@ class Generator:
         if n == 0 and count != 0:
             raise ValueError("a cannot be empty unless no samples are taken")
         if p is not None:
-            from ._creation import asarray, host_values
-
-            pv = host_values(p, np.float64)
+            pv = _host_values(p, np.float64)
             if pv.ndim != 1:
                 raise ValueError("p must be 1-dimensional")
             if pv.size != n:
@@ -232,7 +230,7 @@ class Generator:
                 # without replacement, in the order successive draws would take them. Entries
                 # with p = 0 are never drawn (key -inf).
                 u = self._state.random((n,), np.float64, device)
-                p_dev = asarray(pv, device=u.device)
+                p_dev = _asarray(pv, device=u.device)
                 keys = _core.where(p_dev > 0, _core.log1p(-u) / p_dev, -np.inf)
                 order = _core.argsort(keys, descending=True)
                 idx = order[:count].reshape(shape)
@@ -242,7 +240,7 @@ class Generator:
             cdf = np.cumsum(pv)
             cdf /= cdf[-1]
             u = self._state.random(shape, np.float64, device)
-            cdf_dev = asarray(cdf, device=u.device).reshape((1,) * len(shape) + (n,))
+            cdf_dev = _asarray(cdf, device=u.device).reshape((1,) * len(shape) + (n,))
             idx = _core.sum(cdf_dev <= u.reshape(shape + (1,)), axis=-1)
         elif replace:
             idx = self._state.integers(0, n, shape, np.int64, False, device)
@@ -255,9 +253,7 @@ class Generator:
 
 
 def _as_array(x, device):
-    from ._creation import asarray
-
-    return asarray(x, device=device)
+    return _asarray(x, device=device)
 
 
 def _normalize_axis(axis, ndim):

@@ -1,4 +1,9 @@
-"""NumPy's dispatch protocols on accelpy arrays.
+"""Interoperability with NumPy and other array libraries.
+
+- Importing other libraries' arrays without copies: DLPack and the CUDA array interface
+  (``asarray_foreign``; ``from_dlpack`` is array creation). The export side
+  (``ndarray.__dlpack__``, ``__dlpack_device__``, ``__cuda_array_interface__``) is bound in C++
+  (src/python/bind_interop.cpp).
 
 - ``__array_ufunc__`` (NEP 13): ``np.sin(x)``, ``np.add(x, n, out=y)``, ``np.add.reduce(x)``,
   ``np.multiply.outer(x, y)`` run accelpy's own functions and return accelpy arrays on the
@@ -8,15 +13,35 @@
   the accelpy function of the same name in the same (sub)module. The map is looked up in the
   live namespace, so every function added to accelpy is dispatched without a table here.
 - ``__array_namespace__``: the Array API namespace, accelpy itself.
+- ``shares_memory`` and ``may_share_memory``, answered by NumPy over the arrays' address ranges.
 """
 
+from __future__ import annotations
+
+import enum
 import numbers
-import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._core import ndarray
+
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    Device,
+    asnumpy,
+    ndarray,
+)
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike, DeviceLike, DTypeLike
+
+__all__ = [
+    "may_share_memory",
+    "shares_memory",
+    "asnumpy",
+]
 
 # NumPy ufunc name -> accelpy reduction, for ufunc.reduce.
 _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
@@ -39,10 +64,18 @@ _METADATA = {
 }
 
 
-def _accelpy():
-    import accelpy
+# The namespace NumPy's protocols dispatch to: the package, given by use_namespace once it is
+# complete (importing it from here would run back up the package).
+_namespace: ModuleType | None = None
 
-    return accelpy
+
+def use_namespace(module: ModuleType) -> None:
+    global _namespace
+    _namespace = module
+
+
+def _accelpy() -> Any:
+    return _namespace
 
 
 def _is_operand(x):
@@ -254,108 +287,181 @@ def array_namespace(self, /, *, api_version=None):
     return _accelpy()
 
 
-def to_device(self, device, /, *, stream=None):
-    """The array on `device` (the array itself when it is there already); with `stream`
-    (an accelpy.cuda.Stream), the copy is queued on that stream (Array API to_device)."""
-    if stream is None:
-        return self.to(device)
-    if isinstance(stream, int):
-        raise TypeError("to_device: stream must be an accelpy.cuda.Stream (integer handles of "
-                        "other libraries' streams are not accepted)")
-    with stream:
-        return self.to(device)
+def _extent_view(a):
+    """A NumPy array over a's memory range that is never read: shared-memory questions are
+    pointer arithmetic on (address, shape, strides)."""
+    if isinstance(a, ndarray):
+        if a.device.type == "cuda":
+            info = a.__cuda_array_interface__
+            return a.device, _fake_numpy(info["data"][0], a.shape, a.strides, a.dtype)
+        return a.device, np.from_dlpack(a)
+    return _core.Device("cpu"), np.asarray(a)
 
 
-def _rebuild(data, device):
-    from ._creation import asarray
-
-    return asarray(data, device=device)
-
-
-def reduce(self):
-    """Pickling (for Dask workers, multiprocessing): the data travels as a NumPy array and
-    comes back on a device of the same name (each worker's own cuda:0 under Dask-CUDA)."""
-    return (_rebuild, (_core.asnumpy(self), str(self.device)))
+class _Interface:
+    def __init__(self, interface):
+        self.__array_interface__ = interface
 
 
-def dask_tokenize(self):
-    """A fresh token per call: hashing the data would copy it to the host, and Dask needs
-    tokens only to name graph keys (it treats accelpy chunks like any unhashable object)."""
-    return ("accelpy.ndarray", os.urandom(16).hex())  # uuid4's randomness; uuid is slow to import
+def _fake_numpy(address, shp, strides, dtype):
+    return np.asarray(_Interface({"data": (address, False), "shape": shp, "strides": strides,
+                                  "typestr": dtype.str, "version": 3}))
 
 
-def sizeof(self):
-    """sys.getsizeof: the handle and the bytes of the elements the array covers, as NumPy
-    counts an array's data (Dask's memory accounting of chunks reads this)."""
-    return object.__sizeof__(self) + int(self.nbytes)
+def _size_of(x):
+    return x.size if isinstance(x, ndarray) else np.size(x)
 
 
-class Flags:
-    """The memory-layout flags of an array (``ndarray.flags``): read-only, as attributes or by
-    NumPy's keys (``x.flags["C_CONTIGUOUS"]``)."""
+def may_share_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = 0) -> bool:
+    """Whether the memory ranges of a and b overlap (numpy.may_share_memory); arrays on
+    different devices never do."""
+    return shares_memory(a, b, max_work=max_work)
 
-    __slots__ = ("c_contiguous", "f_contiguous", "writeable", "aligned")
 
-    def __init__(self, x):
-        shape, strides, item = x.shape, x.strides, x.itemsize
-        self.c_contiguous = _contiguous(shape, strides, item, reversed(range(len(shape))))
-        self.f_contiguous = _contiguous(shape, strides, item, range(len(shape)))
-        self.writeable = bool(x._writeable)
-        self.aligned = True  # accelpy's views always start on whole elements
+def shares_memory(a: ArrayLike, b: ArrayLike, /, max_work: int = -1) -> bool:
+    """Whether a and b share an element's memory (numpy.shares_memory); arrays on different
+    devices never do. A deferred result is computed first (into memory of its own)."""
+    if _size_of(a) == 0 or _size_of(b) == 0:
+        return False  # no element to share (and an empty array's address may be null)
+    dev_a, view_a = _extent_view(a)
+    dev_b, view_b = _extent_view(b)
+    if dev_a != dev_b:
+        return False
+    if max_work == 0:
+        return bool(np.may_share_memory(view_a, view_b))
+    return bool(np.shares_memory(view_a, view_b, max_work=max_work))
 
-    @property
-    def contiguous(self):
-        return self.c_contiguous
 
-    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
-             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned"}
+# The DLPack version accelpy reads and writes (ACCEL_DLPACK_*_VERSION in include/accel/dlpack.h).
+DLPACK_VERSION = (1, 1)
 
-    def __getitem__(self, key):
+
+class DLDeviceType(enum.IntEnum):
+    """DLPack's device types (``__dlpack_device__()[0]``); accelpy reads the first four."""
+
+    kDLCPU = 1
+    kDLCUDA = 2
+    kDLCUDAHost = 3
+    kDLOpenCL = 4
+    kDLVulkan = 7
+    kDLMetal = 8
+    kDLVPI = 9
+    kDLROCM = 10
+    kDLROCMHost = 11
+    kDLExtDev = 12
+    kDLCUDAManaged = 13
+    kDLOneAPI = 14
+    kDLWebGPU = 15
+    kDLHexagon = 16
+    kDLMAIA = 17
+
+
+def dlpack_source_device(x):
+    """The accelpy device of a DLPack producer's data (BufferError where accelpy cannot read)."""
+    kind, index = x.__dlpack_device__()
+    if kind in (DLDeviceType.kDLCPU, DLDeviceType.kDLCUDAHost):
+        return Device("cpu")
+    if kind in (DLDeviceType.kDLCUDA, DLDeviceType.kDLCUDAManaged):
+        return Device(f"cuda:{int(index)}")
+    name = DLDeviceType(kind).name if kind in DLDeviceType._value2member_map_ else str(kind)
+    raise BufferError(f"accelpy cannot read memory on DLPack device {name}; it reads CPU, CUDA, "
+                      "CUDA host and CUDA managed memory")
+
+
+def dlpack_consumer_stream(device):
+    """The stream a producer must order its work before: accelpy's current stream there."""
+    if device.type != "cuda":
+        return None
+    return _core._cuda.Stream.current(device.index).handle
+
+
+def dlpack_export(x, stream, copy):
+    """Calls the producer's ``__dlpack__`` the newest way it understands."""
+    kwargs = {"stream": stream, "max_version": DLPACK_VERSION}
+    if copy is False:
+        kwargs["copy"] = False  # the producer must not copy either
+    try:
+        return x.__dlpack__(**kwargs)
+    except TypeError:
+        # A producer older than the 2023.12 signature: legacy capsules, `stream` only.
+        if stream is None:
+            return x.__dlpack__()
+        return x.__dlpack__(stream=stream)
+
+
+def finish_import(arr, copied, device, copy):
+    """Moves or copies an imported array as `device` and `copy` ask; copies are made now, since
+    the producer may change its memory once this call returns."""
+    target = arr.device if device is None else Device(device)
+    if target != arr.device:
+        if copy is False:
+            raise BufferError(f"from_dlpack: the data is on {arr.device}; moving it to {target} "
+                              "needs a copy, and copy=False forbids it")
+        out = arr.to(target)
+    elif copy and not copied:
+        out = arr.copy()
+    else:
+        return arr
+    _core.eval(out)
+    return out
+
+
+def _cuda_interface_array(obj, iface):
+    """An array over the CUDA memory an object describes with ``__cuda_array_interface__``
+    (versions 0-3): no copy; its ``stream`` (version 3) is waited for on accelpy's stream."""
+    if iface.get("mask") is not None:
+        raise TypeError("accelpy cannot import a masked __cuda_array_interface__")
+    dt = np.dtype(iface["typestr"])
+    if not dt.isnative:
+        raise TypeError(f"__cuda_array_interface__ typestr {iface['typestr']!r} is not in native "
+                        "byte order")
+    shape = tuple(int(s) for s in iface["shape"])
+    ptr, readonly = iface["data"]
+    strides = iface.get("strides")
+    if strides is not None:
+        if any(s % dt.itemsize for s in strides):
+            raise ValueError(f"__cuda_array_interface__ strides {tuple(strides)} are not whole "
+                             f"elements of {dt}; accelpy needs element strides")
+        strides = tuple(int(s) // dt.itemsize for s in strides)
+    stream = iface.get("stream") if iface.get("version", 0) >= 3 else None
+    return _core._wrap_cuda_memory(int(ptr or 0), dt, shape, strides, obj, bool(readonly), stream)
+
+
+def is_foreign_array(obj: object) -> bool:
+    """Whether obj is another library's array that accelpy imports through a protocol."""
+    return hasattr(obj, "__cuda_array_interface__") or (
+        hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"))
+
+
+def asarray_foreign(obj: Any, dtype: DTypeLike | None = None, device: DeviceLike | None = None,
+                    copy: bool | None = None) -> ndarray | None:
+    """``asarray`` for another library's array: DLPack first (it carries ownership, bool and
+    bfloat16), else the CUDA array interface; then device and dtype as asked."""
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         try:
-            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
-        except (KeyError, AttributeError):
-            raise KeyError(f"Unknown flag {key!r}") from None
-
-    def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
-                         for k in ("c_contiguous", "f_contiguous", "writeable", "aligned"))
-
-
-def _contiguous(shape, strides, itemsize, axes):
-    """NumPy's rule: axes of length 1 may have any stride; an empty array is contiguous."""
-    if 0 in shape:
-        return True
-    expected = itemsize
-    for d in axes:
-        if shape[d] != 1:
-            if strides[d] != expected:
-                return False
-            expected *= shape[d]
-    return True
+            src = dlpack_source_device(obj)
+        except BufferError:
+            src = None
+        if src is not None:
+            arr, copied = _core._from_dlpack_capsule(dlpack_export(obj, dlpack_consumer_stream(src),
+                                                            False if copy is False else None))
+            return _convert(arr, copied, dtype, device, copy)
+    if hasattr(obj, "__cuda_array_interface__"):
+        return _convert(_cuda_interface_array(obj, obj.__cuda_array_interface__), False, dtype,
+                        device, copy)
+    return None
 
 
-def flags(self):
-    """The memory-layout flags (``numpy.ndarray.flags``)."""
-    return Flags(self)
-
-
-def tobytes(self, order="C"):
-    """The raw bytes of the elements, as ``numpy.ndarray.tobytes`` (copied to the host)."""
-    if order in ("A", "K"):  # the host copy is C-ordered: decide from this array's layout
-        f = self.flags
-        order = "F" if f.f_contiguous and not f.c_contiguous else "C"
-    return self.get().tobytes(order=order)
-
-
-def install():
-    ndarray.flags = property(flags)
-    ndarray.tobytes = tobytes
-    ndarray.__sizeof__ = sizeof
-    ndarray.__reduce__ = reduce
-    ndarray.__dask_tokenize__ = dask_tokenize
-    ndarray.__array_ufunc__ = array_ufunc
-    ndarray.__array_function__ = array_function
-    ndarray.__array_namespace__ = array_namespace
-    ndarray.to_device = to_device
-
+def _convert(arr, copied, dtype, device, copy):
+    if dtype is not None and np.dtype(dtype) != arr.dtype:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: "
+                             f"{arr.dtype} must be converted to {np.dtype(dtype)}")
+        target = arr.device if device is None else Device(device)
+        out = arr.to(target).astype(dtype)
+        _core.eval(out)
+        return out
+    try:
+        return finish_import(arr, copied, device, copy)
+    except BufferError as e:
+        raise ValueError(f"Unable to avoid copy while creating an array as requested: {e}") from e

@@ -1,164 +1,163 @@
-"""NumPy's joining and reshaping helpers composed from the core's concatenate, views and gathers:
-the stack family, block, atleast_nd, append/delete/insert, resize, rot90, rollaxis, trim_zeros,
-ediff1d.
+"""Array manipulation, second half (NumPy's reference: "Array manipulation routines"): tiling
+(tile, repeat), adding and removing elements (append, delete, insert, resize, trim_zeros) and
+rearranging (flip, fliplr, flipud, roll, rot90).
 
+Views stay views (flip: no copy, as NumPy); tile and repeat are broadcasts copied once.
 Positions (delete's and insert's `obj`) are small arguments worked out on the host; the data is
-gathered with ``take`` on the array's device.
-"""
+gathered with ``take`` on the array's device."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _core
+from ._core import ndarray
 from ._creation import asarray, host_values
-from ._manipulation import _along, _axes, _axis, flip
+from ._util import along_axis, normalize_axes, normalize_axis
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ._core import ArrayLike
+
+    Axes = int | Sequence[int] | None
 
 __all__ = [
-    "atleast_1d",
-    "atleast_2d",
-    "atleast_3d",
-    "hstack",
-    "vstack",
-    "dstack",
-    "column_stack",
-    "block",
     "append",
     "delete",
+    "flip",
+    "fliplr",
+    "flipud",
     "insert",
+    "repeat",
     "resize",
+    "roll",
     "rot90",
-    "rollaxis",
+    "tile",
     "trim_zeros",
-    "ediff1d",
 ]
 
 
-def _one_or_tuple(results):
-    return results[0] if len(results) == 1 else tuple(results)
+
+def flip(m: ArrayLike, axis: Axes = None) -> ndarray:
+    """A view with the order of elements reversed along `axis` (all axes when None)."""
+    m = asarray(m)
+    idx = [slice(None)] * m.ndim
+    for ax in normalize_axes(axis, m.ndim):
+        idx[ax] = slice(None, None, -1)
+    return m[tuple(idx)]
 
 
-def atleast_1d(*arys):
-    """The inputs as arrays of at least one dimension (numpy.atleast_1d): a 0-d array becomes
-    shape (1,). One array for one input, a tuple for several."""
-    out = []
-    for a in arys:
-        a = asarray(a)
-        out.append(a.reshape(1) if a.ndim == 0 else a)
-    return _one_or_tuple(out)
+def fliplr(m: ArrayLike) -> ndarray:
+    """flip(m, axis=1) for arrays of at least two dimensions."""
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return flip(m, 1)
 
 
-def atleast_2d(*arys):
-    """The inputs as arrays of at least two dimensions (numpy.atleast_2d): shape (N,) becomes
-    (1, N), a 0-d array (1, 1)."""
-    out = []
-    for a in arys:
-        a = asarray(a)
-        out.append(a.reshape((1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a)
-    return _one_or_tuple(out)
+def flipud(m: ArrayLike) -> ndarray:
+    """flip(m, axis=0) for arrays of at least one dimension."""
+    m = asarray(m)
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return flip(m, 0)
 
 
-def atleast_3d(*arys):
-    """The inputs as arrays of at least three dimensions (numpy.atleast_3d): shape (N,) becomes
-    (1, N, 1), (M, N) becomes (M, N, 1), a 0-d array (1, 1, 1)."""
-    out = []
-    for a in arys:
-        a = asarray(a)
-        if a.ndim == 0:
-            a = a.reshape(1, 1, 1)
-        elif a.ndim == 1:
-            a = a.reshape(1, a.shape[0], 1)
-        elif a.ndim == 2:
-            a = a.reshape(a.shape + (1,))
-        out.append(a)
-    return _one_or_tuple(out)
+def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray:
+    """Elements shifted by `shift` along `axis`, wrapping around (numpy.roll)."""
+    a = asarray(a)
+    if axis is None:
+        return roll(a.reshape(-1), shift, 0).reshape(a.shape)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = [normalize_axis(ax, a.ndim) for ax in axes]
+    pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
+    total = {}
+    for s, ax in pairs:
+        total[int(ax)] = total.get(int(ax), 0) + int(s)
+    out = a
+    for ax, s in total.items():
+        n = a.shape[ax]
+        if n == 0 or s % n == 0:
+            continue
+        s %= n
+        out = _core.concatenate([out[along_axis(a.ndim, ax, slice(n - s, None))],
+                                 out[along_axis(a.ndim, ax, slice(0, n - s))]], axis=ax)
+    return out if out is not a else a.copy()
 
 
-def _sequence(tup):
-    if not isinstance(tup, (list, tuple)):
-        raise TypeError('arrays to stack must be passed as a "sequence" type such as list or '
-                        "tuple.")
-    return tup
+def tile(A: ArrayLike, reps: int | Sequence[int]) -> ndarray:
+    """A repeated `reps` times along each axis (numpy.tile): one broadcast, copied once."""
+    A = asarray(A)
+    reps = tuple(operator.index(r) for r in reps) if isinstance(reps, (tuple, list)) else (
+        operator.index(reps),)
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    d = max(len(reps), A.ndim)
+    reps = (1,) * (d - len(reps)) + reps
+    shape = (1,) * (d - A.ndim) + tuple(A.shape)
+    inter = []
+    for s in shape:
+        inter += [1, s]
+    big = []
+    for r, s in zip(reps, shape, strict=True):
+        big += [r, s]
+    out = _core.broadcast_to(A.reshape(tuple(inter)), tuple(big))
+    return out.reshape(tuple(r * s for r, s in zip(reps, shape, strict=True))).copy()
 
 
-def _concatenate(arrays, axis, dtype=None, casting="same_kind"):
-    if not arrays:
-        raise ValueError("need at least one array to concatenate")
-    if dtype is not None:
-        dtype = np.dtype(dtype)
-        for a in arrays:
-            if not np.can_cast(a.dtype, dtype, casting):
-                raise TypeError(f"Cannot cast array data from {a.dtype!r} to {dtype!r} "
-                                f"according to the rule {casting!r}")
-        arrays = [a.astype(dtype) for a in arrays]
-    elif casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
-    return _core.concatenate(list(arrays), axis=axis)
+def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> ndarray:
+    """Each element repeated `repeats` times along `axis` (flattened when None), numpy.repeat.
+
+    `repeats` is an integer or one integer per element along the axis (then the result is a
+    concatenation of broadcast pieces, one per distinct run).
+    """
+    a = asarray(a)
+    if axis is None or a.ndim == 0:  # NumPy repeats a 0-d array as a 1-d one
+        a = a.reshape(-1)
+        axis = 0 if axis is None else axis
+    axis = normalize_axis(axis, a.ndim)
+    n = a.shape[axis]
+    if isinstance(repeats, float):
+        repeats = int(repeats)  # NumPy truncates a Python float (not a float array)
+    reps = np.asarray(repeats.tolist() if isinstance(repeats, ndarray) else repeats)
+    if reps.dtype.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{reps.dtype}') to dtype('int64') "
+                        "according to the rule 'safe'")
+    if reps.ndim > 1 or (reps.ndim == 1 and reps.size not in (1, n)):
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                         f"({', '.join(map(str, reps.shape))},)")
+    if (reps < 0).any():
+        raise ValueError("repeats may not contain negative values.")
+    if reps.ndim == 0 or reps.size == 1:
+        r = int(reps.reshape(-1)[0])
+        shape = list(a.shape)
+        exp = _core.expand_dims(a, [axis + 1])
+        big = shape[:axis + 1] + [r] + shape[axis + 1:]
+        out = _core.broadcast_to(exp, tuple(big))
+        shape[axis] = n * r
+        return out.reshape(tuple(shape)).copy()
+    pieces = []
+    for i, r in enumerate(reps.tolist()):
+        if r == 0:
+            continue
+        piece = a[along_axis(a.ndim, axis, slice(i, i + 1))]
+        big = list(a.shape)
+        big[axis] = r
+        pieces.append(_core.broadcast_to(piece, tuple(big)))
+    if not pieces:
+        shape = list(a.shape)
+        shape[axis] = 0
+        return _core.empty(tuple(shape), dtype=a.dtype, device=a.device)
+    return _core.concatenate(pieces, axis=axis) if len(pieces) > 1 else pieces[0].copy()
 
 
-def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Joins arrays column-wise (numpy.hstack): along axis 1, or axis 0 when all are 1-D."""
-    arrs = [atleast_1d(a) for a in _sequence(tup)]
-    axis = 0 if arrs and arrs[0].ndim == 1 else 1
-    return _concatenate(arrs, axis, dtype, casting)
-
-
-def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Joins arrays row-wise (numpy.vstack): 1-D arrays become rows."""
-    return _concatenate([atleast_2d(a) for a in _sequence(tup)], 0, dtype, casting)
-
-
-def dstack(tup):
-    """Joins arrays along the third axis (numpy.dstack), after atleast_3d."""
-    return _concatenate([atleast_3d(a) for a in _sequence(tup)], 2)
-
-
-def column_stack(tup):
-    """Joins 1-D arrays as columns (and 2-D arrays as they are) into a 2-D array
-    (numpy.column_stack)."""
-    arrs = []
-    for a in _sequence(tup):
-        a = asarray(a)
-        arrs.append(a.reshape(-1, 1) if a.ndim < 2 else a)
-    return _concatenate(arrs, 1)
-
-
-def _block_depths(arrays, index):
-    """(list depth, largest leaf ndim) of a nested list of blocks, checking it is regular."""
-    if isinstance(arrays, tuple):
-        raise TypeError(f"{index} is a tuple. Only lists can be used to arrange blocks, and "
-                        "np.block does not allow implicit conversion from tuple to ndarray.")
-    if isinstance(arrays, list):
-        if not arrays:
-            raise ValueError(f"List at {index} cannot be empty")
-        depths = [_block_depths(a, f"{index}[{i}]") for i, a in enumerate(arrays)]
-        first = depths[0][0]
-        for i, (d, _) in enumerate(depths):
-            if d != first:
-                raise ValueError(f"List depths are mismatched. First element was at depth "
-                                 f"{first + 1}, but there is an element at depth {d + 1} "
-                                 f"({index}[{i}])")
-        return first + 1, max(nd for _, nd in depths)
-    return 0, asarray(arrays).ndim
-
-
-def _block(arrays, depth, ndim):
-    if depth == 0:
-        a = asarray(arrays)
-        return a.reshape((1,) * (ndim - a.ndim) + a.shape) if a.ndim < ndim else a
-    parts = [_block(a, depth - 1, ndim) for a in arrays]
-    return _core.concatenate(parts, axis=-depth)
-
-
-def block(arrays):
-    """An array assembled from nested lists of blocks (numpy.block): the innermost lists join
-    along the last axis, the next ones along the second-to-last, and so on."""
-    depth, ndim = _block_depths(arrays, "arrays")
-    if depth == 0:
-        return asarray(arrays).copy()
-    return _block(arrays, depth, max(depth, ndim))
-
-
-def append(arr, values, axis=None):
+def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> ndarray:
     """`arr` with `values` appended along `axis` (numpy.append); both flattened when axis is
     None."""
     arr = asarray(arr)
@@ -188,11 +187,11 @@ def _edit_target(arr, obj, axis):
     arr = asarray(arr)
     if axis is None:
         arr, axis = arr.reshape(-1), 0
-    axis = _axis(axis, arr.ndim)
+    axis = normalize_axis(axis, arr.ndim)
     return (arr, axis, *_positions(obj, arr.shape[axis]))
 
 
-def delete(arr, obj, axis=None):
+def delete(arr: ArrayLike, obj: int | slice | ArrayLike, axis: int | None = None) -> ndarray:
     """`arr` without the entries `obj` (an int, slice, integer array or boolean mask) along
     `axis` (numpy.delete); the flattened array when axis is None."""
     arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
@@ -210,10 +209,11 @@ def delete(arr, obj, axis=None):
         keep[idx] = False
     # A boolean mask along the axis (1 byte per slice to move; measured faster than take with
     # the kept positions on the CPU, 16M float32: 28 ms against 54 ms).
-    return arr[_along(arr.ndim, axis, asarray(keep, device=arr.device))]
+    return arr[along_axis(arr.ndim, axis, asarray(keep, device=arr.device))]
 
 
-def insert(arr, obj, values, axis=None):
+def insert(arr: ArrayLike, obj: int | slice | ArrayLike, values: ArrayLike,
+           axis: int | None = None) -> ndarray:
     """`arr` with `values` inserted before the positions `obj` along `axis` (numpy.insert);
     the flattened array when axis is None."""
     arr, axis, idx, is_mask = _edit_target(arr, obj, axis)
@@ -261,7 +261,7 @@ def insert(arr, obj, values, axis=None):
     return _core.take(joined, asarray(source, device=arr.device), axis=axis)
 
 
-def resize(a, new_shape):
+def resize(a: ArrayLike, new_shape: int | Sequence[int]) -> ndarray:
     """An array of `new_shape` filled with `a`'s elements repeated in order (numpy.resize); a
     zero-size `a` gives zeros."""
     a = asarray(a)
@@ -279,7 +279,7 @@ def resize(a, new_shape):
     return flat[:size].reshape(shape)
 
 
-def rot90(m, k=1, axes=(0, 1)):
+def rot90(m: ArrayLike, k: int = 1, axes: Sequence[int] = (0, 1)) -> ndarray:
     """`m` rotated by 90 degrees k times in the plane of `axes`, from the first towards the
     second (numpy.rot90); a view."""
     m = asarray(m)
@@ -303,35 +303,15 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(_core.transpose(m, tuple(perm)), axes[1])
 
 
-def rollaxis(a, axis, start=0):
-    """`a` with `axis` moved to before position `start` (numpy.rollaxis; moveaxis is the newer
-    spelling); a view."""
-    a = asarray(a)
-    n = a.ndim
-    axis = _axis(axis, n)
-    msg = "'%s' arg requires %d <= %s < %d, but %d was passed in"
-    if not -n <= start <= n:
-        raise np.exceptions.AxisError(msg % ("start", -n, "start", n + 1, start))
-    if start < 0:
-        start += n
-    if axis < start:
-        start -= 1
-    if axis == start:
-        return a[...]
-    axes = list(range(n))
-    axes.remove(axis)
-    axes.insert(start, axis)
-    return _core.transpose(a, tuple(axes))
-
-
-def trim_zeros(filt, trim="fb", axis=None):
+def trim_zeros(filt: ArrayLike, trim: str = "fb",
+               axis: int | Sequence[int] | None = None) -> ndarray:
     """`filt` without its leading ('f') and/or trailing ('b') zeros along `axis` (all axes when
     None), as numpy.trim_zeros: the box bounding the nonzero elements; a view."""
     a = asarray(filt)
     trim = trim.lower()
     if trim not in {"fb", "bf", "f", "b"}:
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
-    axes = _axes(axis, a.ndim)
+    axes = normalize_axes(axis, a.ndim)
     if not axes:
         return a
     nonzero = a != 0
@@ -349,24 +329,3 @@ def trim_zeros(filt, trim="fb", axis=None):
         stop = n - int(_core.argmax(flip(along, 0))) if "b" in trim else None
         index.append(slice(start, stop))
     return a[tuple(index)]
-
-
-def ediff1d(ary, to_end=None, to_begin=None):
-    """The differences between consecutive elements of the flattened array, with `to_begin`
-    and `to_end` (flattened, cast to its dtype) around them (numpy.ediff1d)."""
-    a = asarray(ary).reshape(-1)
-    parts = [a[1:] - a[:-1]]
-
-    def extra(values, name):
-        v = asarray(values, device=a.device)
-        if not np.can_cast(v.dtype, a.dtype, casting="same_kind"):
-            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
-                            "`same_kind` rule.")
-        return v.reshape(-1).astype(a.dtype)
-
-    if to_begin is not None:
-        parts.insert(0, extra(to_begin, "to_begin"))
-    if to_end is not None:
-        parts.append(extra(to_end, "to_end"))
-    return _core.concatenate(parts, axis=0) if len(parts) > 1 else parts[0]
-

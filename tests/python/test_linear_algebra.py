@@ -189,7 +189,7 @@ def test_einsum_errors(subs, shapes, device, rng):
                                lambda: ap.einsum(subs, *[to_device(o) for o in ops])) is None
 
 
-# ---- kron, cross, matvec and vecmat (accelpy._products; issue 6, NumPy breadth part B) ----
+# ---- kron, cross, matvec and vecmat (accelpy._linear_algebra; issue 6, NumPy breadth part B) ----
 
 BREADTH_DTYPES = [np.int32, np.float32, np.float64, np.complex64]
 

@@ -1,60 +1,70 @@
-"""Index arrays and index arithmetic (indices, ix_, the tril/triu/diag index families,
-unravel_index, ravel_multi_index), choosing among arrays (choose, select, piecewise) and writing
-into arrays (fill_diagonal, copyto, putmask, place), composed from the core's aranges, gathers,
-where and setitem on the arrays' device."""
+"""Indexing routines (NumPy's reference: "Indexing routines"): index arrays and index arithmetic
+(ix_, the tril/triu/diag index families, unravel_index, ravel_multi_index; indices is array
+creation's), indexing-like operations (choose, select, diagonal, and the core's take,
+take_along_axis, compress) and writing into arrays (fill_diagonal, putmask, place, and the
+core's put, put_along_axis), composed from aranges, gathers, where and setitem on the arrays'
+device."""
+
+from __future__ import annotations
 
 import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import _core
-from ._core import ndarray
-from ._creation import asarray
-from ._shaping import resize
+
+# Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
+from ._core import (  # noqa: F401
+    compress,
+    ndarray,
+    put,
+    put_along_axis,
+    take,
+    take_along_axis,
+)
+from ._creation import (
+    asarray,
+    indices,  # noqa: F401 - NumPy lists it here; fromfunction needs it
+)
+from ._dtypes import promoted_dtype
+from ._rearranging import resize
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike
 
 __all__ = [
+    "choose",
+    "diag_indices",
+    "diag_indices_from",
+    "diagonal",
+    "fill_diagonal",
     "indices",
     "ix_",
+    "place",
+    "putmask",
+    "ravel_multi_index",
+    "select",
     "tril_indices",
     "tril_indices_from",
     "triu_indices",
     "triu_indices_from",
-    "diag_indices",
-    "diag_indices_from",
-    "diagflat",
     "unravel_index",
-    "ravel_multi_index",
-    "fill_diagonal",
-    "copyto",
-    "putmask",
-    "place",
-    "select",
-    "piecewise",
-    "choose",
+    "take",
+    "take_along_axis",
+    "put",
+    "put_along_axis",
+    "compress",
 ]
+
 
 
 def _device(device=None):
     return device if device is not None else _core.get_default_device()
 
 
-def indices(dimensions, dtype=int, sparse=False):
-    """The index grid of an array of shape `dimensions` (numpy.indices): one stacked array of
-    shape (N, *dimensions), or with `sparse` a tuple of broadcastable aranges."""
-    dims = tuple(operator.index(d) for d in dimensions)
-    n = len(dims)
-    grids = []
-    for i, d in enumerate(dims):
-        shape = (1,) * i + (d,) + (1,) * (n - i - 1)
-        grids.append(_core.arange(d, dtype=dtype, device=_device()).reshape(shape))
-    if sparse:
-        return tuple(grids)
-    if not grids:
-        return _core.empty((0,), dtype=dtype, device=_device())
-    return _core.stack([_core.broadcast_to(g, dims) for g in grids])
-
-
-def ix_(*args):
+def ix_(*args: ArrayLike) -> tuple[ndarray, ...]:
     """Open-mesh index arrays from 1-D sequences (numpy.ix_): the k-th has its values along
     axis k and length 1 elsewhere; boolean ones become the positions of their true values."""
     out = []
@@ -78,13 +88,13 @@ def _tri_indices(n, k, m, lower, device=None):
     return _core.nonzero(mask if lower else _core.logical_not(mask))
 
 
-def tril_indices(n, k=0, m=None):
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[ndarray, ...]:
     """(rows, columns) of the lower triangle of an (n, m) array, on and below diagonal k
     (numpy.tril_indices)."""
     return _tri_indices(n, k, m, True)
 
 
-def triu_indices(n, k=0, m=None):
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[ndarray, ...]:
     """(rows, columns) of the upper triangle of an (n, m) array, on and above diagonal k
     (numpy.triu_indices)."""
     return _tri_indices(n, k, m, False)
@@ -97,13 +107,13 @@ def _two_d(arr):
     return arr
 
 
-def tril_indices_from(arr, k=0):
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[ndarray, ...]:
     """tril_indices for the shape of 2-D `arr`, on its device (numpy.tril_indices_from)."""
     arr = _two_d(arr)
     return _tri_indices(arr.shape[0], k, arr.shape[1], True, arr.device)
 
 
-def triu_indices_from(arr, k=0):
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[ndarray, ...]:
     """triu_indices for the shape of 2-D `arr`, on its device (numpy.triu_indices_from)."""
     arr = _two_d(arr)
     return _tri_indices(arr.shape[0], k, arr.shape[1], False, arr.device)
@@ -114,13 +124,13 @@ def _diag_indices(n, ndim, device):
     return (idx,) * ndim
 
 
-def diag_indices(n, ndim=2):
+def diag_indices(n: int, ndim: int = 2) -> tuple[ndarray, ...]:
     """The indices of the main diagonal of an n x ... x n array of `ndim` dimensions
     (numpy.diag_indices): `ndim` copies of arange(n)."""
     return _diag_indices(n, ndim, None)
 
 
-def diag_indices_from(arr):
+def diag_indices_from(arr: ArrayLike) -> tuple[ndarray, ...]:
     """diag_indices for `arr`, whose dimensions must all be equal (numpy.diag_indices_from)."""
     arr = asarray(arr)
     if arr.ndim < 2:
@@ -130,13 +140,6 @@ def diag_indices_from(arr):
     return _diag_indices(arr.shape[0], arr.ndim, arr.device)
 
 
-def diagflat(v, k=0):
-    """A 2-D array with the flattened input on diagonal k (numpy.diagflat)."""
-    from ._manipulation import diag
-
-    return diag(asarray(v).reshape(-1), k)
-
-
 def _integer_indices(a, what):
     a = asarray(a)
     if a.dtype.kind not in "iu":
@@ -144,7 +147,8 @@ def _integer_indices(a, what):
     return a
 
 
-def unravel_index(indices, shape, order="C"):
+def unravel_index(indices: ArrayLike, shape: int | Sequence[int],
+                  order: str = "C") -> tuple[ndarray, ...]:
     """The multi-indices into an array of `shape` of flat `indices` (numpy.unravel_index): a
     tuple of intp arrays of the indices' shape."""
     idx = _integer_indices(indices, "indices")
@@ -179,7 +183,8 @@ def _in_range(idx, n, mode, what):
     raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
 
 
-def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+def ravel_multi_index(multi_index: Sequence[ArrayLike], dims: Sequence[int],
+                      mode: str | Sequence[str] = "raise", order: str = "C") -> ndarray:
     """The flat indices into an array of shape `dims` of the multi-index arrays
     (numpy.ravel_multi_index); mode 'raise', 'wrap' or 'clip' (one or one per dimension)."""
     dims = tuple(operator.index(d) for d in dims)
@@ -204,7 +209,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     return total
 
 
-def fill_diagonal(a, val, wrap=False):
+def fill_diagonal(a: ndarray, val: ArrayLike, wrap: bool = False) -> None:
     """Writes `val` (repeated as needed) on the main diagonal of `a` in place
     (numpy.fill_diagonal); with `wrap`, a tall 2-D matrix's diagonal restarts every n + 1 rows."""
     if not isinstance(a, ndarray):
@@ -225,49 +230,7 @@ def fill_diagonal(a, val, wrap=False):
         _core.put(a, positions, asarray(val, device=a.device).astype(a.dtype))
 
 
-def _can_cast_value(src, dtype, casting):
-    if isinstance(src, (bool, int, float, complex)) and not isinstance(src, np.generic):
-        value = np.asarray(src)
-        if isinstance(src, int) and not isinstance(src, bool) and dtype.kind in "iu":
-            info = np.iinfo(dtype)
-            if not info.min <= src <= info.max:
-                raise OverflowError(f"Python integer {src} out of bounds for {dtype}")
-        if not np.can_cast(value.dtype, dtype, casting) and not (
-                casting == "same_kind" and np.can_cast(np.min_scalar_type(src), dtype, casting)):
-            raise TypeError(f"Cannot cast scalar from {value.dtype!r} to {dtype!r} according to "
-                            f"the rule {casting!r}")
-        return
-    if not np.can_cast(src.dtype, dtype, casting):
-        raise TypeError(f"Cannot cast array data from {src.dtype!r} to {dtype!r} according to "
-                        f"the rule {casting!r}")
-
-
-def copyto(dst, src, casting="same_kind", where=True):
-    """Copies `src` (broadcast) into `dst` in place where `where` is true (numpy.copyto);
-    `casting` limits the dtype conversion."""
-    if not isinstance(dst, ndarray):
-        raise TypeError(f"copyto() argument 1 must be accelpy.ndarray, not "
-                        f"{type(dst).__name__}")
-    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
-    scalar = isinstance(src, (bool, int, float, complex)) and not isinstance(src, np.generic)
-    if not scalar:
-        src = asarray(src, device=dst.device)
-    _can_cast_value(src, dst.dtype, casting)
-    value = asarray(src, device=dst.device).astype(dst.dtype)
-    value = _core.broadcast_to(value, dst.shape)
-    if where is True:
-        dst[...] = value
-        return
-    mask = asarray(where, device=dst.device)
-    if mask.dtype != np.bool_:
-        raise TypeError(f"Cannot cast array data from {mask.dtype!r} to dtype('bool') "
-                        "according to the rule 'safe'")
-    dst[...] = _core.where(_core.broadcast_to(mask, dst.shape), value, dst)
-
-
-def putmask(a, /, mask, values):
+def putmask(a: ndarray, /, mask: ArrayLike, values: ArrayLike) -> None:
     """Sets a.flat[i] = values.flat[i % len(values)] in place wherever mask.flat[i] is true
     (numpy.putmask)."""
     if not isinstance(a, ndarray):
@@ -286,7 +249,7 @@ def putmask(a, /, mask, values):
     a[...] = _core.where(mask.astype(np.bool_), resize(values, a.shape).astype(a.dtype), a)
 
 
-def place(arr, mask, vals):
+def place(arr: ndarray, mask: ArrayLike, vals: ArrayLike) -> None:
     """Writes `vals` in order (repeated as needed) into the positions of `arr` where `mask` is
     true, in place (numpy.place)."""
     if not isinstance(arr, ndarray):
@@ -308,7 +271,8 @@ def place(arr, mask, vals):
     arr[mask] = resize(vals, (count,)).astype(arr.dtype)
 
 
-def select(condlist, choicelist, default=0):
+def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike],
+           default: ArrayLike = 0) -> ndarray:
     """For each element, the value of the first choice whose condition holds, else `default`
     (numpy.select); one fused where chain."""
     if len(condlist) != len(choicelist):
@@ -321,7 +285,7 @@ def select(condlist, choicelist, default=0):
     for i, c in enumerate(conds):
         if c.dtype != np.bool_:
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
-    dtype = _core.result_type(*choices, default)
+    dtype = promoted_dtype(*choices, default)
     result = default
     for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
         result = _core.where(cond, choice, result)
@@ -329,40 +293,8 @@ def select(condlist, choicelist, default=0):
     return asarray(result).astype(dtype, copy=False)
 
 
-def piecewise(x, condlist, funclist, *args, **kw):
-    """x's elements mapped by the function (or constant) of the condition they meet, zero where
-    none does; one more function than conditions is the 'otherwise' case (numpy.piecewise)."""
-    x = asarray(x)
-    n2 = len(funclist)
-    if isinstance(condlist, ndarray):
-        # NumPy looks at condlist[0]: a row (an array of conditions) only when it is >= 2-D.
-        if condlist.ndim == 0 or (condlist.ndim == 1 and x.ndim != 0):
-            condlist = [condlist]
-        elif len(condlist) == 0:
-            raise IndexError("index 0 is out of bounds for axis 0 with size 0")
-    elif np.isscalar(condlist) or (
-            not isinstance(condlist[0], (list, ndarray, np.ndarray)) and x.ndim != 0):
-        condlist = [condlist]
-    conds = [asarray(c, device=x.device).astype(np.bool_) for c in condlist]
-    n = len(conds)
-    if n == n2 - 1:
-        taken = _core.any(_core.stack([_core.broadcast_to(c, x.shape) for c in conds]), axis=0)
-        conds.append(_core.logical_not(taken))
-    elif n != n2:
-        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
-    y = _core.zeros(x.shape, dtype=x.dtype, device=x.device)
-    for cond, func in zip(conds, funclist, strict=True):
-        cond = _core.broadcast_to(cond, x.shape)
-        if not callable(func):
-            y[cond] = func
-            continue
-        vals = x[cond]
-        if vals.size > 0:
-            y[cond] = asarray(func(vals, *args, **kw), device=x.device).astype(x.dtype)
-    return y
-
-
-def choose(a, choices, out=None, mode="raise"):
+def choose(a: ArrayLike, choices: Sequence[ArrayLike], out: ndarray | None = None,
+           mode: str = "raise") -> ndarray:
     """For each element, the entry of choices[a] at that position (numpy.choose): the index
     array and the choices broadcast together; mode 'raise', 'wrap' or 'clip' for indices
     outside [0, len(choices))."""
@@ -383,3 +315,9 @@ def choose(a, choices, out=None, mode="raise"):
         out[...] = result
         return out
     return result
+
+
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
+    """The diagonal `offset` of axes axis1 and axis2, as the last axis of a read-only view."""
+    return _core._diagonal(asarray(a), operator.index(offset), operator.index(axis1),
+                           operator.index(axis2))

@@ -1,17 +1,24 @@
-"""Signal-processing helpers of NumPy: the window functions (bartlett, blackman, hamming,
-hanning, kaiser) made on the target device, and unwrap, composed from diff, cumsum and fused
-elementwise ops."""
+"""Window functions (NumPy's reference: "Window functions"): bartlett, blackman, hamming,
+hanning and kaiser, made on the target device."""
+
+from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 
 from . import _core
-from ._core import i0
-from ._creation import asarray as _asarray
-from ._manipulation import _along, _axis, diff
+from ._core import i0, ndarray
 
-__all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser", "unwrap"]
+__all__ = [
+    "bartlett",
+    "blackman",
+    "hamming",
+    "hanning",
+    "kaiser",
+]
+
 
 
 def _symmetric_points(M, device):  # noqa: N803 - NumPy's name
@@ -24,7 +31,7 @@ def _symmetric_points(M, device):  # noqa: N803 - NumPy's name
     return _core.arange(1 - M, M, 2, dtype=np.float64, device=device), None
 
 
-def bartlett(M, *, device=None):  # noqa: N803
+def bartlett(M: int, *, device: Any = None) -> ndarray:
     """The triangular (Bartlett) window of M points (numpy.bartlett)."""
     n, short = _symmetric_points(M, device)
     if short is not None:
@@ -32,7 +39,7 @@ def bartlett(M, *, device=None):  # noqa: N803
     return _core.where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))
 
 
-def blackman(M, *, device=None):  # noqa: N803
+def blackman(M: int, *, device: Any = None) -> ndarray:
     """The Blackman window of M points (numpy.blackman)."""
     n, short = _symmetric_points(M, device)
     if short is not None:
@@ -40,7 +47,7 @@ def blackman(M, *, device=None):  # noqa: N803
     return 0.42 + 0.5 * _core.cos(np.pi * n / (M - 1)) + 0.08 * _core.cos(2.0 * np.pi * n / (M - 1))
 
 
-def hamming(M, *, device=None):  # noqa: N803
+def hamming(M: int, *, device: Any = None) -> ndarray:
     """The Hamming window of M points (numpy.hamming)."""
     n, short = _symmetric_points(M, device)
     if short is not None:
@@ -48,7 +55,7 @@ def hamming(M, *, device=None):  # noqa: N803
     return 0.54 + 0.46 * _core.cos(np.pi * n / (M - 1))
 
 
-def hanning(M, *, device=None):  # noqa: N803
+def hanning(M: int, *, device: Any = None) -> ndarray:
     """The Hann window of M points (numpy.hanning)."""
     n, short = _symmetric_points(M, device)
     if short is not None:
@@ -56,7 +63,7 @@ def hanning(M, *, device=None):  # noqa: N803
     return 0.5 + 0.5 * _core.cos(np.pi * n / (M - 1))
 
 
-def kaiser(M, beta, *, device=None):  # noqa: N803
+def kaiser(M: int, beta: float, *, device: Any = None) -> ndarray:
     """The Kaiser window of M points with shape parameter beta (numpy.kaiser)."""
     M = operator.index(M) if not isinstance(M, float) else M
     beta = float(beta)
@@ -66,29 +73,3 @@ def kaiser(M, beta, *, device=None):  # noqa: N803
     alpha = (M - 1) / 2.0
     return i0(beta * _core.sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / float(
         np.i0(np.float64(beta)))
-
-
-def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
-    """p with jumps between neighbours larger than max(discont, period/2) along `axis` taken
-    back by multiples of `period` (numpy.unwrap)."""
-    p = _asarray(p)
-    axis = _axis(axis, p.ndim) if p.ndim else _axis(axis, 1)
-    dd = diff(p, axis=axis)
-    if discont is None:
-        discont = period / 2
-    dtype = np.result_type(np.empty(0, dd.dtype), period)
-    if dtype.kind in "iu":
-        interval_high, rem = divmod(period, 2)
-        boundary_ambiguous = rem == 0
-    else:
-        interval_high = period / 2
-        boundary_ambiguous = True
-    interval_low = -interval_high
-    ddmod = _core.remainder(dd - interval_low, period) + interval_low
-    if boundary_ambiguous:
-        ddmod = _core.where((ddmod == interval_low) & (dd > 0), interval_high, ddmod)
-    ph_correct = _core.where(_core.abs(dd) < discont, 0, ddmod - dd)
-    up = p.astype(dtype)
-    head = up[_along(p.ndim, axis, slice(0, 1))]
-    tail = p[_along(p.ndim, axis, slice(1, None))] + _core.cumsum(ph_correct, axis=axis)
-    return _core.concatenate([head, tail.astype(dtype)], axis=axis)

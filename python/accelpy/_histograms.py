@@ -1,0 +1,221 @@
+"""Histograms (NumPy's reference: "Statistics", histograms): histogram, histogram2d, histogramdd,
+histogram_bin_edges, bincount, digitize.
+
+bincount is the core's scatter-add (a loop on the CPU, a kernel of atomic adds on CUDA; the
+length needs the largest value, read on the host as NumPy and CuPy do). histogram takes NumPy's
+bin edges (``numpy.histogram_bin_edges`` of the range, computed on the host from two numbers),
+puts each value in the bin of the last edge it reaches -- counted by a fused comparison
+reduction against the interior edges, exact for uniform and explicit edges alike, O(n * bins)
+work -- and scatter-adds the counts."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _core
+from ._core import ndarray
+from ._creation import asarray, host_values
+from ._dtypes import promoted_dtype
+
+if TYPE_CHECKING:
+    from ._core import ArrayLike
+
+__all__ = [
+    "bincount",
+    "digitize",
+    "histogram",
+    "histogram2d",
+    "histogram_bin_edges",
+    "histogramdd",
+]
+
+
+
+def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0) -> ndarray:
+    """Counts of each non-negative integer in 1-D `x` (weighted sums, float64, with `weights`),
+    at least `minlength` of them (numpy.bincount)."""
+    x = asarray(x)
+    w = None if weights is None else asarray(weights, device=x.device)
+    return _core._bincount(x, w, operator.index(minlength))
+
+
+def histogram_bin_edges(a: ArrayLike, bins: int | Sequence[float] | ArrayLike = 10,
+                        range: tuple[float, float] | None = None,
+                        weights: ArrayLike | None = None) -> ndarray:
+    """NumPy's bin edges for `a` (an integer number of equal bins over `range` or the data's
+    range, or explicit monotonic edges); string estimators are not supported."""
+    a = asarray(a)
+    if isinstance(bins, str):
+        raise NotImplementedError(f"histogram: bin estimator '{bins}' is not implemented "
+                                  "(pass a number of bins or the edges)")
+    if isinstance(bins, ndarray) or np.ndim(bins) == 1:
+        edges = np.asarray(bins.tolist() if isinstance(bins, ndarray) else bins)
+        if edges.ndim != 1:
+            raise ValueError("`bins` must be 1d, when an array")
+        if np.any(edges[:-1] > edges[1:]):
+            raise ValueError("`bins` must increase monotonically, when an array")
+        return asarray(edges, device=a.device)
+    if np.ndim(bins) != 0:
+        raise ValueError("`bins` must be 1d, when an array")
+    try:
+        n = operator.index(bins)
+    except TypeError:
+        raise TypeError("`bins` must be an integer, a string, or an array") from None
+    if n < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    # NumPy's own edges from a stand-in holding only the data's minimum and maximum (in the
+    # data's dtype): the same dtype rules, arithmetic and range checks as on the whole array.
+    if range is not None or a.size == 0:
+        probe = np.empty(0, dtype=a.dtype)
+    else:
+        probe = np.array([_core.min(a).item(), _core.max(a).item()], dtype=a.dtype)
+    return asarray(np.histogram_bin_edges(probe, n, range=range), device=a.device)
+
+
+def histogram(a: ArrayLike, bins: int | Sequence[float] | ArrayLike = 10,
+              range: tuple[float, float] | None = None, density: bool | None = None,
+              weights: ArrayLike | None = None) -> tuple[ndarray, ndarray]:
+    """(counts, bin edges) of the values of `a` (numpy.histogram): bin i holds
+    edges[i] <= x < edges[i + 1], the last bin also its right edge; values outside are not
+    counted. `weights` sum instead of counting (in their dtype); `density` normalizes."""
+    a = asarray(a)
+    edges = histogram_bin_edges(a, bins, range)
+    flat = a.reshape(-1)
+    w = None
+    if weights is not None:
+        w = asarray(weights, device=a.device)
+        if w.shape != a.shape:
+            raise ValueError("weights should have the same shape as a.")
+        w = w.reshape(-1)
+    nbins = edges.shape[0] - 1
+    first, last = edges[0], edges[nbins]
+    inside = _core.logical_and(flat >= first, flat <= last)
+    # The bin of x: how many interior edges x reaches (a fused comparison reduction).
+    interior = edges[1:nbins].reshape(1, -1)
+    index = _core.sum(flat.reshape(-1, 1) >= interior, axis=1)
+    index = _core.where(inside, index, nbins)  # outside (and NaN): a dropped extra bin
+    counts = _core._bincount(index, w, nbins + 1)[:nbins]
+    if w is not None and w.dtype != np.float64:
+        counts = counts.astype(w.dtype)
+    if density:
+        widths = (edges[1:] - edges[:-1]).astype(np.float64)
+        counts = counts / widths / _core.sum(counts)
+    return counts, edges
+
+
+def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> ndarray:
+    """The index of the bin each value of x falls in (numpy.digitize): `bins` increasing or
+    decreasing; ``right`` puts a value equal to an edge in the bin to its left."""
+    x = asarray(x)
+    bins = asarray(bins, device=x.device)
+    if bins.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if bins.ndim == 0
+                         else "object too deep for desired array")
+    if x.dtype.kind == "c" or bins.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    steps = bins[1:] - bins[:-1]
+    increasing = bool(_core.all(steps >= 0))
+    if not increasing and not bool(_core.all(steps <= 0)):
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    side = "left" if right else "right"
+    if increasing:
+        return _core.searchsorted(bins, x, side=side)
+    n = bins.shape[0]
+    # Decreasing bins: searched reversed, as NumPy does.
+    return n - _core.searchsorted(bins[::-1], x, side=side)
+
+
+def _sample_columns(sample):
+    """The sample's D coordinate columns: an (N, D) array's columns, or the rows of a sequence
+    of coordinate arrays (NumPy's atleast_2d(sample).T)."""
+    arr = asarray(sample)
+    if isinstance(sample, (list, tuple)):
+        if arr.ndim > 2:
+            raise ValueError(f"sample must be a sequence of 1-D coordinate arrays, got shape "
+                             f"{arr.shape}")
+        rows = arr.reshape(1, -1) if arr.ndim < 2 else arr
+        return [rows[i] for i in range(rows.shape[0])]
+    if arr.ndim < 2:
+        return [arr.reshape(-1)]
+    if arr.ndim > 2:
+        raise ValueError(f"sample must be an (N, D) array, got shape {arr.shape}")
+    return [arr[:, i] for i in range(arr.shape[1])]
+
+
+def _host_bins(bins, d):
+    """bins with arrays read to the host (they are edges: small arguments)."""
+    if isinstance(bins, ndarray):
+        return host_values(bins)
+    if isinstance(bins, (list, tuple)):
+        return [host_values(b) if isinstance(b, ndarray) else b for b in bins]
+    return bins
+
+
+def histogramdd(sample: ArrayLike | Sequence[ArrayLike], bins: Any = 10,
+                range: Sequence[tuple[float, float]] | None = None, density: bool | None = None,
+                weights: ArrayLike | None = None) -> tuple[ndarray, list[ndarray]]:
+    """The D-dimensional histogram of N points (numpy.histogramdd): `sample` is an (N, D) array
+    or a sequence of D coordinate arrays; `bins` a number of bins, one per dimension, or edges
+    per dimension. Returns (hist, [edges per dimension]); hist is float64."""
+    cols = _sample_columns(sample)
+    d = len(cols)
+    device = cols[0].device if cols else _core.get_default_device()
+    n = cols[0].shape[0] if cols else 0
+    dtype = promoted_dtype(*cols) if cols else np.dtype(np.float64)
+    # NumPy's edges from a stand-in holding only each coordinate's minimum and maximum.
+    if n:
+        probe = np.array([[_core.min(c).item() for c in cols],
+                          [_core.max(c).item() for c in cols]], dtype=dtype)
+    else:
+        probe = np.empty((0, d), dtype=dtype)
+    _, host_edges = np.histogramdd(probe, _host_bins(bins, d), range=range)
+    w = None
+    if weights is not None:
+        w = asarray(weights, device=device)
+        if w.shape != (n,):
+            raise ValueError(f"weights should have the shape of one sample coordinate, ({n},); "
+                             f"got {w.shape}")
+    edges = [asarray(e, device=device) for e in host_edges]
+    nbin = [e.shape[0] + 1 for e in edges]  # an outlier bin on either side
+    flat = None
+    for col, e, size in zip(cols, edges, nbin, strict=True):
+        index = _core.searchsorted(e, col, side="right")
+        # The last edge belongs to the last bin, not to the outliers.
+        index = _core.where(col == e[-1], index - 1, index)
+        flat = index if flat is None else flat * size + index
+    total = int(np.prod(nbin, dtype=np.int64))
+    if flat is None:
+        flat = _core.zeros((0,), dtype=np.intp, device=device)
+    hist = _core._bincount(flat.astype(np.intp), w, total).astype(np.float64)
+    hist = hist.reshape(tuple(nbin))[(slice(1, -1),) * d]
+    if density:
+        s = _core.sum(hist)
+        for i, e in enumerate(edges):
+            shape = [1] * d
+            shape[i] = nbin[i] - 2
+            hist = hist / (e[1:] - e[:-1]).reshape(tuple(shape))
+        hist = hist / s
+    return hist, edges
+
+
+def histogram2d(x: ArrayLike, y: ArrayLike, bins: Any = 10,
+                range: Sequence[tuple[float, float]] | None = None, density: bool | None = None,
+                weights: ArrayLike | None = None) -> tuple[ndarray, ndarray, ndarray]:
+    """The 2-D histogram of points (x, y) (numpy.histogram2d): returns (hist, xedges, yedges);
+    `bins` is a number, a pair of numbers, edges for both, or a pair of edge arrays."""
+    x = asarray(x)
+    y = asarray(y, device=x.device)
+    if len(x) != len(y):
+        raise ValueError("x and y must have the same length.")
+    try:
+        count = len(bins)
+    except TypeError:
+        count = 1
+    if count not in (1, 2):
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]

@@ -1,0 +1,162 @@
+"""The ndarray methods written in Python, as one table installed on the bound class.
+
+ndarray is the C++ type nanobind binds (accelpy._core.ndarray); methods whose work is Python
+(printing, NumPy's protocols, pickling, flags, the NumPy methods composed in Python) are set on
+it here, once, when the package is imported, rather than bound in C++ as Python callbacks.
+"""
+
+import os
+from types import ModuleType
+from typing import Any
+
+from . import _core, _interop
+from ._core import ndarray
+from ._creation import asarray
+from ._indexing import diagonal
+from ._linear_algebra import trace
+from ._printing import array_repr, array_str, format_array
+from ._rearranging import repeat
+
+
+def to_device(self, device, /, *, stream=None):
+    """The array on `device` (the array itself when it is there already); with `stream`
+    (an accelpy.cuda.Stream), the copy is queued on that stream (Array API to_device)."""
+    if stream is None:
+        return self.to(device)
+    if isinstance(stream, int):
+        raise TypeError("to_device: stream must be an accelpy.cuda.Stream (integer handles of "
+                        "other libraries' streams are not accepted)")
+    with stream:
+        return self.to(device)
+
+
+def _rebuild(data, device):
+    return asarray(data, device=device)
+
+
+def reduce(self):
+    """Pickling (for Dask workers, multiprocessing): the data travels as a NumPy array and
+    comes back on a device of the same name (each worker's own cuda:0 under Dask-CUDA)."""
+    return (_rebuild, (_core.asnumpy(self), str(self.device)))
+
+
+def dask_tokenize(self):
+    """A fresh token per call: hashing the data would copy it to the host, and Dask needs
+    tokens only to name graph keys (it treats accelpy chunks like any unhashable object)."""
+    return ("accelpy.ndarray", os.urandom(16).hex())  # uuid4's randomness; uuid is slow to import
+
+
+def sizeof(self):
+    """sys.getsizeof: the handle and the bytes of the elements the array covers, as NumPy
+    counts an array's data (Dask's memory accounting of chunks reads this)."""
+    return object.__sizeof__(self) + int(self.nbytes)
+
+
+class Flags:
+    """The memory-layout flags of an array (``ndarray.flags``): read-only, as attributes or by
+    NumPy's keys (``x.flags["C_CONTIGUOUS"]``)."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "writeable", "aligned")
+
+    def __init__(self, x):
+        shape, strides, item = x.shape, x.strides, x.itemsize
+        self.c_contiguous = _contiguous(shape, strides, item, reversed(range(len(shape))))
+        self.f_contiguous = _contiguous(shape, strides, item, range(len(shape)))
+        self.writeable = bool(x._writeable)
+        self.aligned = True  # accelpy's views always start on whole elements
+
+    @property
+    def contiguous(self):
+        return self.c_contiguous
+
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned"}
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    def __repr__(self):
+        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
+                         for k in ("c_contiguous", "f_contiguous", "writeable", "aligned"))
+
+
+def _contiguous(shape, strides, itemsize, axes):
+    """NumPy's rule: axes of length 1 may have any stride; an empty array is contiguous."""
+    if 0 in shape:
+        return True
+    expected = itemsize
+    for d in axes:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def flags(self):
+    """The memory-layout flags (``numpy.ndarray.flags``)."""
+    return Flags(self)
+
+
+def tobytes(self, order="C"):
+    """The raw bytes of the elements, as ``numpy.ndarray.tobytes`` (copied to the host)."""
+    if order in ("A", "K"):  # the host copy is C-ordered: decide from this array's layout
+        f = self.flags
+        order = "F" if f.f_contiguous and not f.c_contiguous else "C"
+    return self.get().tobytes(order=order)
+
+
+def _iterate(a):
+    # Checked here, not inside a generator: iter() itself must raise, as NumPy's does.
+    if a.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (a[i] for i in range(a.shape[0]))
+
+
+def _diagonal(self, offset=0, axis1=0, axis2=1):
+    return diagonal(self, offset, axis1, axis2)
+
+
+def _trace(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    return trace(self, offset, axis1, axis2, dtype, out)
+
+
+def _repeat(self, repeats, axis=None):
+    return repeat(self, repeats, axis)
+
+
+_diagonal.__doc__ = diagonal.__doc__
+_trace.__doc__ = trace.__doc__
+_repeat.__doc__ = repeat.__doc__
+
+# In the order the stubs of the bound class list them (scripts/gen_stubs.py reads the class).
+METHODS: dict[str, Any] = {
+    "__repr__": array_repr,
+    "__str__": array_str,
+    "__format__": format_array,
+    "__iter__": _iterate,
+    "flags": property(flags),
+    "tobytes": tobytes,
+    "__sizeof__": sizeof,
+    "__reduce__": reduce,
+    "__dask_tokenize__": dask_tokenize,
+    "__array_ufunc__": _interop.array_ufunc,
+    "__array_function__": _interop.array_function,
+    "__array_namespace__": _interop.array_namespace,
+    "to_device": to_device,
+    "diagonal": _diagonal,
+    "trace": _trace,
+    "repeat": _repeat,
+}
+
+
+def install(namespace: ModuleType) -> None:
+    """Sets METHODS on ndarray; `namespace` (the package, complete by now) is where NumPy's
+    protocols dispatch to."""
+    _interop.use_namespace(namespace)
+    for name, method in METHODS.items():
+        setattr(ndarray, name, method)

@@ -1,0 +1,64 @@
+"""Helpers shared by the chapter modules: axis normalisation, ufunc keyword checks, operands
+brought to one device, and promotion asked of the core."""
+
+import operator
+
+import numpy as np
+
+from . import _core
+from ._creation import asarray as _asarray
+
+
+def normalize_axis(axis, ndim):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"an integer is required for the axis, got {type(axis).__name__}") from None
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def normalize_axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        out = tuple(normalize_axis(a, ndim) for a in axis)
+        if len(set(out)) != len(out):
+            raise ValueError("repeated axis")
+        return out
+    return (normalize_axis(axis, ndim),)
+
+
+def along_axis(ndim, axis, index):
+    """An index tuple applying `index` (a slice or an int) to one axis."""
+    return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
+
+
+PY_SCALARS = (bool, int, float, complex)
+
+
+def on_one_device(*objs):
+    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
+    scalars) go to the device of the first that is, so mixed operands meet on one device."""
+    device = next((o.device for o in objs if isinstance(o, _core.ndarray)), None)
+    return tuple(o if isinstance(o, _core.ndarray) else _asarray(o, device=device)
+                 for o in objs)
+
+
+def check_ufunc_options(name, out=None, where=True, **kwargs):
+    """Raises for the ufunc keywords accelpy does not take (results are always new arrays)."""
+    if out is not None and not (isinstance(out, tuple) and all(o is None for o in out)):
+        raise NotImplementedError(f"accelpy.{name}: out= is not supported; assign the result")
+    if where is not True:
+        raise NotImplementedError(f"accelpy.{name}: where= is not supported; use accelpy.where")
+    for key in kwargs:
+        raise NotImplementedError(f"accelpy.{name}: the ufunc keyword {key}= is not supported")
+
+
+def is_complex_dtype(dt):
+    return np.dtype(dt).kind == "c"
+
+
+def is_float_dtype(dt):
+    return np.dtype(dt).kind == "f" or str(dt) == "bfloat16"
