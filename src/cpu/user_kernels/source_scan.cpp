@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
+#include <string_view>
 
 namespace accel::cpu::user_kernels {
 
@@ -37,15 +37,81 @@ std::string code_only(const std::string& s) {
 }
 
 bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// Calls f(word) for each identifier of `s`. The scanner is written out rather than taken from
+// std::regex: libstdc++'s regex recurses per character and crashed on a GPU host's build.
+template <class F>
+bool any_ident(std::string_view s, F f) {
+  for (size_t i = 0; i < s.size();) {
+    if (!is_ident(s[i])) {
+      ++i;
+      continue;
+    }
+    const size_t b = i;
+    while (i < s.size() && is_ident(s[i])) ++i;
+    if (f(s.substr(b, i - b))) return true;
+  }
+  return false;
+}
+
+// Names whose use needs the block's threads as fibers (barriers and warp primitives).
+bool is_barrier_name(std::string_view w) {
+  auto starts = [&](std::string_view p) { return w.substr(0, p.size()) == p; };
+  auto ends = [&](std::string_view p) {
+    return w.size() >= p.size() && w.substr(w.size() - p.size()) == p;
+  };
+  return starts("__syncthreads") || w == "__syncwarp" || starts("__shfl") || w == "__ballot_sync" ||
+         w == "__any_sync" || w == "__all_sync" || w == "__activemask" ||
+         (starts("__reduce_") && ends("_sync") && w.size() > 14);
+}
+
+size_t skip_space(std::string_view s, size_t i) {
+  while (i < s.size() && is_space(s[i])) ++i;
+  return i;
+}
+
+// A dynamic shared declaration at the start of `s`: `extern __shared__ <type> <name>[];`.
+struct SharedDecl {
+  size_t length = 0;  // 0: not one
+  std::string type, name;
+};
+SharedDecl parse_shared_decl(std::string_view s) {
+  SharedDecl d;
+  if (s.substr(0, 6) != "extern" || s.size() < 7 || !is_space(s[6])) return d;
+  size_t i = skip_space(s, 6);
+  if (s.substr(i, 10) != "__shared__" || i + 10 >= s.size() || !is_space(s[i + 10])) return d;
+  i = skip_space(s, i + 10);
+  const size_t stop = s.find_first_of(";[", i);
+  if (stop == std::string_view::npos || s[stop] != '[') return d;
+  size_t end = stop;
+  while (end > i && is_space(s[end - 1])) --end;
+  size_t name_begin = end;
+  while (name_begin > i && is_ident(s[name_begin - 1])) --name_begin;
+  if (name_begin == end) return d;
+  size_t j = skip_space(s, stop + 1);
+  if (j >= s.size() || s[j] != ']') return d;
+  j = skip_space(s, j + 1);
+  if (j >= s.size() || s[j] != ';') return d;
+  d.length = j + 1;
+  d.name = std::string(s.substr(name_begin, end - name_begin));
+  std::string type(s.substr(i, name_begin - i));
+  // __align__(n) qualifiers go: the cast below names the element type alone.
+  for (size_t a; (a = type.find("__align__")) != std::string::npos;) {
+    const size_t close = type.find(')', a);
+    type.erase(a, close == std::string::npos ? std::string::npos : close + 1 - a);
+  }
+  while (!type.empty() && is_space(type.back())) type.pop_back();
+  d.type = type;
+  return d;
+}
 
 }  // namespace
 
 ScannedSource scan_source(const std::string& code) {
   ScannedSource out;
   const std::string c = code_only(code);
-  static const std::regex barrier(
-      R"(\b(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|__reduce_\w+_sync)\b)");
-  out.barriers = std::regex_search(c, barrier);
+  out.barriers = any_ident(c, is_barrier_name);
 
   // Brace scopes: those opened by `extern "C"` are transparent, any other hides its contents
   // (namespaces, classes, function bodies) from the kernel search.
@@ -72,7 +138,7 @@ ScannedSource scan_source(const std::string& code) {
       const size_t start = c.find_last_of(";{}", i);
       const size_t from = start == std::string::npos ? 0 : start;
       const std::string head = c.substr(from, i - from);
-      if (std::regex_search(head, std::regex(R"(\btemplate\b)"))) continue;
+      if (any_ident(head, [](std::string_view w) { return w == "template"; })) continue;
       size_t j = i + 10;
       std::string last;
       while (j < c.size()) {
@@ -103,10 +169,9 @@ ScannedSource scan_source(const std::string& code) {
         out.kernels.push_back(last);
       }
     } else if (c.compare(i, 6, "extern") == 0 && (i == 0 || !is_ident(c[i - 1]))) {
-      static const std::regex decl(R"(^extern\s+__shared__\s+[^;\[]*?\s*\b\w+\s*\[\s*\]\s*;)");
-      std::smatch m;
-      const std::string tail = c.substr(i, std::min<size_t>(400, c.size() - i));
-      if (std::regex_search(tail, m, decl)) dyn_shared.emplace_back(i, i + size_t(m.length(0)));
+      const SharedDecl d =
+          parse_shared_decl(std::string_view(c).substr(i, std::min<size_t>(400, c.size() - i)));
+      if (d.length) dyn_shared.emplace_back(i, i + d.length);
     }
   }
   // Rewrite the extern __shared__ declarations, keeping the line count (a #define needs lines
@@ -115,12 +180,8 @@ ScannedSource scan_source(const std::string& code) {
   size_t at = 0;
   for (const auto& [b, e] : dyn_shared) {
     out.code.append(code, at, b - at);
-    std::smatch m;
-    const std::string decl_text = c.substr(b, e - b);
-    static const std::regex decl(R"(^extern\s+__shared__\s+([^;\[]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
-    std::regex_search(decl_text, m, decl);
-    const std::string type =
-        std::regex_replace(m[1].str(), std::regex(R"(__align__\s*\([^)]*\))"), "");
+    const SharedDecl decl = parse_shared_decl(std::string_view(c).substr(b, e - b));
+    const std::string& type = decl.type;
     // In a function, a local pointer; at global scope, a macro standing for every use.
     size_t depth = 0;
     for (size_t k = 0; k < b; ++k) depth += c[k] == '{' ? 1 : c[k] == '}' ? size_t(-1) : 0;
@@ -132,9 +193,9 @@ ScannedSource scan_source(const std::string& code) {
     const bool in_function = open != std::string::npos && fn_close != std::string::npos &&
                              (semi == std::string::npos || fn_close > semi) && depth > 0;
     if (in_function) {
-      out.code += type + "* const " + m[2].str() + " = " + cast + ";";
+      out.code += type + "* const " + decl.name + " = " + cast + ";";
     } else {
-      out.code += "\n#define " + m[2].str() + " (" + cast + ")\n";
+      out.code += "\n#define " + decl.name + " (" + cast + ")\n";
       const size_t line = size_t(std::count(code.begin(), code.begin() + long(e), '\n')) + 1;
       out.code += "#line " + std::to_string(line) + "\n";  // the numbering goes on as before
     }
@@ -142,8 +203,21 @@ ScannedSource scan_source(const std::string& code) {
   }
   out.code.append(code, at, std::string::npos);
   // __shared__ already means `static thread_local`.
-  static const std::regex static_shared(R"(\bstatic(\s+)__shared__\b)");
-  out.code = std::regex_replace(out.code, static_shared, "$1__shared__");
+  std::string dropped;
+  dropped.reserve(out.code.size());
+  for (size_t i = 0; i < out.code.size();) {
+    const std::string& t = out.code;
+    if (t.compare(i, 6, "static") == 0 && (i == 0 || !is_ident(t[i - 1])) && i + 6 < t.size() &&
+        is_space(t[i + 6])) {
+      const size_t j = skip_space(t, i + 6);
+      if (t.compare(j, 10, "__shared__") == 0 && (j + 10 == t.size() || !is_ident(t[j + 10]))) {
+        i += 6;  // keep the white space, drop `static`
+        continue;
+      }
+    }
+    dropped += t[i++];
+  }
+  out.code = std::move(dropped);
   return out;
 }
 
