@@ -227,4 +227,14 @@ using PFN_cublasGemmStridedBatchedEx = cublasStatus_t (*)(
     cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,
     cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 
+// Batched LU of small matrices (src/cuda/libraries/linalg_batched.cpp); one signature serves
+// the S, D, C and Z variants, whose matrices are passed as arrays of device pointers.
+using PFN_cublasGetrfBatched = cublasStatus_t (*)(cublasHandle_t, int, void* const[], int, int*,
+                                                  int*, int);
+using PFN_cublasGetrsBatched = cublasStatus_t (*)(cublasHandle_t, int, int, int,
+                                                  const void* const[], int, const int*,
+                                                  void* const[], int, int*, int);
+using PFN_cublasGetriBatched = cublasStatus_t (*)(cublasHandle_t, int, const void* const[], int,
+                                                  const int*, void* const[], int, int*, int);
+
 }  // namespace accel::cuda::api

@@ -1,10 +1,7 @@
 // cuBLAS's batched getrf/getrs (and getri for inverses), for batches of small matrices
 // (the cost of a cuSOLVER call per matrix is launch-bound there). The entry points come from the
-// cuBLAS library the loader opened (found again through its path), so no other loader state is
-// needed.
+// loader's cuBLAS table.
 #include "src/cuda/libraries/linalg_batched.hpp"
-
-#include <dlfcn.h>
 
 #include <cstring>
 #include <mutex>
@@ -19,21 +16,15 @@ namespace accel::cuda {
 
 namespace {
 
-using GetrfBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, void* const[], int, int*,
-                                             int*, int);
-using GetrsBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, int, int,
-                                             const void* const[], int, const int*, void* const[],
-                                             int, int*, int);
-using GetriBatched = api::cublasStatus_t (*)(api::cublasHandle_t, int, const void* const[], int,
-                                             const int*, void* const[], int, int*, int);
-
+// The S, D, C and Z entry points side by side, indexed by type_index; from the cuBLAS table
+// the loader fills (cublas_fns.def).
 struct BatchedFns {
-  GetrfBatched getrf[4] = {};  // S, D, C, Z
-  GetrsBatched getrs[4] = {};
+  api::PFN_cublasGetrfBatched getrf[4] = {};
+  api::PFN_cublasGetrsBatched getrs[4] = {};
   // Optional: inverses fall back to getrs against I. (matinvBatched, LU and inverse in one
   // kernel, took 0.30-0.32 ms for 4096 inverses of 32 x 32 float32 on the H200 against
   // getrf + getri's 0.27-0.29, 2026-12-02, so it is not used.)
-  GetriBatched getri[4] = {};
+  api::PFN_cublasGetriBatched getri[4] = {};
   bool ok = false;
 };
 
@@ -41,25 +32,15 @@ const BatchedFns& fns() {
   static const BatchedFns f = [] {
     BatchedFns r;
     const Cublas* cb = cublas();
-    Dl_info info;
-    if (!cb || !cb->cublasCreate_v2 ||
-        dladdr(reinterpret_cast<void*>(cb->cublasCreate_v2), &info) == 0 || !info.dli_fname) {
-      return r;
-    }
-    void* h = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-    if (!h) return r;
-    const char* letters = "SDCZ";
+    if (!cb) return r;
+    r = {{cb->cublasSgetrfBatched, cb->cublasDgetrfBatched, cb->cublasCgetrfBatched,
+          cb->cublasZgetrfBatched},
+         {cb->cublasSgetrsBatched, cb->cublasDgetrsBatched, cb->cublasCgetrsBatched,
+          cb->cublasZgetrsBatched},
+         {cb->cublasSgetriBatched, cb->cublasDgetriBatched, cb->cublasCgetriBatched,
+          cb->cublasZgetriBatched}};
     r.ok = true;
-    for (int i = 0; i < 4; ++i) {
-      const std::string l(1, letters[i]);
-      r.getrf[i] =
-          reinterpret_cast<GetrfBatched>(dlsym(h, ("cublas" + l + "getrfBatched").c_str()));
-      r.getrs[i] =
-          reinterpret_cast<GetrsBatched>(dlsym(h, ("cublas" + l + "getrsBatched").c_str()));
-      r.getri[i] =
-          reinterpret_cast<GetriBatched>(dlsym(h, ("cublas" + l + "getriBatched").c_str()));
-      r.ok = r.ok && r.getrf[i] && r.getrs[i];
-    }
+    for (int i = 0; i < 4; ++i) r.ok = r.ok && r.getrf[i] && r.getrs[i];
     return r;
   }();
   return f;
