@@ -20,13 +20,13 @@ from dask.utils import Dispatch
 from . import random as _random
 from ._core import ndarray
 from ._creation import asarray, empty
+from ._indexing import take
 from ._interop import asnumpy
 from ._linear_algebra import einsum, tensordot
 from ._logic import isnan
 from ._manipulation import concatenate
 from ._math import divide
 from ._math import sum as _sum
-from ._indexing import take
 
 # What ``Array.to_backend("accelpy")`` applies to each chunk.
 to_accelpy_dispatch = Dispatch("to_accelpy")

@@ -12,11 +12,10 @@ Registered by ``accelpy.distributed`` and, in a process where ``distributed`` is
 """
 
 import numpy as np
-from distributed.protocol import cuda_deserialize, cuda_serialize
-from distributed.protocol import dask_deserialize, dask_serialize
+from distributed.protocol import cuda_deserialize, cuda_serialize, dask_deserialize, dask_serialize
 
 from ._core import asnumpy, get_default_device, ndarray
-from ._creation import ascontiguousarray, asarray
+from ._creation import asarray, ascontiguousarray
 
 _registered = False
 
