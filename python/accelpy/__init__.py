@@ -15,7 +15,7 @@ from typing import Any as _Any
 
 import numpy as _np
 
-from . import _core, _ndarray_methods
+from . import _core, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
 from . import random as random
 from ._aliases import absolute as absolute
@@ -406,8 +406,16 @@ nan = _np.nan
 
 __version__ = "0.1.0"
 
-# Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions.
-_LAZY_SUBMODULES = ("fft", "linalg")
+_interop.register_function_pickling()
+
+if "distributed" in _sys.modules:  # a Dask worker or client: accelpy chunks travel as frames
+    from ._dask_serialize import register_serializers as _register_serializers
+
+    _register_serializers()
+
+# Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions,
+# and Dask's distributed.
+_LAZY_SUBMODULES = ("fft", "linalg", "distributed")
 
 
 def __getattr__(name: str) -> _Any:

@@ -465,3 +465,19 @@ def _convert(arr, copied, dtype, device, copy):
         return finish_import(arr, copied, device, copy)
     except BufferError as e:
         raise ValueError(f"Unable to avoid copy while creating an array as requested: {e}") from e
+
+
+def _reduce_bound_function(fn):
+    """Pickles a function bound in C++ by its name, as pickle does for Python's builtins, so
+    that Dask's distributed scheduler can send ``x.map_blocks(ap.sort)`` to its workers."""
+    if not str(getattr(fn, "__module__", "")).startswith("accelpy"):
+        raise TypeError(f"cannot pickle {type(fn).__name__} objects")
+    return fn.__name__
+
+
+def register_function_pickling() -> None:
+    """Registers :func:`_reduce_bound_function` for nanobind's function type (other nanobind
+    libraries' functions keep refusing to pickle, as before)."""
+    import copyreg  # only here: registration is its one use
+
+    copyreg.pickle(type(_core.sort), _reduce_bound_function)

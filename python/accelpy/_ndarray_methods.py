@@ -9,6 +9,8 @@ import os
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from . import _core, _interop
 from ._core import ndarray
 from ._creation import asarray
@@ -36,8 +38,10 @@ def _rebuild(data, device):
 
 def reduce(self):
     """Pickling (for Dask workers, multiprocessing): the data travels as a NumPy array and
-    comes back on a device of the same name (each worker's own cuda:0 under Dask-CUDA)."""
-    return (_rebuild, (_core.asnumpy(self), str(self.device)))
+    comes back on a device of the same name (each worker's own cuda:0 under Dask-CUDA). A CPU
+    array's NumPy view is pickled, so protocol 5 sends its memory out of band, uncopied."""
+    host = np.asarray(self) if self.device.type == "cpu" else _core.asnumpy(self)
+    return (_rebuild, (host, str(self.device)))
 
 
 def dask_tokenize(self):

@@ -2,6 +2,7 @@
 each other downward only (no circles, nothing importing the package from inside it)."""
 
 import ast
+import importlib.util
 import os
 import re
 import types
@@ -33,8 +34,13 @@ def _namespaces():
     import accelpy.linalg
     import accelpy.random
 
-    return {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
-            "accelpy.random": accelpy.random}
+    spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
+              "accelpy.random": accelpy.random}
+    if importlib.util.find_spec("distributed") is not None:  # accelpy.distributed needs it
+        import accelpy.distributed
+
+        spaces["accelpy.distributed"] = accelpy.distributed
+    return spaces
 
 
 def _public(module):
