@@ -49,6 +49,28 @@ def _expr_kept_sumsq(xp, a, b):
     return t, (t * t).sum()
 
 
+def _expr_black_scholes(xp, S, X, T, R=0.02, V=0.30):
+    """The CUDA sample's Black-Scholes: call and put from one pass, sharing sqrt(T), d1, d2,
+    exp(-R*T) and each CND (a polynomial approximation with a `where`)."""
+    def cnd(d):
+        k = 1.0 / (1.0 + 0.2316419 * xp.abs(d))
+        ret = 0.3989422804014327 * xp.exp(-0.5 * d * d) * (k * (0.31938153 + k * (
+            -0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))
+        return xp.where(d > 0, 1.0 - ret, ret)
+
+    sqrt_t = xp.sqrt(T)
+    d1 = (xp.log(S / X) + (R + 0.5 * V * V) * T) / (V * sqrt_t)
+    d2 = d1 - V * sqrt_t
+    c1, c2 = cnd(d1), cnd(d2)
+    exp_rt = xp.exp(-R * T)
+    return S * c1 - X * exp_rt * c2, X * exp_rt * (1.0 - c2) - S * (1.0 - c1)
+
+
+# Prices, strikes and years as the sample draws them.
+_expr_black_scholes.inputs = lambda rng, n: [
+    rng.uniform(lo, hi, n).astype(np.float32) for lo, hi in ((5, 30), (1, 100), (0.25, 10))]
+
+
 def _expr_sinc(xp, x):
     return xp.sinc(x)
 
@@ -67,6 +89,7 @@ FUSION_CASES = [
     ("fused ((a-b)**2).sum() 2x2^26", _expr_sumsq, 2, 0),
     ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
     ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
+    ("black-scholes 3x2^26 -> 2", _expr_black_scholes, 3, 2),
     # NumPy breadth beyond the op table (issue 6, part B): one kernel each.
     ("sinc 2^26", _expr_sinc, 1, 1),
     ("i0 2^26", _expr_i0, 1, 1),
@@ -82,6 +105,7 @@ def _torch_ns():
         return torch.maximum(x, y) if torch.is_tensor(y) else torch.clamp_min(x, y)
 
     return types.SimpleNamespace(sqrt=torch.sqrt, sin=torch.sin, exp=torch.exp, abs=torch.abs,
+                                 log=torch.log,
                                  maximum=maximum, where=torch.where, sinc=torch.sinc,
                                  i0=torch.i0, nan_to_num=torch.nan_to_num)
 
@@ -90,7 +114,9 @@ def case_fused(fn, nin, nout, n):
     """accelpy against CuPy (eager, cupy.fuse) and PyTorch (eager, torch.compile); the bytes
     that must move are the inputs read once and the outputs written once."""
     rng = np.random.default_rng(3)
-    host = [rng.standard_normal(n, dtype=np.float32) for _ in range(nin)]
+    make = getattr(fn, "inputs", None)
+    host = make(rng, n) if make else [rng.standard_normal(n, dtype=np.float32)
+                                      for _ in range(nin)]
     nbytes = 4 * n * (nin + nout)
     xs = [ap.asarray(h, device="cuda") for h in host]
     def run_ap():

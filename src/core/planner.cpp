@@ -3,9 +3,12 @@
 // Grouping rule: walking nodes consumers-first, an elementwise node joins the group of its
 // consumers when all of them are in one group that iterates over the node's shape and reads the
 // node's output as-is (not broadcast, sliced or transposed), and the group stays within its
-// backend's limits (steps, kernel parameter bytes: BackendLimits). Because a node joins only
-// when every consumer is in the group, groups are convex (no path leaves a group and re-enters it),
-// so running groups in the order their roots were created respects every dependency. A node whose
+// backend's limits (steps, kernel parameter bytes: BackendLimits). When its consumers are in
+// several elementwise groups over its shape, none of which depends on another, those groups are
+// merged first (one kernel with several outputs: a shared subexpression stays in registers).
+// Because a node joins only when every consumer is in the group, groups are convex (no path
+// leaves a group and re-enters it), so running groups in the order their roots were created
+// respects every dependency; after merges the groups are put in such an order again. A node whose
 // result is still referenced from outside the plan (a live Python array, say) is written out even
 // when fused, so it is never computed twice; in a reduction group too, where the backend writes
 // such values (the CPU: the reduction's prologue runs block by block over the same elements).
@@ -14,6 +17,7 @@
 // can run in any order after their inputs; elementwise ones over the same iteration space are
 // merged, so that `eval(a + b, a * b)` reads a and b once.
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "accel/storage.hpp"
@@ -289,6 +293,132 @@ void merge_roots(Plan& plan, std::vector<GroupDraft>& drafts) {
   drafts = std::move(kept);
 }
 
+// The groups that read the results of group `g`'s members (other than g).
+SmallVector<int, 8> successors(const Plan& plan, const GroupDraft& g, int id) {
+  SmallVector<int, 8> out;
+  for (int m : g.members) {
+    for (int c : plan.nodes[m].consumers) {
+      const int h = plan.nodes[c].group;
+      if (h != id && std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+    }
+  }
+  return out;
+}
+
+// Whether a path of plan edges leads from group `from` to any of `to` (groups are formed
+// consumers first, so every consumer already has its group).
+bool reaches(const Plan& plan, const std::vector<GroupDraft>& drafts, int from,
+             std::span<const int> to) {
+  SmallVector<int, 16> stack;
+  std::vector<char> seen(drafts.size(), 0);
+  stack.push_back(from);
+  seen[from] = 1;
+  while (!stack.empty()) {
+    const int g = stack.back();
+    stack.pop_back();
+    for (int h : successors(plan, drafts[g], g)) {
+      if (std::find(to.begin(), to.end(), h) != to.end()) return true;
+      if (!seen[h]) {
+        seen[h] = 1;
+        stack.push_back(h);
+      }
+    }
+  }
+  return false;
+}
+
+// Node `ii` feeds several elementwise groups over its own iteration space that do not depend on
+// each other (Black-Scholes' call and put both read cnd(d1)): merges them into one, with several
+// outputs, so that the node (and whatever it is computed from) can join it instead of being
+// written to memory and read twice. Returns the merged group, or -1 when they cannot merge:
+// another kind or space, the limits, or a path from one to another (merging would put a group
+// between them both before and after the merged one). The merged-away drafts are left empty
+// and marked in `gone`; form_groups puts the rest back in an order that runs producers first.
+int merge_consumer_groups(Plan& plan, std::vector<GroupDraft>& drafts, std::vector<char>& gone,
+                          int ii) {
+  const Node* n = plan.nodes[ii].node;
+  SmallVector<int, 8> ids;
+  for (int c : plan.nodes[ii].consumers) {
+    const int h = plan.nodes[c].group;
+    if (std::find(ids.begin(), ids.end(), h) == ids.end()) ids.push_back(h);
+  }
+  size_t steps = 1;
+  for (int h : ids) {
+    const GroupDraft& g = drafts[h];
+    if (g.kind != Group::Kind::Elementwise || g.device != n->device || g.shape != n->shape) {
+      return -1;
+    }
+    steps += g.members.size();
+  }
+  const int into = ids[0];
+  if (steps > drafts[into].limits->max_group_steps) return -1;
+  for (int h : ids) {
+    if (reaches(plan, drafts, h, ids)) return -1;
+  }
+  GroupDraft merged = drafts[into];
+  for (size_t k = 1; k < ids.size(); ++k) {
+    const GroupDraft& from = drafts[ids[k]];
+    merged.members.insert(merged.members.end(), from.members.begin(), from.members.end());
+    merged.param_bound += from.param_bound;
+    for (int m : from.members) plan.nodes[m].group = into;
+  }
+  if (draft_param_bytes(plan, merged, into, -1, false) > merged.limits->param_block_bytes) {
+    for (size_t k = 1; k < ids.size(); ++k) {
+      for (int m : drafts[ids[k]].members) plan.nodes[m].group = ids[k];
+    }
+    return -1;
+  }
+  drafts[into] = std::move(merged);
+  for (size_t k = 1; k < ids.size(); ++k) {
+    drafts[ids[k]].members.clear();
+    gone[ids[k]] = 1;
+  }
+  return into;
+}
+
+// Drops the merged-away drafts and orders the rest so that, run from the last draft to the
+// first (as the evaluator does), every group runs after the groups it reads: a merged group
+// may have to run earlier or later than either of its parts did. Kahn's algorithm over the
+// group graph, taking ready groups in their former order where the graph leaves a choice.
+void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
+                          const std::vector<char>& gone) {
+  const int count = int(drafts.size());
+  std::vector<SmallVector<int, 8>> next(count);
+  std::vector<int> pending(count, 0);
+  for (int g = 0; g < count; ++g) {
+    if (gone[g]) continue;
+    next[g] = successors(plan, drafts[g], g);
+    for (int h : next[g]) ++pending[h];
+  }
+  // Former execution order: higher draft indices ran first.
+  std::vector<int> ready, order;
+  for (int g = count; g-- > 0;) {
+    if (!gone[g] && pending[g] == 0) ready.push_back(g);
+  }
+  while (!ready.empty()) {
+    auto first = std::max_element(ready.begin(), ready.end());
+    const int g = *first;
+    ready.erase(first);
+    order.push_back(g);
+    for (int h : next[g]) {
+      if (--pending[h] == 0) ready.push_back(h);
+    }
+  }
+  const auto live = size_t(std::count(gone.begin(), gone.end(), 0));
+  if (order.size() != live) throw std::logic_error("planner: merged groups form a cycle");
+  std::vector<int> renumber(count, -1);
+  std::vector<GroupDraft> kept;
+  kept.reserve(order.size());
+  for (size_t k = order.size(); k-- > 0;) {
+    renumber[order[k]] = int(kept.size());
+    kept.push_back(std::move(drafts[order[k]]));
+  }
+  for (PlanNode& pn : plan.nodes) {
+    if (pn.group >= 0) pn.group = renumber[pn.group];
+  }
+  drafts = std::move(kept);
+}
+
 }  // namespace
 
 Array contiguous_dest(const Node* n) {
@@ -301,6 +431,8 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
   // The limits of the last device seen: a plan's nodes are mostly on one device.
   Device limits_device = plan.nodes.back().node->device;
   const BackendLimits* limits = &backend_for(limits_device).limits();
+  std::vector<char> gone;  // drafts merged into another (merge_consumer_groups)
+  bool merged = false;
   for (size_t ii = plan.nodes.size(); ii-- > 0;) {
     PlanNode& pn = plan.nodes[ii];
     if (pn.merged_into >= 0) continue;
@@ -310,6 +442,11 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
       join = plan.nodes[pn.consumers[0]].group;
       for (int c : pn.consumers) {
         if (plan.nodes[c].group != join) join = -1;
+      }
+      if (join < 0) {
+        gone.resize(drafts.size(), 0);
+        join = merge_consumer_groups(plan, drafts, gone, int(ii));
+        merged = merged || join >= 0;
       }
       if (join >= 0 && !can_join(plan, drafts[join], join, int(ii))) join = -1;
     }
@@ -338,6 +475,10 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
     pn.group = int(drafts.size());
     pn.materialize = true;
     drafts.push_back(std::move(g));
+  }
+  if (merged) {
+    gone.resize(drafts.size(), 0);
+    reorder_after_merges(plan, drafts, gone);
   }
   if (fusion) merge_roots(plan, drafts);
   return drafts;
