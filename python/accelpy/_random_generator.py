@@ -1,4 +1,4 @@
-"""Random numbers (``accelpy.random``): NumPy's Generator API over a counter-based generator.
+"""accelpy.random's Generator: NumPy's Generator API over a counter-based generator.
 
     rng = ap.random.default_rng(42)
     x = rng.standard_normal((1000, 1000), dtype=ap.float32)   # lazy: fuses with what follows
@@ -9,6 +9,8 @@ index, so the numbers depend only on the seed and the sequence of calls, never o
 the number of threads or the fusion. Uniforms and integers are bit-identical on the CPU and on
 GPUs; normals and exponentials too (their logarithm and sine/cosine are polynomials shared by
 both backends rather than each side's libm, which differ by an ulp or two; tests allow 1 ulp).
+The other distributions (_random_continuous, _random_discrete, _random_multivariate) are array
+operations over those draws, so they agree across devices to the libm's last bits.
 
 Differences from NumPy:
 
@@ -21,95 +23,89 @@ Differences from NumPy:
 """
 
 import operator
-from _thread import allocate_lock
 
 import numpy as np
 
 from . import _core
 from ._creation import asarray as _asarray
 from ._creation import host_values as _host_values
+from ._random_continuous import ContinuousDistributions
+from ._random_discrete import DiscreteDistributions
+from ._random_multivariate import MultivariateDistributions
+from ._random_support import as_param as _as_param
+from ._random_support import broadcast_size as _broadcast_size
+from ._random_support import check_nonnegative as _check_nonnegative
+from ._random_support import key_of as _key_of
+from ._random_support import seed_sequence as _seed_sequence
+from ._random_support import shape_of as _shape
 
-__all__ = [
-    "Generator",
-    "default_rng",
-    "seed",
-    "rand",
-    "randn",
-    "randint",
-    "random",
-    "random_sample",
-    "uniform",
-    "normal",
-    "standard_normal",
-    "exponential",
-    "permutation",
-    "shuffle",
-    "choice",
-]
+__all__ = ["Generator", "Philox", "default_rng"]
 
 
-def _shape(size):
-    if size is None:
-        return ()
-    if isinstance(size, (tuple, list)):
-        return tuple(operator.index(s) for s in size)
-    return (operator.index(size),)
-
-
-def _key_of(seed):
-    """A 64-bit Philox key from anything numpy.random.SeedSequence accepts (None: OS entropy)."""
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    words = seq.generate_state(2, np.uint32)
-    return int(words[0]) | (int(words[1]) << 32)
-
-
-def _is_scalar(x):
-    return isinstance(x, (bool, int, float, complex, np.generic))
-
-
-def _broadcast_size(size, *params):
-    """The output shape: `size`, or the broadcast shape of the array parameters."""
-    if size is not None:
-        return _shape(size)
-    shapes = [np.shape(p) if not isinstance(p, _core.ndarray) else p.shape for p in params]
-    return tuple(np.broadcast_shapes(*shapes)) if shapes else ()
-
-
-def _check_nonnegative(value, name):
-    if isinstance(value, _core.ndarray):
-        bad = bool(_core.any(value < 0))
-    else:
-        bad = bool(np.any(np.asarray(value) < 0))
-    if bad:
-        raise ValueError(f"{name} < 0")
-
-
-def _as_param(x, device):
-    return x if _is_scalar(x) else _asarray(x, device=device)
-
-
-class Generator:
-    """NumPy's ``Generator`` API over Philox4x32-10; make one with :func:`default_rng`.
-
-    Every method takes ``device=`` (default: the current default device) and returns a lazy
-    array whose values depend only on the seed and on the draws made before it.
-    """
+class Philox:
+    """The bit generator behind a :class:`Generator` (``Generator.bit_generator``): Philox4x32-10
+    keyed from a ``numpy.random.SeedSequence``; ``Generator(Philox(seed))`` works as NumPy's
+    ``Generator(PCG64(seed))``."""
 
     def __init__(self, seed=None):
-        self._state = _core._Philox(_key_of(seed))
+        self.seed_seq = _seed_sequence(seed)
+        self._state = _core._Philox(_key_of(self.seed_seq))
 
     def __repr__(self):
-        return f"Generator(Philox4x32) at {hex(id(self))}"
+        return f"Philox4x32 at {hex(id(self))}"
 
     @property
     def state(self):
-        """The generator's key and next block offset (a dict; assignable)."""
+        """The key and the next block offset (a dict; assignable)."""
         return {"bit_generator": "Philox4x32", "key": self._state.key,
                 "offset": self._state.offset}
 
     @state.setter
     def state(self, value):
         self._state = _core._Philox(int(value["key"]), int(value["offset"]))
+
+    def spawn(self, n_children):
+        """n_children independent bit generators, from the seed sequence's children."""
+        return [Philox(s) for s in self.seed_seq.spawn(n_children)]
+
+
+class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDistributions):
+    """NumPy's ``Generator`` API over Philox4x32-10; make one with :func:`default_rng` (or
+    ``Generator(seed)``, ``Generator(Philox(seed))``).
+
+    Every method takes ``device=`` (default: the current default device, or that of an array
+    parameter) and returns a lazy array whose values depend only on the seed and on the draws
+    made before it.
+    """
+
+    def __init__(self, seed=None):
+        self._bit_generator = seed if isinstance(seed, Philox) else Philox(seed)
+
+    def __repr__(self):
+        return f"Generator(Philox4x32) at {hex(id(self))}"
+
+    @property
+    def _state(self):
+        return self._bit_generator._state
+
+    @property
+    def bit_generator(self):
+        """The :class:`Philox` bit generator this Generator draws from."""
+        return self._bit_generator
+
+    @property
+    def state(self):
+        """The generator's key and next block offset (a dict; assignable)."""
+        return self._bit_generator.state
+
+    @state.setter
+    def state(self, value):
+        self._bit_generator.state = value
+
+    def spawn(self, n_children):
+        """n_children independent Generators, from the seed sequence's children (NumPy's
+        ``Generator.spawn``)."""
+        return [Generator(b) for b in self._bit_generator.spawn(n_children)]
 
     def random(self, size=None, dtype=np.float64, *, device=None):
         """Uniform floats in [0, 1) (float32 or float64), as ``numpy.random.Generator.random``."""
@@ -278,93 +274,3 @@ def default_rng(seed=None):
     if isinstance(seed, Generator):
         return seed
     return Generator(seed)
-
-
-# ---- the legacy module functions, on one global generator ------------------------------------
-
-# Made on first use, not at import: seeding from OS entropy imports numpy.random (and secrets,
-# hashlib, ...), half of accelpy's own import time. The lock makes concurrent first draws share
-# one generator, as a generator made at import would be.
-_global = None
-_global_lock = allocate_lock()  # _thread: threading is slow to import
-
-
-def _global_generator():
-    g = _global
-    if g is None:
-        with _global_lock:
-            g = _global
-            if g is None:
-                g = _set_global(Generator())
-    return g
-
-
-def _set_global(g):
-    global _global
-    _global = g
-    return g
-
-
-def seed(seed=None):
-    """Reseeds the global generator behind the module functions."""
-    g = Generator(seed)
-    with _global_lock:
-        _set_global(g)
-
-
-def random(size=None, *, device=None):
-    """Uniform float64 values in [0, 1) (``numpy.random.random``)."""
-    return _global_generator().random(size, device=device)
-
-
-random_sample = random
-
-
-def rand(*shape, device=None):
-    """Uniform float64 values in [0, 1) of the given dimensions (``numpy.random.rand``)."""
-    return _global_generator().random(shape, device=device)
-
-
-def randn(*shape, device=None):
-    """Standard normal float64 values of the given dimensions (``numpy.random.randn``)."""
-    return _global_generator().standard_normal(shape, device=device)
-
-
-def randint(low, high=None, size=None, dtype=np.int64, *, device=None):
-    """Integers in [low, high), or [0, low) without high (``numpy.random.randint``)."""
-    return _global_generator().integers(low, high, size, dtype, device=device)
-
-
-def uniform(low=0.0, high=1.0, size=None, *, device=None):
-    """Uniform float64 values in [low, high) (``numpy.random.uniform``)."""
-    return _global_generator().uniform(low, high, size, device=device)
-
-
-def normal(loc=0.0, scale=1.0, size=None, *, device=None):
-    """Normal float64 values (``numpy.random.normal``)."""
-    return _global_generator().normal(loc, scale, size, device=device)
-
-
-def standard_normal(size=None, *, device=None):
-    """Standard normal float64 values (``numpy.random.standard_normal``)."""
-    return _global_generator().standard_normal(size, device=device)
-
-
-def exponential(scale=1.0, size=None, *, device=None):
-    """Exponential float64 values (``numpy.random.exponential``)."""
-    return _global_generator().exponential(scale, size, device=device)
-
-
-def permutation(x, *, device=None):
-    """A permuted ``arange(x)``, or a permuted copy of array x (``numpy.random.permutation``)."""
-    return _global_generator().permutation(x, device=device)
-
-
-def shuffle(x):
-    """Permutes accelpy array x in place along its first axis (``numpy.random.shuffle``)."""
-    _global_generator().shuffle(x)
-
-
-def choice(a, size=None, replace=True, p=None, *, device=None):
-    """Random samples from ``arange(a)`` or array a (``numpy.random.choice``)."""
-    return _global_generator().choice(a, size, replace, p, device=device)
