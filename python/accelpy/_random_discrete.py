@@ -50,6 +50,8 @@ class DiscreteDistributions(Draws):
     """NumPy's discrete Generator distributions; each takes ``dtype=`` and ``device=``."""
 
     def _poisson_flat(self, lam, n, device):
+        if n == 0:
+            return _core.zeros((0,), np.float64, device=device)
         big = lam >= _INVERSION_MEAN
         result = None
         if any_true(~big):
@@ -88,6 +90,8 @@ class DiscreteDistributions(Draws):
         return finish(self._poisson_flat(lam, count(out), device), out, dtype)
 
     def _binomial_flat(self, trials, p, n, device):
+        if n == 0:
+            return _core.zeros((0,), np.float64, device=device)
         flip = p > 0.5
         pp = _core.where(flip, 1.0 - p, p)  # <= 0.5: the rejection method's constants need it
         big = trials * pp >= _INVERSION_MEAN

@@ -210,7 +210,7 @@ def _chi2_homogeneity(x, y, min_count=20):
     cx = np.bincount(x - lo, minlength=hi - lo + 1).astype(float)
     cy = np.bincount(y - lo, minlength=hi - lo + 1).astype(float)
     bins, ax, ay = [], 0.0, 0.0
-    for a, b in zip(cx, cy):
+    for a, b in zip(cx, cy, strict=True):
         ax, ay = ax + a, ay + b
         if ax + ay >= min_count:
             bins.append((ax, ay))
