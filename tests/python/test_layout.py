@@ -31,10 +31,11 @@ def _map_rows():
 def _namespaces():
     import accelpy.fft
     import accelpy.linalg
+    import accelpy.polynomial
     import accelpy.random
 
     return {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
-            "accelpy.random": accelpy.random}
+            "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial}
 
 
 def _public(module):
