@@ -90,11 +90,17 @@ class _OnDevice:
             rcond = x.shape[0] * float(np.finfo(x.dtype).eps)
         norms = _core.sqrt(_core.sum(lhs * lhs, axis=0))
         norms = _core.where(norms == 0, 1.0, norms)
-        from . import linalg  # imported on first use, as accelpy does
+        scaled = lhs / norms
+        _core.eval(scaled)  # used several times below: computed once
+        coef = None if full else _gram_solve(scaled, rhs)
+        if coef is None:
+            from . import linalg  # imported on first use, as accelpy does
 
-        c, resids, rank, s = linalg.lstsq(lhs / norms, rhs, rcond=rcond)
-        coef = _core.asnumpy(c / norms)
-        rank = int(rank)
+            c, resids, rank, s = linalg.lstsq(scaled, rhs, rcond=rcond)
+            coef, rank = _core.asnumpy(c), int(rank)
+        else:
+            rank = deg + 1
+        coef = coef / _core.asnumpy(norms)
         if rank != deg + 1 and not full:
             warnings.warn("The fit may be poorly conditioned", np.exceptions.RankWarning,
                           stacklevel=2)
@@ -104,6 +110,30 @@ class _OnDevice:
         return series
 
 
+# Above this many points a well-conditioned fit solves its normal equations (two device passes
+# for a (deg+1)-square system, then two of iterative refinement) instead of the SVD of the tall
+# matrix: several times faster, and as accurate as a QR solve when cond(lhs) <= 1e6 (checked:
+# otherwise the SVD runs).
+_GRAM_MIN_ROWS = 50_000
+_GRAM_MAX_COND = 1e6
+
+
+def _gram_solve(a, b):
+    """The least-squares solution of a @ c = b by the semi-normal equations with two rounds of
+    iterative refinement, or None when a is too ill-conditioned (or small) for them."""
+    if a.shape[0] < _GRAM_MIN_ROWS:
+        return None
+    gram = _core.asnumpy(_core.matmul(a.T, a))
+    evals = np.linalg.eigvalsh(gram)
+    if not evals[0] > evals[-1] / _GRAM_MAX_COND**2:
+        return None
+    c = np.linalg.solve(gram, _core.asnumpy(_core.matmul(a.T, b)))
+    for _ in range(2):
+        r = b - _core.matmul(a, _asarray(c, device=a.device))
+        c = c + np.linalg.solve(gram, _core.asnumpy(_core.matmul(a.T, r)))
+    return c
+
+
 def _columns(second, step, x, deg):
     """The pseudo-Vandermonde matrix (x.size, deg + 1) of a three-term recurrence:
     v_k = step(k, v_{k-1}, v_{k-2}) from v_0 = 1 and v_1 = second(x)."""
@@ -111,7 +141,9 @@ def _columns(second, step, x, deg):
     if deg >= 1:
         cols.append(second(x))
     for k in range(2, deg + 1):
-        cols.append(step(k, cols[-1], cols[-2]))
+        col = step(k, cols[-1], cols[-2])
+        _core.eval(col)  # each column once (a lazy chain would be re-run for every column)
+        cols.append(col)
     return _core.stack(cols, axis=-1)
 
 

@@ -119,3 +119,22 @@ def test_poly1d(device, rng):
     np.testing.assert_allclose(ap.poly1d(ap.asarray([1.0, -1.0]))(ap.asarray([3.0])).tolist(),
                                [2.0])
     assert p.order == 3 and len(p) == 3
+
+
+@pytest.mark.parametrize("name,deg", [("Polynomial", 6), ("Chebyshev", 12), ("Legendre", 9),
+                                      ("Polynomial", 30)])
+def test_fit_on_many_points(device, rng, name, deg):
+    # Past 50k points well-conditioned fits take the normal equations with refinement, the
+    # others (Polynomial of degree 30) the SVD: both agree with NumPy's SVD fit.
+    ours, theirs = _pair(name)
+    x = rng.uniform(-1, 3, 60_000)
+    y = np.sin(3 * x) + 0.01 * rng.standard_normal(x.size)
+    with np.testing.suppress_warnings() as sup:
+        sup.filter(np.exceptions.RankWarning)
+        p = ours.fit(ap.asarray(x), ap.asarray(y), deg)
+        q = theirs.fit(x, y, deg)
+    # Degree 30 is rank-deficient in the power basis: the SVDs' cut-offs differ in last bits.
+    np.testing.assert_allclose(ap.asnumpy(p(ap.asarray(x))), q(x), rtol=0,
+                               atol=1e-9 if deg < 30 else 1e-6)
+    if deg < 30:
+        np.testing.assert_allclose(p.coef, q.coef, rtol=0, atol=1e-10 * np.abs(q.coef).max())
