@@ -45,9 +45,11 @@ __all__ = ["Generator", "Philox", "default_rng"]
 class Philox:
     """The bit generator behind a :class:`Generator` (``Generator.bit_generator``): Philox4x32-10
     keyed from a ``numpy.random.SeedSequence``; ``Generator(Philox(seed))`` works as NumPy's
-    ``Generator(PCG64(seed))``."""
+    ``Generator(PCG64(seed))`` (a NumPy bit generator is taken for its seed sequence)."""
 
     def __init__(self, seed=None):
+        if isinstance(seed, np.random.BitGenerator):  # NumPy's PCG64(seed) etc.: its seed
+            seed = seed.seed_seq
         self.seed_seq = _seed_sequence(seed)
         self._state = _core._Philox(_key_of(self.seed_seq))
 

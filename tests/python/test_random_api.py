@@ -217,6 +217,9 @@ def test_bit_generator_and_spawn(device):
     h = ap.random.Generator(ap.random.Philox(13))
     np.testing.assert_array_equal(ap.asnumpy(h.gamma(2.0, size=10)),
                                   ap.asnumpy(g.gamma(2.0, size=10)))
+    from_numpy = ap.random.Generator(np.random.PCG64(13))  # keyed from its seed sequence
+    np.testing.assert_array_equal(ap.asnumpy(from_numpy.random(5)),
+                                  ap.asnumpy(ap.random.default_rng(13).random(5)))
     kids = g.spawn(3)
     again = ap.random.default_rng(13).spawn(3)
     draws = [ap.asnumpy(k.random(20)) for k in kids]
