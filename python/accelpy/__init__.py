@@ -109,7 +109,10 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._functional import apply_along_axis as apply_along_axis
+from ._functional import apply_over_axes as apply_over_axes
+from ._functional import frompyfunc as frompyfunc
 from ._functional import piecewise as piecewise
+from ._functional import vectorize as vectorize
 from ._histograms import bincount as bincount
 from ._histograms import digitize as digitize
 from ._histograms import histogram as histogram
@@ -304,6 +307,7 @@ from ._math import trunc as trunc
 from ._math import unwrap as unwrap
 from ._padding import pad as pad
 from ._polynomial import poly as poly
+from ._polynomial import poly1d as poly1d
 from ._polynomial import polyadd as polyadd
 from ._polynomial import polyder as polyder
 from ._polynomial import polydiv as polydiv
@@ -413,9 +417,9 @@ if "distributed" in _sys.modules:  # a Dask worker or client: accelpy chunks tra
 
     _register_serializers()
 
-# Imported on first use, keeping `import accelpy` fast: numpy.fft's and numpy.linalg's functions,
-# and Dask's distributed.
-_LAZY_SUBMODULES = ("fft", "linalg", "distributed")
+# Imported on first use, keeping `import accelpy` fast: numpy.fft's, numpy.linalg's and
+# numpy.polynomial's, and Dask's distributed.
+_LAZY_SUBMODULES = ("fft", "linalg", "polynomial", "distributed")
 
 
 def __getattr__(name: str) -> _Any:

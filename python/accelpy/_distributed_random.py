@@ -19,7 +19,7 @@ from dask import array as da
 
 from . import _core
 from ._manipulation import stack
-from .random import _key_of
+from ._random_support import key_of as _key_of
 
 _MAX_WASTE = 4
 

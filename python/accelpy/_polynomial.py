@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "poly",
+    "poly1d",
     "polyadd",
     "polyder",
     "polydiv",
@@ -251,3 +252,42 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, fu
             fac = resids / (x.shape[0] - order)
         return c, (vbase * fac if y.ndim == 1 else vbase[:, :, None] * fac)
     return c
+
+
+class poly1d(np.poly1d):  # noqa: N801 - NumPy's name
+    """numpy.poly1d whose value at an accelpy array is computed on that array's device (Horner's
+    scheme, :func:`polyval`); its coefficients are NumPy's (a polynomial is a few numbers), and
+    so are roots, deriv, integ and the arithmetic, whose results are accelpy poly1d again."""
+
+    def __init__(self, c_or_r: Any, r: bool = False, variable: str | None = None):
+        if isinstance(c_or_r, ndarray):
+            c_or_r = host_values(c_or_r)
+        super().__init__(c_or_r, r=r, variable=variable)
+
+    def __call__(self, val: Any) -> Any:
+        if isinstance(val, ndarray):
+            return polyval(asarray(self.coeffs, device=val.device), val)
+        if isinstance(val, np.poly1d):
+            return poly1d(super().__call__(val))
+        return super().__call__(val)
+
+
+def _keeps_class(name):
+    method = getattr(np.poly1d, name)
+
+    def wrapped(self, *args, **kwargs):
+        out = method(self, *args, **kwargs)
+        if isinstance(out, tuple):
+            return tuple(poly1d(o) if isinstance(o, np.poly1d) else o for o in out)
+        return poly1d(out) if isinstance(out, np.poly1d) and type(out) is not poly1d else out
+
+    wrapped.__name__ = wrapped.__qualname__ = name
+    wrapped.__doc__ = method.__doc__
+    return wrapped
+
+
+# NumPy's poly1d methods build numpy.poly1d results; these give this class back.
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__pow__", "__neg__", "__pos__", "deriv", "integ"):
+    setattr(poly1d, _name, _keeps_class(_name))
+

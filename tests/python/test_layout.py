@@ -32,10 +32,11 @@ def _map_rows():
 def _namespaces():
     import accelpy.fft
     import accelpy.linalg
+    import accelpy.polynomial
     import accelpy.random
 
     spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
-              "accelpy.random": accelpy.random}
+              "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial}
     if importlib.util.find_spec("distributed") is not None:  # accelpy.distributed needs it
         import accelpy.distributed
 
