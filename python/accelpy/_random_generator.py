@@ -70,6 +70,12 @@ class Philox:
         """n_children independent bit generators, from the seed sequence's children."""
         return [Philox(s) for s in self.seed_seq.spawn(n_children)]
 
+    @property
+    def _seed_seq(self):
+        # NumPy's bit generators' private name, which Dask's Generator wrapper reads to spawn
+        # one bit generator per chunk.
+        return self.seed_seq
+
 
 class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDistributions):
     """NumPy's ``Generator`` API over Philox4x32-10; make one with :func:`default_rng` (or
