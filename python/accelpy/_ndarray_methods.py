@@ -13,7 +13,9 @@ from . import _core, _interop
 from ._core import ndarray
 from ._creation import asarray
 from ._indexing import diagonal
+from ._io import tofile
 from ._linear_algebra import trace
+from ._ndarray_inplace import flat, resize, shape
 from ._printing import array_repr, array_str, format_array
 from ._rearranging import repeat
 
@@ -151,6 +153,10 @@ METHODS: dict[str, Any] = {
     "diagonal": _diagonal,
     "trace": _trace,
     "repeat": _repeat,
+    "shape": shape,
+    "flat": flat,
+    "resize": resize,
+    "tofile": tofile,
 }
 
 

@@ -32,9 +32,10 @@ def _namespaces():
     import accelpy.fft
     import accelpy.linalg
     import accelpy.random
+    import accelpy.testing
 
     return {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
-            "accelpy.random": accelpy.random}
+            "accelpy.random": accelpy.random, "accelpy.testing": accelpy.testing}
 
 
 def _public(module):
