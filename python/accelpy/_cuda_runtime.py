@@ -81,7 +81,6 @@ def memGetInfo() -> tuple[int, int]:  # noqa: N802
 def getDeviceProperties(device: int) -> dict[str, Any]:  # noqa: N802
     """CuPy's dict of the device's properties (cudaDeviceProp's field names)."""
     p = _c.device_properties(require_device(device))
-    bus = p["pci_bus_id"].split(":")
     return {
         "name": p["name"].encode(),
         "totalGlobalMem": p["total_memory"],
@@ -96,9 +95,7 @@ def getDeviceProperties(device: int) -> dict[str, Any]:  # noqa: N802
         "maxThreadsPerMultiProcessor": p["max_threads_per_multi_processor"],
         "memoryClockRate": p["memory_clock_rate_khz"],
         "memoryBusWidth": p["memory_bus_width"],
-        "pciDomainID": int(bus[0], 16) if len(bus) == 3 else 0,
-        "pciBusID": int(bus[-2], 16) if len(bus) >= 2 else 0,
-        "pciDeviceID": int(bus[-1].split(".")[0], 16) if len(bus) >= 2 else 0,
+        "pciBusID": p["pci_bus_id"],
     }
 
 

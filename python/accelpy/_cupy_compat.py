@@ -29,7 +29,8 @@ from ._cuda_runtime import current_device
 _c = _core._cuda
 
 __all__ = ["get_array_module", "synchronize", "MemoryPool", "PinnedMemoryPool",
-           "get_default_memory_pool", "get_default_pinned_memory_pool"]
+           "get_default_memory_pool", "get_default_pinned_memory_pool", "set_allocator",
+           "set_pinned_memory_allocator"]
 
 # The package, given by use_package once it is complete (importing it from here would run back
 # up the package).
@@ -116,6 +117,10 @@ class MemoryPool:
         s = _stats()
         return s["limit_bytes"] if s else 0
 
+    def malloc(self, size: int) -> Any:
+        raise NotImplementedError("accelpy allocates its arrays itself: MemoryPool.malloc is "
+                                  "only for set_allocator, which accepts it and changes nothing")
+
     def __repr__(self) -> str:
         return (f"<accelpy MemoryPool: used {self.used_bytes()} bytes, total "
                 f"{self.total_bytes()} bytes>")
@@ -140,6 +145,31 @@ class PinnedMemoryPool:
 
     def free_all_blocks(self) -> None:
         pass
+
+    def malloc(self, size: int) -> Any:
+        raise NotImplementedError("accelpy keeps no pinned memory pool: allocate pinned host "
+                                  "arrays with accelpy.cuda.pinned_empty")
+
+
+def _accept_allocator(allocator: Any, pool_type: type, name: str) -> None:
+    """CuPy programs hand a pool's malloc to set_allocator; accelpy's arrays always come from
+    its own allocator, so its pools' malloc (or None, CuPy's default) is accepted and changes
+    nothing. Any other allocator would be silently ignored, so it is refused."""
+    if allocator is None or isinstance(getattr(allocator, "__self__", None), pool_type):
+        return
+    raise NotImplementedError(f"{name}: accelpy allocates from its own pool and cannot use "
+                              f"another allocator ({allocator!r})")
+
+
+def set_allocator(allocator: Any = None) -> None:
+    """CuPy's ``cuda.set_allocator``: accepts None or an accelpy MemoryPool's malloc."""
+    _accept_allocator(allocator, MemoryPool, "set_allocator")
+
+
+def set_pinned_memory_allocator(allocator: Any = None) -> None:
+    """CuPy's ``cuda.set_pinned_memory_allocator``: accepts None or a PinnedMemoryPool's
+    malloc."""
+    _accept_allocator(allocator, PinnedMemoryPool, "set_pinned_memory_allocator")
 
 
 _memory_pool = MemoryPool()

@@ -33,6 +33,8 @@ from ._core import ndarray
 from ._cuda_runtime import CUDARuntimeError as CUDARuntimeError
 from ._cupy_compat import MemoryPool as MemoryPool
 from ._cupy_compat import PinnedMemoryPool as PinnedMemoryPool
+from ._cupy_compat import set_allocator as set_allocator
+from ._cupy_compat import set_pinned_memory_allocator as set_pinned_memory_allocator
 
 if TYPE_CHECKING:
     from ._core import DeviceLike, DTypeLike
@@ -244,10 +246,6 @@ class Device:
         """(free, total) bytes of the device."""
         s = _c.memory_stats(runtime.require_device(self.id))
         return s["device_free_bytes"], s["device_total_bytes"]
-
-    @property
-    def pci_bus_id(self) -> str:
-        return _c.device_properties(runtime.require_device(self.id))["pci_bus_id"]
 
     def __enter__(self) -> Device:
         runtime.require_device(self.id)

@@ -93,6 +93,15 @@ def test_memory_pool_api(device, rng):
         pool.set_limit(fraction=2.0)
     with pytest.raises(ValueError, match="size"):
         pool.set_limit(size=-1)
+    cuda.set_allocator(cuda.MemoryPool().malloc)  # CuPy programs do this: accepted, a no-op
+    cuda.set_allocator(None)
+    cuda.set_pinned_memory_allocator(pinned.malloc)
+    with pytest.raises(NotImplementedError, match="set_allocator"):
+        cuda.set_allocator(lambda n: 0)
+    with pytest.raises(NotImplementedError, match="set_pinned_memory_allocator"):
+        cuda.set_pinned_memory_allocator(pool.malloc)
+    with pytest.raises(NotImplementedError, match="allocates its arrays itself"):
+        pool.malloc(16)
 
 
 @pytest.mark.skipif(not NO_GPU, reason="a GPU is present")
