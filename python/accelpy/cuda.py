@@ -192,6 +192,12 @@ class _NullStream:
         d = _core.get_default_device()
         return d.type != "cuda" or default_stream(d).query()
 
+    def record(self, event: Event | None = None) -> Event:
+        return default_stream(runtime.require_device(None)).record(event)
+
+    def wait_event(self, event: Event) -> None:
+        default_stream(runtime.require_device(None)).wait_event(event)
+
     def __enter__(self) -> Stream:
         stream = default_stream(runtime.require_device(None))
         self._entered.append(stream)

@@ -50,6 +50,11 @@ PROGRAM = """
     cuda.runtime.deviceSynchronize()
     with cuda.Stream.null as s:
         assert s == cuda.default_stream(0)
+    start = cuda.Stream.null.record()
+    end = cuda.Stream.null.record()
+    end.synchronize()
+    cuda.Stream.null.wait_event(start)
+    assert isinstance(cuda.get_elapsed_time(start, end), float)
     s = cuda.Stream()
     y = ap.asnumpy(x, stream=s)
     assert y.shape == x.shape
