@@ -9,6 +9,8 @@ import os
 from types import ModuleType
 from typing import Any
 
+import numpy as np
+
 from . import _core, _interop
 from ._core import ndarray
 from ._creation import asarray
@@ -112,6 +114,28 @@ def tobytes(self, order="C"):
     return self.get().tobytes(order=order)
 
 
+def get(self, stream=None, order="C", out=None, blocking=True):
+    """A NumPy copy of the data, as CuPy's ``ndarray.get`` (`stream`, `order`, `out` as
+    ``accelpy.asnumpy``)."""
+    return _interop.asnumpy(self, stream=stream, order=order, out=out, blocking=blocking)
+
+
+def set_from(self, arr, stream=None):
+    """Copies the host array `arr` (same shape) into this array, as CuPy's ``ndarray.set``;
+    with `stream` (an accelpy.cuda.Stream) the copy is queued there."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"set: arr must be a NumPy array, got {type(arr).__name__}")
+    if arr.shape != self.shape:
+        raise ValueError(f"set: arr has shape {arr.shape}, the array {self.shape}")
+    if arr.dtype != self.dtype:
+        raise TypeError(f"set: arr has dtype {arr.dtype}, the array {self.dtype}")
+    if stream is None:
+        self[...] = arr
+    else:
+        with stream:
+            self[...] = arr
+
+
 def _iterate(a):
     # Checked here, not inside a generator: iter() itself must raise, as NumPy's does.
     if a.ndim == 0:
@@ -157,6 +181,8 @@ METHODS: dict[str, Any] = {
     "flat": flat,
     "resize": resize,
     "tofile": tofile,
+    "get": get,
+    "set": set_from,
 }
 
 

@@ -381,6 +381,15 @@ def pinned_empty(shape: int | tuple[int, ...],
     return np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
 
 
+def alloc_pinned_memory(nbytes: int) -> Any:
+    """`nbytes` of page-locked host memory as a writable buffer (CuPy's
+    ``cuda.alloc_pinned_memory``: ``numpy.frombuffer(mem, dtype, n)`` views it); freed when
+    nothing refers to it."""
+    if not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+        raise ValueError(f"alloc_pinned_memory: nbytes must be a non-negative int, got {nbytes!r}")
+    return pinned_empty(int(nbytes), np.uint8).data
+
+
 def copy_to_host_async(src: ndarray, out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """Queues a copy of the CUDA array `src` into the pinned NumPy array `out` on the current
     stream and returns at once; synchronize the stream (or an event) before reading `out`."""

@@ -58,6 +58,18 @@ PROGRAM = """
     s = cuda.Stream()
     y = ap.asnumpy(x, stream=s)
     assert y.shape == x.shape
+    mem = cuda.alloc_pinned_memory(64)
+    pinned = np.frombuffer(mem, np.float32, 16)
+    pinned[...] = 2.0
+    z = ap.empty(16, dtype=np.float32)
+    z.set(pinned, stream=s)
+    z.get(out=pinned, stream=s)
+    s.synchronize()
+    try:
+        cuda.alloc_pinned_memory(-1)
+        raise SystemExit("alloc_pinned_memory(-1) did not raise")
+    except ValueError as e:
+        assert "nbytes" in str(e)
     print("ok")
 """
 

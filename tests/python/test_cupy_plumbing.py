@@ -77,6 +77,23 @@ def test_asnumpy_stream_order_out(device, rng):
         ap.asnumpy(x, stream=5)
 
 
+def test_ndarray_get_set(device, rng):
+    a = rng.standard_normal((2, 5)).astype(np.float32)
+    x = ap.zeros((2, 5), dtype=np.float32)
+    stream = cuda.Stream() if device.type == "cuda" else None
+    x.set(a, stream=stream)
+    np.testing.assert_array_equal(x.get(), a)
+    out = np.empty_like(a)
+    assert x.get(out=out) is out and np.array_equal(out, a)
+    assert x.get(order="F").flags.f_contiguous
+    with pytest.raises(ValueError, match="arr has shape"):
+        x.set(a[:1])
+    with pytest.raises(TypeError, match="arr has dtype"):
+        x.set(a.astype(np.float64))
+    with pytest.raises(TypeError, match="arr must be a NumPy array"):
+        x.set([1, 2])
+
+
 def test_memory_pool_api(device, rng):
     pool = ap.get_default_memory_pool()
     assert pool is ap.get_default_memory_pool() and isinstance(pool, cuda.MemoryPool)
