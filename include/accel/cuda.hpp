@@ -108,7 +108,9 @@ struct MemoryStats {
   size_t device_total = 0;
   uint64_t allocations = 0;  // counts of allocate calls
   uint64_t frees = 0;
-  uint64_t oom_retries = 0;  // times the cache was freed to satisfy an allocation
+  uint64_t oom_retries = 0;        // times the cache was freed to satisfy an allocation
+  size_t small_cached_blocks = 0;  // freed small blocks kept for reuse (the allocator's cache)
+  size_t small_cached_bytes = 0;
 };
 MemoryStats memory_stats(int device);
 // Returns the pool's cached (unused) memory to the driver.

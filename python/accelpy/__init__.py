@@ -15,7 +15,7 @@ from typing import Any as _Any
 
 import numpy as _np
 
-from . import _core, _interop, _ndarray_methods
+from . import _core, _cupy_compat, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
 from . import random as random
 from ._aliases import absolute as absolute
@@ -87,27 +87,65 @@ from ._creation import triu as triu
 from ._creation import vander as vander
 from ._creation import zeros as zeros
 from ._creation import zeros_like as zeros_like
+from ._cupy_compat import get_array_module as get_array_module
+from ._cupy_compat import get_default_memory_pool as get_default_memory_pool
+from ._cupy_compat import get_default_pinned_memory_pool as get_default_pinned_memory_pool
+from ._cupy_compat import synchronize as synchronize
 from ._dtypes import bool as bool
+from ._dtypes import bool_ as bool_
+from ._dtypes import byte as byte
 from ._dtypes import can_cast as can_cast
+from ._dtypes import cdouble as cdouble
+from ._dtypes import clongdouble as clongdouble
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128
+from ._dtypes import complexfloating as complexfloating
+from ._dtypes import csingle as csingle
+from ._dtypes import double as double
+from ._dtypes import dtype as dtype
 from ._dtypes import finfo as finfo
 from ._dtypes import float16 as float16
 from ._dtypes import float32 as float32
 from ._dtypes import float64 as float64
+from ._dtypes import floating as floating
+from ._dtypes import generic as generic
+from ._dtypes import half as half
 from ._dtypes import iinfo as iinfo
+from ._dtypes import inexact as inexact
 from ._dtypes import int8 as int8
 from ._dtypes import int16 as int16
 from ._dtypes import int32 as int32
 from ._dtypes import int64 as int64
+from ._dtypes import int_ as int_
+from ._dtypes import intc as intc
+from ._dtypes import integer as integer
+from ._dtypes import intp as intp
 from ._dtypes import isdtype as isdtype
+from ._dtypes import issubdtype as issubdtype
 from ._dtypes import load_bfloat16 as _load_bfloat16
+from ._dtypes import longdouble as longdouble
+from ._dtypes import longlong as longlong
+from ._dtypes import number as number
 from ._dtypes import promote_types as promote_types
 from ._dtypes import result_type as result_type
+from ._dtypes import short as short
+from ._dtypes import signedinteger as signedinteger
+from ._dtypes import single as single
+from ._dtypes import ubyte as ubyte
 from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._dtypes import uintc as uintc
+from ._dtypes import uintp as uintp
+from ._dtypes import ulonglong as ulonglong
+from ._dtypes import unsignedinteger as unsignedinteger
+from ._dtypes import ushort as ushort
+from ._fp_errors import errstate as errstate
+from ._fp_errors import geterr as geterr
+from ._fp_errors import geterrcall as geterrcall
+from ._fp_errors import seterr as seterr
+from ._fp_errors import seterrcall as seterrcall
 from ._functional import apply_along_axis as apply_along_axis
 from ._functional import apply_over_axes as apply_over_axes
 from ._functional import frompyfunc as frompyfunc
@@ -119,6 +157,14 @@ from ._histograms import histogram as histogram
 from ._histograms import histogram2d as histogram2d
 from ._histograms import histogram_bin_edges as histogram_bin_edges
 from ._histograms import histogramdd as histogramdd
+from ._index_tricks import c_ as c_
+from ._index_tricks import index_exp as index_exp
+from ._index_tricks import mgrid as mgrid
+from ._index_tricks import ndenumerate as ndenumerate
+from ._index_tricks import ndindex as ndindex
+from ._index_tricks import ogrid as ogrid
+from ._index_tricks import r_ as r_
+from ._index_tricks import s_ as s_
 from ._indexing import choose as choose
 from ._indexing import compress as compress
 from ._indexing import diag_indices as diag_indices
@@ -143,6 +189,16 @@ from ._indexing import unravel_index as unravel_index
 from ._interop import asnumpy as asnumpy
 from ._interop import may_share_memory as may_share_memory
 from ._interop import shares_memory as shares_memory
+from ._io import frombuffer as frombuffer
+from ._io import fromfile as fromfile
+from ._io import fromstring as fromstring
+from ._io import genfromtxt as genfromtxt
+from ._io import load as load
+from ._io import loadtxt as loadtxt
+from ._io import save as save
+from ._io import savetxt as savetxt
+from ._io import savez as savez
+from ._io import savez_compressed as savez_compressed
 from ._kernel_gen import ElementwiseKernel as ElementwiseKernel
 from ._kernel_gen import ReductionKernel as ReductionKernel
 from ._kernels import CompileError as CompileError
@@ -317,6 +373,14 @@ from ._polynomial import polymul as polymul
 from ._polynomial import polysub as polysub
 from ._polynomial import polyval as polyval
 from ._polynomial import roots as roots
+from ._printing import array2string as array2string
+from ._printing import array_repr as array_repr
+from ._printing import array_str as array_str
+from ._printing import format_float_positional as format_float_positional
+from ._printing import format_float_scientific as format_float_scientific
+from ._printing import get_printoptions as get_printoptions
+from ._printing import printoptions as printoptions
+from ._printing import set_printoptions as set_printoptions
 from ._rearranging import append as append
 from ._rearranging import delete as delete
 from ._rearranging import flip as flip
@@ -387,6 +451,7 @@ from ._window import hamming as hamming
 from ._window import hanning as hanning
 from ._window import kaiser as kaiser
 from .fusion import debug_fusion as debug_fusion
+from .fusion import fuse as fuse
 from .fusion import max_pending_bytes as max_pending_bytes
 from .fusion import set_max_pending_bytes as set_max_pending_bytes
 
@@ -395,6 +460,7 @@ from .fusion import set_max_pending_bytes as set_max_pending_bytes
 # methods written in Python, NumPy's protocols dispatching into this namespace.
 _core._set_asarray(asarray)
 _ndarray_methods.install(_sys.modules[__name__])
+_cupy_compat.use_package(_sys.modules[__name__])
 
 # NumPy's bundled OpenBLAS (numpy.libs/) is the CPU BLAS of choice; its site-packages may differ
 # from ours (an editable or user install), so name it to the loader (nothing is loaded yet).
@@ -418,8 +484,9 @@ if "distributed" in _sys.modules:  # a Dask worker or client: accelpy chunks tra
     _register_serializers()
 
 # Imported on first use, keeping `import accelpy` fast: numpy.fft's, numpy.linalg's and
-# numpy.polynomial's, and Dask's distributed.
-_LAZY_SUBMODULES = ("fft", "linalg", "polynomial", "distributed")
+# numpy.polynomial's, accelpy.testing (numpy.testing imports threading, dataclasses, ...), and
+# Dask's distributed.
+_LAZY_SUBMODULES = ("fft", "linalg", "polynomial", "testing", "distributed")
 
 
 def __getattr__(name: str) -> _Any:

@@ -52,6 +52,10 @@ __all__ = [
     "result_type",
     "can_cast",
     "promote_types",
+    *("double", "single", "half", "int_", "intp", "uintp", "bool_", "cdouble", "csingle",
+      "longlong", "ulonglong", "short", "ushort", "intc", "uintc", "byte", "ubyte", "longdouble",
+      "clongdouble", "dtype", "issubdtype", "generic", "number", "integer", "signedinteger",
+      "unsignedinteger", "inexact", "floating", "complexfloating"),
 ]
 
 bool = np.bool_  # noqa: A001 - NumPy's name
@@ -68,6 +72,22 @@ float32 = np.float32
 float64 = np.float64
 complex64 = np.complex64
 complex128 = np.complex128
+
+# NumPy's C-named aliases and abstract types: NumPy's own objects, so ``x.dtype == ap.double``
+# and ``ap.issubdtype(x.dtype, ap.floating)`` work. longdouble and clongdouble are not dtypes
+# accelpy stores (an array of them raises TypeError naming the dtype); they are here so that
+# comparisons with them work.
+double, single, half = np.double, np.single, np.half
+int_, intp, uintp, bool_ = np.int_, np.intp, np.uintp, np.bool_
+cdouble, csingle = np.cdouble, np.csingle
+longlong, ulonglong, short, ushort = np.longlong, np.ulonglong, np.short, np.ushort
+intc, uintc, byte, ubyte = np.intc, np.uintc, np.byte, np.ubyte
+longdouble, clongdouble = np.longdouble, np.clongdouble
+dtype = np.dtype
+issubdtype = np.issubdtype
+generic, number, integer, inexact = np.generic, np.number, np.integer, np.inexact
+signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
+floating, complexfloating = np.floating, np.complexfloating
 
 # In the core's DType order (NumPy's loop order); None where bfloat16 goes until it is loaded.
 _EAGER = (bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64,

@@ -30,7 +30,6 @@ from . import _core
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     Device,
-    asnumpy,
     ndarray,
 )
 
@@ -42,6 +41,39 @@ __all__ = [
     "shares_memory",
     "asnumpy",
 ]
+
+def asnumpy(a: ArrayLike, stream: Any = None, order: str = "C", out: Any = None,
+            blocking: bool = True) -> np.ndarray[Any, Any]:
+    """A NumPy array of `a`'s data (evaluating pending work), as CuPy's ``asnumpy``: `stream`
+    (an accelpy.cuda.Stream) queues the copy there; `out` (a NumPy array of the shape) receives
+    it; `order` is 'C', 'F', 'A' or 'K'. The copy has finished when this returns (`blocking`
+    is accepted for CuPy's signature)."""
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"asnumpy: order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    if stream is not None and not hasattr(stream, "__enter__"):
+        raise TypeError("asnumpy: stream must be an accelpy.cuda.Stream, got "
+                        f"{type(stream).__name__}")
+    if stream is not None and isinstance(a, ndarray) and a.device.type == "cuda":
+        with stream:
+            host = _core.asnumpy(a)
+    else:
+        host = _core.asnumpy(a)
+    if order == "F" or (order in ("A", "K") and host.ndim > 1 and _is_f_only(a)):
+        host = np.asfortranarray(host)
+    if out is None:
+        return host
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"asnumpy: out must be a NumPy array, got {type(out).__name__}")
+    if out.shape != host.shape:
+        raise ValueError(f"asnumpy: out has shape {out.shape}, the array {host.shape}")
+    np.copyto(out, host, casting="same_kind")
+    return out
+
+
+def _is_f_only(a):
+    f = getattr(a, "flags", None)
+    return f is not None and f.f_contiguous and not f.c_contiguous
+
 
 # NumPy ufunc name -> accelpy reduction, for ufunc.reduce.
 _REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",

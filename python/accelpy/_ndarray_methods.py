@@ -15,7 +15,9 @@ from . import _core, _interop
 from ._core import ndarray
 from ._creation import asarray
 from ._indexing import diagonal
+from ._io import tofile
 from ._linear_algebra import trace
+from ._ndarray_inplace import flat, resize, shape
 from ._printing import array_repr, array_str, format_array
 from ._rearranging import repeat
 
@@ -114,6 +116,28 @@ def tobytes(self, order="C"):
     return self.get().tobytes(order=order)
 
 
+def get(self, stream=None, order="C", out=None, blocking=True):
+    """A NumPy copy of the data, as CuPy's ``ndarray.get`` (`stream`, `order`, `out` as
+    ``accelpy.asnumpy``)."""
+    return _interop.asnumpy(self, stream=stream, order=order, out=out, blocking=blocking)
+
+
+def set_from(self, arr, stream=None):
+    """Copies the host array `arr` (same shape) into this array, as CuPy's ``ndarray.set``;
+    with `stream` (an accelpy.cuda.Stream) the copy is queued there."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"set: arr must be a NumPy array, got {type(arr).__name__}")
+    if arr.shape != self.shape:
+        raise ValueError(f"set: arr has shape {arr.shape}, the array {self.shape}")
+    if arr.dtype != self.dtype:
+        raise TypeError(f"set: arr has dtype {arr.dtype}, the array {self.dtype}")
+    if stream is None:
+        self[...] = arr
+    else:
+        with stream:
+            self[...] = arr
+
+
 def _iterate(a):
     # Checked here, not inside a generator: iter() itself must raise, as NumPy's does.
     if a.ndim == 0:
@@ -155,6 +179,12 @@ METHODS: dict[str, Any] = {
     "diagonal": _diagonal,
     "trace": _trace,
     "repeat": _repeat,
+    "shape": shape,
+    "flat": flat,
+    "resize": resize,
+    "tofile": tofile,
+    "get": get,
+    "set": set_from,
 }
 
 

@@ -11,6 +11,10 @@ stays fast and works on machines without CUDA (``is_available()`` is then False)
     start, end = ap.cuda.Event(), ap.cuda.Event()
     start.record(); ...; end.record(); end.synchronize()
     print(start.elapsed_time(end), "ms")
+
+CuPy's names are here too (``cuda.Device(1).use()``, ``with cuda.Device(0):``,
+``cuda.Stream.null.synchronize()``, ``cuda.get_current_stream()``, ``cuda.runtime``,
+``cuda.MemoryPool``): see docs/user-guide.md, "CuPy programs".
 """
 
 from __future__ import annotations
@@ -18,12 +22,19 @@ from __future__ import annotations
 import atexit
 import os
 import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from ._core import Device, ndarray
+from . import _cuda_runtime as runtime
+from ._core import ndarray
+from ._cuda_runtime import CUDARuntimeError as CUDARuntimeError
+from ._cupy_compat import MemoryPool as MemoryPool
+from ._cupy_compat import PinnedMemoryPool as PinnedMemoryPool
+from ._cupy_compat import set_allocator as set_allocator
+from ._cupy_compat import set_pinned_memory_allocator as set_pinned_memory_allocator
 
 if TYPE_CHECKING:
     from ._core import DeviceLike, DTypeLike
@@ -110,7 +121,7 @@ class Stream:
         return cls(_handle=s)
 
     @property
-    def device(self) -> Device:
+    def device(self) -> _core.Device:
         return _core.Device(f"cuda:{self._s.device_index}")
 
     @property
@@ -161,6 +172,111 @@ def current_stream(device: _DeviceArg = None) -> Stream:
     return Stream._wrap(_c.Stream.current(device))
 
 
+get_current_stream = current_stream  # CuPy's name
+
+
+class _NullStream:
+    """``Stream.null``, CuPy's name for the default stream of the current device, as CuPy
+    programs use it: ``Stream.null.synchronize()`` waits for the default device's work, and
+    returns at once on the CPU (or where there is no GPU)."""
+
+    def __init__(self) -> None:
+        self._entered: list[Stream] = []
+
+    def synchronize(self) -> None:
+        d = _core.get_default_device()
+        if d.type == "cuda":
+            _c.synchronize(d.index)
+
+    def query(self) -> bool:
+        d = _core.get_default_device()
+        return d.type != "cuda" or default_stream(d).query()
+
+    def record(self, event: Event | None = None) -> Event:
+        return default_stream(runtime.require_device(None)).record(event)
+
+    def wait_event(self, event: Event) -> None:
+        default_stream(runtime.require_device(None)).wait_event(event)
+
+    def __enter__(self) -> Stream:
+        stream = default_stream(runtime.require_device(None))
+        self._entered.append(stream)
+        return stream.__enter__()
+
+    def __exit__(self, *exc) -> None:
+        self._entered.pop().__exit__(*exc)
+
+    @property
+    def ptr(self) -> int:
+        return 0  # CuPy's null stream is the legacy NULL stream, handle 0
+
+    def __repr__(self):
+        return "<accelpy.cuda.Stream.null>"
+
+
+Stream.null = _NullStream()  # type: ignore[attr-defined]
+
+
+class Device:
+    """A CUDA device as CuPy names it (``cupy.cuda.Device``): ``Device(1).use()`` makes it the
+    default device of this thread, ``with Device(1):`` for a block. ``Device()`` is the current
+    one. Constructing never touches the GPU; using one that does not exist (or any, on a machine
+    without a GPU) raises CUDARuntimeError, as CuPy does."""
+
+    def __init__(self, device: int | None = None) -> None:
+        if device is None:
+            device = runtime.current_device()
+        elif isinstance(device, Device):
+            device = device.id
+        elif not isinstance(device, (int, np.integer)) or isinstance(device, bool):
+            raise TypeError(f"Device: device must be an int, got {type(device).__name__}")
+        if device < 0:
+            raise ValueError(f"Device: device must not be negative, got {device}")
+        self.id = int(device)
+        self._previous: list[_core.Device] = []
+
+    def use(self) -> None:
+        runtime.setDevice(self.id)
+
+    def synchronize(self) -> None:
+        _c.synchronize(runtime.require_device(self.id))
+
+    @property
+    def compute_capability(self) -> str:
+        """As CuPy: the major and minor version as one string ('90' for 9.0)."""
+        p = _c.device_properties(runtime.require_device(self.id))
+        return f"{p['major']}{p['minor']}"
+
+    @property
+    def mem_info(self) -> tuple[int, int]:
+        """(free, total) bytes of the device."""
+        s = _c.memory_stats(runtime.require_device(self.id))
+        return s["device_free_bytes"], s["device_total_bytes"]
+
+    def __enter__(self) -> Device:
+        runtime.require_device(self.id)
+        self._previous.append(_core.get_default_device())
+        self.use()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _core.set_default_device(self._previous.pop())
+
+    def __int__(self) -> int:
+        return self.id
+
+    __index__ = __int__
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self):
+        return hash(("accelpy.cuda.Device", self.id))
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
 def default_stream(device: _DeviceArg = None) -> Stream:
     """The device's default stream (non-blocking with respect to the legacy NULL stream)."""
     return Stream._wrap(_c.Stream.default(device))
@@ -189,6 +305,15 @@ class Event:
     def elapsed_time(self, end_event: Event) -> float:
         """Milliseconds from this event to `end_event`."""
         return self._e.elapsed_ms(end_event._e)
+
+
+def get_elapsed_time(start_event: Event, end_event: Event) -> float:
+    """Milliseconds between two recorded events (CuPy's name)."""
+    return start_event.elapsed_time(end_event)
+
+
+# CuPy's module path for them: cupy.cuda.stream.Stream, cupy.cuda.stream.Event.
+stream = types.SimpleNamespace(Stream=Stream, Event=Event, get_current_stream=current_stream)
 
 
 def memory_stats(device: _DeviceArg = None) -> dict[str, int]:
@@ -254,6 +379,15 @@ def pinned_empty(shape: int | tuple[int, ...],
     raw = (ctypes.c_char * max(nbytes, 1)).from_address(buf.ptr)
     raw._accelpy_owner = buf  # the buffer lives as long as any view of it
     return np.frombuffer(raw, dtype=np.uint8, count=nbytes).view(dt).reshape(shape)
+
+
+def alloc_pinned_memory(nbytes: int) -> Any:
+    """`nbytes` of page-locked host memory as a writable buffer (CuPy's
+    ``cuda.alloc_pinned_memory``: ``numpy.frombuffer(mem, dtype, n)`` views it); freed when
+    nothing refers to it."""
+    if not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+        raise ValueError(f"alloc_pinned_memory: nbytes must be a non-negative int, got {nbytes!r}")
+    return pinned_empty(int(nbytes), np.uint8).data
 
 
 def copy_to_host_async(src: ndarray, out: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:

@@ -71,3 +71,18 @@ def stats() -> dict[str, int]:
 def reset_stats() -> None:
     """Sets the counters of stats() to zero and forgets the structures seen."""
     _core._reset_eval_stats()
+
+
+def fuse(*args: Any, kernel_name: str | None = None) -> Any:
+    """CuPy's ``@fuse`` decorator, as ``@fuse``, ``@fuse()`` or ``@fuse(kernel_name=...)``.
+    accelpy fuses every chain of elementwise operations and reductions by itself, so the
+    function is returned as it is (it runs on accelpy and NumPy arrays alike); `kernel_name`
+    is accepted and unused."""
+    if kernel_name is not None and not isinstance(kernel_name, str):
+        raise TypeError(f"fuse: kernel_name must be a str, got {type(kernel_name).__name__}")
+    if len(args) == 1 and callable(args[0]):
+        return args[0]
+    if args:
+        raise TypeError("fuse: expected a function or only keyword arguments, got "
+                        f"{', '.join(type(a).__name__ for a in args)}")
+    return lambda f: f

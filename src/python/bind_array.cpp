@@ -505,7 +505,14 @@ void bind_array(nb::module_& m) {
       .def(
           "_storage_id",
           [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); },
-          "Identity of the underlying storage (views share it).");
+          "Identity of the underlying storage (views share it).")
+      .def(
+          "_storage_refs", [](const Array& a) { return a.storage().use_count(); },
+          "How many arrays (views, pending work) hold the underlying storage.")
+      .def(
+          "_become", [](Array& self, const Array& other) { self = other; }, "other"_a,
+          "Makes this array object another array (in-place shape changes and resize: NumPy "
+          "changes an array object's metadata, which a view of the new layout carries).");
   bind_sorting_methods(cls);
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_priority__") = 100;

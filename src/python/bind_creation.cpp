@@ -62,6 +62,15 @@ void bind_creation(nb::module_& m) {
       [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
         auto scalar = [](nb::handle h, const char* what) {
           std::optional<Scalar> s = to_scalar(h);
+          // A 0-d array (accelpy's or NumPy's) is its element, as NumPy takes it.
+          if (!s && nb::hasattr(h, "ndim") && nb::hasattr(h, "item")) {
+            if (nb::cast<int64_t>(h.attr("ndim")) != 0) {
+              throw ValueError(std::string("arange: ") + what +
+                               " must be a real number or a 0-d array, got an array of shape " +
+                               nb::cast<std::string>(nb::repr(h.attr("shape"))));
+            }
+            s = to_scalar(h.attr("item")());
+          }
           if (!s) throw TypeError(std::string("arange: ") + what + " must be a real number");
           return *s;
         };

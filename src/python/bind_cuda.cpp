@@ -140,6 +140,8 @@ void bind_cuda(nb::module_& parent) {
         d["allocations"] = s.allocations;
         d["frees"] = s.frees;
         d["oom_retries"] = s.oom_retries;
+        d["small_cached_blocks"] = s.small_cached_blocks;
+        d["small_cached_bytes"] = s.small_cached_bytes;
         return d;
       },
       "device"_a = nb::none());

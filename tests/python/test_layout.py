@@ -34,9 +34,11 @@ def _namespaces():
     import accelpy.linalg
     import accelpy.polynomial
     import accelpy.random
+    import accelpy.testing
 
     spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
-              "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial}
+              "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial,
+              "accelpy.testing": accelpy.testing}
     if importlib.util.find_spec("distributed") is not None:  # accelpy.distributed needs it
         import accelpy.distributed
 

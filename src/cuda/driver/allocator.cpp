@@ -234,6 +234,8 @@ MemoryStats memory_stats(int device) {
     s.allocations = m.allocations;
     s.frees = m.frees;
     s.oom_retries = m.oom_retries;
+    for (const std::vector<void*>& list : m.small_blocks) s.small_cached_blocks += list.size();
+    s.small_cached_bytes = m.small_cached_bytes;
   }
   const Driver& d = drv();
   uint64_t reserved = 0;
