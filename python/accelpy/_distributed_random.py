@@ -19,7 +19,7 @@ from dask import array as da
 
 from . import _core
 from ._manipulation import stack
-from ._random_support import key_of as _key_of
+from ._random_support import key_of, seed_sequence
 
 _MAX_WASTE = 4
 
@@ -82,7 +82,7 @@ class ChunkedGenerator:
     sequence of draws on ``accelpy.random.default_rng(seed)`` does."""
 
     def __init__(self, seed=None):
-        self._key = _key_of(seed)
+        self._key = key_of(seed_sequence(seed))
         self._offset = 0
 
     def _array(self, draw, size, chunks, device):

@@ -42,6 +42,21 @@ from ._random_support import shape_of as _shape
 __all__ = ["Generator", "Philox", "default_rng"]
 
 
+def _into(out, draw, size, dtype, device, name):
+    """NumPy's ``out=`` of the standard draws: the values go into `out` (an accelpy array of the
+    draw's dtype, whose shape is the size), which is returned."""
+    if out is None:
+        return draw(_shape(size), device)
+    if not isinstance(out, _core.ndarray):
+        raise TypeError(f"{name}: out must be an accelpy array, got {type(out).__name__}")
+    if np.dtype(out.dtype) != np.dtype(dtype):
+        raise TypeError(f"{name}: out has dtype {out.dtype}, the draw is {np.dtype(dtype)}")
+    if size is not None and _shape(size) != tuple(out.shape):
+        raise ValueError(f"{name}: size {_shape(size)} does not match out's shape {out.shape}")
+    out[...] = draw(tuple(out.shape), out.device)
+    return out
+
+
 class Philox:
     """The bit generator behind a :class:`Generator` (``Generator.bit_generator``): Philox4x32-10
     keyed from a ``numpy.random.SeedSequence``; ``Generator(Philox(seed))`` works as NumPy's
@@ -115,9 +130,10 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         ``Generator.spawn``)."""
         return [Generator(b) for b in self._bit_generator.spawn(n_children)]
 
-    def random(self, size=None, dtype=np.float64, *, device=None):
+    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Uniform floats in [0, 1) (float32 or float64), as ``numpy.random.Generator.random``."""
-        return self._state.random(_shape(size), dtype, device)
+        return _into(out, lambda shape, dev: self._state.random(shape, dtype, dev), size, dtype,
+                     device, "random")
 
     def uniform(self, low=0.0, high=1.0, size=None, *, dtype=np.float64, device=None):
         """Uniform floats in [low, high): ``low + (high - low) * random()``, broadcast as NumPy."""
@@ -125,9 +141,10 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         u = self._state.random(_broadcast_size(size, low, high), dtype, device)
         return (low + (high - low) * u).astype(dtype, copy=False)
 
-    def standard_normal(self, size=None, dtype=np.float64, *, device=None):
+    def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Standard normal floats (float32 or float64), by the Box-Muller transform."""
-        return self._state.standard_normal(_shape(size), dtype, device)
+        return _into(out, lambda shape, dev: self._state.standard_normal(shape, dtype, dev), size,
+                     dtype, device, "standard_normal")
 
     def normal(self, loc=0.0, scale=1.0, size=None, *, dtype=np.float64, device=None):
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale >= 0``)."""
@@ -136,9 +153,14 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
         z = self._state.standard_normal(_broadcast_size(size, loc, scale), dtype, device)
         return (loc + scale * z).astype(dtype, copy=False)
 
-    def standard_exponential(self, size=None, dtype=np.float64, *, device=None):
-        """Exponential floats with scale 1 (float32 or float64)."""
-        return self._state.standard_exponential(_shape(size), dtype, device)
+    def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None, *,
+                             device=None):
+        """Exponential floats with scale 1 (float32 or float64); ``method`` is accepted for
+        NumPy's signature (the draw is by inversion whatever it says)."""
+        if method not in ("zig", "inv"):
+            raise ValueError(f"standard_exponential: method must be 'zig' or 'inv', got {method!r}")
+        return _into(out, lambda shape, dev: self._state.standard_exponential(shape, dtype, dev),
+                     size, dtype, device, "standard_exponential")
 
     def exponential(self, scale=1.0, size=None, *, dtype=np.float64, device=None):
         """Exponential floats with scale ``scale`` (``scale >= 0``)."""

@@ -14,6 +14,9 @@ protocol = pytest.importorskip("distributed.protocol")
 
 from accelpy import _dask_serialize  # noqa: E402  (needs distributed)
 
+# accelpy was imported before distributed here: register as accelpy.distributed's import does.
+_dask_serialize.register_serializers()
+
 
 def _accelpy_backend():
     return dask.config.set({"array.backend": "accelpy"})
