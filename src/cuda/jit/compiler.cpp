@@ -6,9 +6,9 @@
 #include <mutex>
 
 #include "accel/errors.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/embedded_headers.hpp"
 
 namespace accel::cuda {
 

@@ -6,10 +6,10 @@
 #include <unordered_map>
 
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/hash.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/hash.hpp"
 
 namespace accel::cuda {
 

@@ -5,9 +5,9 @@
 #include <mutex>
 
 #include "accel/cuda.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
 #include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 

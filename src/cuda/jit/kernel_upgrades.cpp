@@ -21,7 +21,7 @@
 
 #include "accel/cuda.hpp"
 #include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 extern char** environ;
 

@@ -11,7 +11,7 @@
 #include "accel/errors.hpp"
 #include "src/cuda/driver/context.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 

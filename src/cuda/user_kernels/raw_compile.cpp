@@ -11,9 +11,9 @@
 #include "accel/device.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/embedded_headers.hpp"
 
 namespace accel::cuda {
 

@@ -11,7 +11,7 @@
 #include "accel/cuda.hpp"
 #include "accel/errors.hpp"
 #include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 #include "tests/cpp/cuda/same_signature.hpp"
 
 // Captured before <cuda.h>, whose macros share these names.

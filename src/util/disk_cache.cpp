@@ -1,4 +1,4 @@
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,8 +12,8 @@
 #include <random>
 
 #include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
-#include "src/cuda/jit/hash.hpp"
+#include "src/util/embedded_headers.hpp"
+#include "src/util/hash.hpp"
 
 namespace accel::cuda {
 
