@@ -561,8 +561,8 @@ TEST(CudaCodegen, CompileWorkerBuildsTheOptimizedCubin) {
   queue_upgrade({name, code, key, 90, [&](const CompiledImage& img) { replied = img.data; }});
   ASSERT_TRUE(wait_for_upgrades(300));
   EXPECT_EQ(replied, optimized.data);
-  if (disk_cache().enabled()) {
-    const std::optional<CompiledImage> stored = disk_cache().load(key);
+  if (util::disk_cache().enabled()) {
+    const std::optional<CompiledImage> stored = util::disk_cache().load(key);
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->data, optimized.data);
   }
