@@ -309,41 +309,53 @@ def _stream(stream):
     return None if stream is None else stream.handle
 
 
+def _htod(dest, src, stream, sync):
+    dst, host = _ptr(dest), _host(src)
+    if _cpu.active():
+        return _cpu.copy_to(dst, host)
+    _raw.memcpy_htod(dst, host, _stream(stream), sync)
+
+
+def _dtoh(dest, src, stream, sync):
+    host, ptr = _host(dest, True), _ptr(src)
+    if _cpu.active():
+        return _cpu.copy_from(host, ptr)
+    _raw.memcpy_dtoh(host, ptr, _stream(stream), sync)
+
+
+def _dtod(dest, src, size, stream, sync):
+    if _cpu.active():
+        return _cpu.copy_between(_ptr(dest), _ptr(src), int(size))
+    _raw.memcpy_dtod(_ptr(dest), _ptr(src), int(size), _stream(stream), sync)
+
+
 def memcpy_htod(dest, src):
     """Copies the host buffer `src` to device memory `dest` and waits for the copy."""
-    memcpy_htod_async(dest, src, None, True)
+    _htod(dest, src, None, True)
 
 
 def memcpy_dtoh(dest, src):
     """Copies device memory `src` into the host buffer `dest` (its size) and waits."""
-    memcpy_dtoh_async(dest, src, None, True)
+    _dtoh(dest, src, None, True)
 
 
 def memcpy_dtod(dest, src, size):
     """Copies `size` bytes between device buffers and waits."""
-    memcpy_dtod_async(dest, src, size, None, True)
+    _dtod(dest, src, size, None, True)
 
 
-def memcpy_htod_async(dest, src, stream=None, _sync=False):
+def memcpy_htod_async(dest, src, stream=None):
     """Queues the copy on `stream` (default: the current stream); `src` must stay unchanged
     until the stream reaches it (page-locked memory makes the copy truly asynchronous)."""
-    dst, host = _ptr(dest), _host(src)
-    if _cpu.active():
-        return _cpu.copy_to(dst, host)
-    _raw.memcpy_htod(dst, host, _stream(stream), _sync)
+    _htod(dest, src, stream, False)
 
 
-def memcpy_dtoh_async(dest, src, stream=None, _sync=False):
-    host, ptr = _host(dest, True), _ptr(src)
-    if _cpu.active():
-        return _cpu.copy_from(host, ptr)
-    _raw.memcpy_dtoh(host, ptr, _stream(stream), _sync)
+def memcpy_dtoh_async(dest, src, stream=None):
+    _dtoh(dest, src, stream, False)
 
 
-def memcpy_dtod_async(dest, src, size, stream=None, _sync=False):
-    if _cpu.active():
-        return _cpu.copy_between(_ptr(dest), _ptr(src), int(size))
-    _raw.memcpy_dtod(_ptr(dest), _ptr(src), int(size), _stream(stream), _sync)
+def memcpy_dtod_async(dest, src, size, stream=None):
+    _dtod(dest, src, size, stream, False)
 
 
 def to_device(bf_obj):
