@@ -1,8 +1,10 @@
 """The seed tutorial's CUDA kernel (section 一/二): `add` written in CUDA C, one thread per
 element, threads grouped into blocks and blocks into a grid, launched from Python with
-accelpy.RawKernel (compiled by NVRTC at run time, no nvcc; cached on disk).
+accelpy.RawKernel (compiled by NVRTC at run time, no nvcc; cached on disk). The arrays are on
+the default device, as the seed's are: the GPU when there is one, else the CPU, where the same
+kernel is compiled by the machine's C++ compiler and run on the CPU device.
 
-    python examples/seed/cuda_kernel.py        (needs a CUDA GPU)
+    python examples/seed/cuda_kernel.py
 """
 
 import numpy as np
@@ -22,8 +24,8 @@ add = ap.RawKernel(kernel_code, "add")
 N = 1024
 a = np.random.randn(N).astype(np.float32)
 b = np.random.randn(N).astype(np.float32)
-a_gpu = ap.asarray(a, device="cuda")
-b_gpu = ap.asarray(b, device="cuda")
+a_gpu = ap.asarray(a)
+b_gpu = ap.asarray(b)
 c_gpu = ap.empty_like(a_gpu)
 
 # Each thread adds one element: 256 threads per block, enough blocks to cover N.

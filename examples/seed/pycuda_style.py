@@ -1,7 +1,8 @@
 """The seed tutorial's PyCUDA program, with only its import lines changed (accelpy.driver,
-accelpy.autoinit and accelpy.compiler are PyCUDA-compatible; NVRTC compiles, no nvcc).
+accelpy.autoinit and accelpy.compiler are PyCUDA-compatible; NVRTC compiles, no nvcc). Without
+a GPU the driver layer targets the CPU device: host memory, the machine's C++ compiler.
 
-    python examples/seed/pycuda_style.py       (needs a CUDA GPU)
+    python examples/seed/pycuda_style.py
 """
 
 # ruff: noqa: I001 - the tutorial's import lines, in the tutorial's order

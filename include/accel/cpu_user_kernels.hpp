@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "accel/raw_kernel.hpp"
+#include "accel/user_kernels.hpp"
 
 namespace accel::cpu {
 
@@ -22,7 +22,7 @@ class UserKernel {
  public:
   const std::string& name() const { return name_; }
   // Parameter sizes, from the compiled kernel's signature.
-  const std::optional<std::vector<cuda::ParamInfo>>& params() const { return params_; }
+  const std::optional<std::vector<ParamInfo>>& params() const { return params_; }
   void set_param_names(std::vector<std::string> names) { param_names_ = std::move(names); }
   std::string describe_param(size_t i) const;
   // Whether the kernel's threads need fibers (it uses barriers or warp primitives).
@@ -30,7 +30,7 @@ class UserKernel {
   // Checks as the GPU does, then runs the grid on the CPU's threads; returns when it is done.
   // Raises accel::Error when a thread failed an assert (after the grid stops).
   void launch(const unsigned grid[3], const unsigned block[3], size_t shared_mem,
-              const cuda::RawFunction::Arg* args, size_t nargs) const;
+              const KernelArg* args, size_t nargs) const;
 
   UserKernel(std::shared_ptr<const UserModule> module, std::string name, const void* info,
              bool barriers);
@@ -40,7 +40,7 @@ class UserKernel {
   std::string name_;
   const void* info_;  // KernelInfo in the shared object
   bool barriers_;
-  std::optional<std::vector<cuda::ParamInfo>> params_;
+  std::optional<std::vector<ParamInfo>> params_;
   std::vector<std::string> param_names_;
 };
 
@@ -48,9 +48,9 @@ class UserKernel {
 // defines them (source, options, name expressions).
 class UserModule : public std::enable_shared_from_this<UserModule> {
  public:
-  // Compiles (or finds in the disk cache) and loads `spec`; throws cuda::CompileError with the
+  // Compiles (or finds in the disk cache) and loads `spec`; throws CompileError with the
   // compiler's log, or accel::Error when no C++ compiler is installed.
-  static std::shared_ptr<const UserModule> get(const cuda::ProgramSpec& spec);
+  static std::shared_ptr<const UserModule> get(const ProgramSpec& spec);
   UserKernel function(const std::string& name) const;
   // A __device__ / __constant__ variable: (address, bytes).
   std::pair<uintptr_t, size_t> global(const std::string& name) const;
@@ -59,7 +59,7 @@ class UserModule : public std::enable_shared_from_this<UserModule> {
   ~UserModule();
 
   struct Compiled;
-  UserModule(const cuda::ProgramSpec& spec, Compiled compiled);
+  UserModule(const ProgramSpec& spec, Compiled compiled);
 
  private:
   void* handle_ = nullptr;  // dlopen

@@ -15,33 +15,21 @@
 #include <vector>
 
 #include "accel/errors.hpp"
+#include "accel/user_kernels.hpp"
 
 namespace accel::cuda {
 
-// NVRTC refused a program (accelpy.CompileError). what() holds everything; the parts are kept
-// for programs that want them.
-struct CompileError : Error {
-  CompileError(const std::string& message, std::string log, std::string name, std::string excerpt)
-      : Error(message), log(std::move(log)), name(std::move(name)), excerpt(std::move(excerpt)) {}
-  std::string log;      // NVRTC's log, verbatim
-  std::string name;     // the kernel (or module) being compiled
-  std::string excerpt;  // the source lines the log points at, numbered, with a line around each
-};
-
-// The numbered source lines that an NVRTC log names ("prog.cu(12): error: ..."), each with one
-// line of context; "" when the log names none.
-std::string offending_lines(const std::string& source, const std::string& log);
-
-struct ProgramSpec {
-  std::string code;
-  std::string name;                           // for messages and the program's file name
-  std::vector<std::string> options;           // passed to NVRTC as given
-  std::vector<std::string> name_expressions;  // C++ names to lower (template instances)
-  bool with_prelude = false;  // prepend accelpy's kernel headers (accel::float16, ...)
-  std::string cache_dir;      // "" = the default disk cache; "off" = none
-  // A cubin, PTX or fatbin to load as it is instead of compiling `code` (RawModule(path=...)).
-  std::string image;
-};
+// What users' kernels share with the CPU device (accel/user_kernels.hpp), by their old names.
+using accel::check_arguments;
+using accel::check_launch_config;
+using accel::CompileError;
+using accel::describe_param;
+using accel::FunctionAttributes;
+using accel::KernelArg;
+using accel::LaunchLimits;
+using accel::offending_lines;
+using accel::ParamInfo;
+using accel::ProgramSpec;
 
 // The compute capability code is compiled for when none is given: the current device's, or 90
 // (sm_90) without a GPU.
@@ -58,21 +46,6 @@ struct ProgramImage {
 // Compiles `spec` for compute capability `cc` (or loads it from the disk cache). Throws
 // CompileError with the log and offending lines; accel::Error when NVRTC is missing.
 ProgramImage compile_user_program(const ProgramSpec& spec, int cc);
-
-struct FunctionAttributes {
-  int max_threads_per_block = 0;  // for this kernel (registers permitting)
-  int shared_size_bytes = 0;      // static shared memory
-  int const_size_bytes = 0;
-  int local_size_bytes = 0;
-  int num_regs = 0;
-  int ptx_version = 0;
-  int binary_version = 0;
-  int max_dynamic_shared_size_bytes = 0;
-};
-
-struct ParamInfo {
-  size_t offset = 0, size = 0;
-};
 
 class RawModule;
 
@@ -92,11 +65,7 @@ class RawFunction {
   std::string describe_param(size_t i) const;
   void* handle() const;  // CUfunction
 
-  struct Arg {
-    const void* data;  // points at the value (for a pointer argument: at the pointer)
-    size_t size;
-    const char* what;  // what was given, for messages ("a float64", "a pointer")
-  };
+  using Arg = KernelArg;
   // Checks the launch configuration against the device's and the kernel's limits (ValueError
   // naming the limit) and the arguments against the parameters (TypeError naming the
   // parameter), then queues the kernel on `stream` (0: this thread's current stream).
@@ -129,25 +98,6 @@ class RawModule {
  private:
   std::shared_ptr<Impl> impl_;
 };
-
-// A device's launch limits (the CPU device has its own, shaped like a GPU's).
-struct LaunchLimits {
-  int block[3] = {0, 0, 0};
-  int grid[3] = {0, 0, 0};
-  int shared_optin = 0;
-};
-// Checks a launch configuration against `limits` (ValueError naming the limit) on CUDA device
-// `device`, or on the CPU device when `device` is -1.
-void check_launch_config(const LaunchLimits& limits, int device, const FunctionAttributes& attrs,
-                         const unsigned grid[3], const unsigned block[3], size_t shared_mem);
-// "parameter 3 ('N', 4 bytes)"
-std::string describe_param(const std::optional<std::vector<ParamInfo>>& params,
-                           const std::vector<std::string>& names, size_t i);
-// Checks the arguments' count and sizes against the kernel's parameters (TypeError naming the
-// parameter).
-void check_arguments(const std::string& kernel, const std::vector<ParamInfo>& params,
-                     const std::vector<std::string>& names, const RawFunction::Arg* args,
-                     size_t nargs);
 
 // Checks the launch configuration of a kernel with `attrs` on `device` (ValueError with the
 // limit). Exposed for the Python layer's own kernels and for tests.

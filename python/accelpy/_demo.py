@@ -61,7 +61,7 @@ def run():
 
 
 # The tutorial's programs: (file, what it needs besides the CPU).
-SEED_PROGRAMS = (("cuda_kernel", "gpu"), ("pycuda_style", "gpu"), ("cupy_style", None),
+SEED_PROGRAMS = (("cuda_kernel", None), ("pycuda_style", None), ("cupy_style", None),
                  ("torch_style", "random"), ("tf_style", "random"))
 
 

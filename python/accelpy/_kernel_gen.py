@@ -4,13 +4,15 @@ generated kernels, with type placeholders, broadcasting, output allocation, axis
 A kernel is generated per combination of argument dtypes, layout class (contiguous or strided)
 and number of dimensions; sizes, strides and scalars are parameters (one struct passed by
 value), so calls on new shapes reuse the compiled kernel. The generated source is compiled with
-accelpy's kernel headers (``accel::float16``, ``accel::complex64``, ...) through the same NVRTC
-path and caches as RawModule.
+accelpy's kernel headers (``accel::float16``, ``accel::complex64``, ...) through the same
+path and caches as RawModule: NVRTC for CUDA arrays, the machine's C++ compiler for arrays on
+the CPU device (and, without a GPU, for calls that give no array).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 import struct
 from collections.abc import Sequence
@@ -132,22 +134,30 @@ def _device_of(arrays):
     dev = None
     for a in arrays:
         d = a.device
-        if not str(d).startswith("cuda"):
-            raise ValueError(f"kernels written in CUDA C run on CUDA devices; an argument is on "
-                             f"{d} (move it with .to('cuda'))")
         if dev is not None and d != dev:
             raise ValueError(f"arguments are on different devices: {dev} and {d}")
         dev = d
     return dev
 
 
-def _props(dev):
-    return _core._cuda.device_properties(dev.index)
+def _default_device():
+    """Where a call without array arguments runs: the CPU device when users' kernels run
+    there (no GPU, or ACCELPY_KERNELS_ON_CPU=1), else the current CUDA device."""
+    if _core._raw.kernels_on_cpu():
+        return _core.Device("cpu")
+    return _core.Device(f"cuda:{_current_cuda_index()}")
+
+
+def _processors(dev):
+    """The multiprocessors of a CUDA device, or the cores of the CPU device: grid-stride
+    kernels get 32 blocks for each."""
+    if not str(dev).startswith("cuda"):
+        return os.cpu_count() or 1
+    return _core._cuda.device_properties(dev.index)["multi_processor_count"]
 
 
 def _grid_for(n, dev):
-    p = _props(dev)
-    return max(1, min((n + _BLOCK - 1) // _BLOCK, p["multi_processor_count"] * 32))
+    return max(1, min((n + _BLOCK - 1) // _BLOCK, _processors(dev) * 32))
 
 
 def _pack_longs(values):
@@ -300,8 +310,7 @@ class ElementwiseKernel:
         elif size is not None:
             raise ValueError("size= is only for kernels without array arguments")
         everything = [a for a in ins + outs if a is not None and _is_array(a)]
-        dev = _device_of(everything) if everything else _core.Device(
-            f"cuda:{_current_cuda_index()}")
+        dev = _device_of(everything) if everything else _default_device()
         for k, p in enumerate(self.out_params):
             if outs[k] is None:
                 outs[k] = _core.empty(shape, dtype=_np_dtypes()[_ctype_of(p, types)], device=dev)
@@ -468,7 +477,7 @@ class ReductionKernel:
             f"long long kstrides[{len(ps)}][{kn}]; long long rstrides[{len(ps)}][{rn}]; }};",
             f'extern "C" __global__ void {self.name}({", ".join(sig + ["accel_red_params _P"])})'
             " {",
-            f"  __shared__ alignas(16) unsigned char _smraw[{_BLOCK} * sizeof(_type_reduce)];",
+            f"  alignas(16) __shared__ unsigned char _smraw[{_BLOCK} * sizeof(_type_reduce)];",
             "  _type_reduce* _sm = reinterpret_cast<_type_reduce*>(_smraw);",
             "" if has_identity else f"  __shared__ bool _hs[{_BLOCK}];",
             "  const int _tpo = _P.tpo, _lane = threadIdx.x % _tpo;",
@@ -576,6 +585,6 @@ class ReductionKernel:
                   _pack_longs(kshape + rshape + kstr + rstr))
         if n_out:
             opb = _BLOCK // tpo
-            grid = max(1, min((n_out + opb - 1) // opb, _props(dev)["multi_processor_count"] * 32))
+            grid = max(1, min((n_out + opb - 1) // opb, _processors(dev) * 32))
             kernel((grid,), (_BLOCK,), tuple(views) + tuple(outs) + (params,), stream=stream)
         return outs[0] if self.nout == 1 else tuple(outs)

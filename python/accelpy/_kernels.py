@@ -147,9 +147,7 @@ class RawModule:
         """Compiles now (for the current device; for the CPU device without a GPU or with
         ``ACCELPY_KERNELS_ON_CPU=1``); raises CompileError. The compiler's warnings go to
         `log_stream` when given."""
-        # Generated kernels (_with_prelude) need accelpy's GPU headers: NVRTC only, for now.
-        on_cpu = _raw.kernels_on_cpu() and not self._with_prelude
-        info = self._m.compile_cpu() if on_cpu else self._m.compile()
+        info = self._m.compile_cpu() if _raw.kernels_on_cpu() else self._m.compile()
         if log_stream is not None and info["log"]:
             log_stream.write(info["log"])
         return self
@@ -195,6 +193,12 @@ class DevicePointer:
         return f"<accelpy DevicePointer {self.ptr:#x}, {self.size} bytes>"
 
 
+# The CPU device's limits (src/cpu/user_kernels/module.cpp), in the GPU attributes' names.
+_CPU_ATTRIBUTES = {"max_threads_per_block": 1024, "shared_size_bytes": 0, "const_size_bytes": 0,
+                   "local_size_bytes": 0, "num_regs": 0, "ptx_version": 0, "binary_version": 0,
+                   "max_dynamic_shared_size_bytes": 227 * 1024}
+
+
 class RawKernel(_raw.Kernel):
     """A CUDA kernel from source (CuPy's ``cupy.RawKernel``)::
 
@@ -232,7 +236,10 @@ class RawKernel(_raw.Kernel):
 
     @property
     def attributes(self) -> dict[str, int]:
-        """The kernel's attributes on the current device (registers, shared memory, ...)."""
+        """The kernel's attributes on the current device (registers, shared memory, ...); on
+        the CPU device, its limits (no registers or local memory to report)."""
+        if _raw.kernels_on_cpu():
+            return dict(_CPU_ATTRIBUTES)
         return dict(self._attributes(_current_cuda_index()))
 
     @property
@@ -269,9 +276,9 @@ class RawKernel(_raw.Kernel):
 
     @property
     def param_sizes(self) -> list[tuple[int, int]] | None:
-        """(offset, size) of each parameter, as the driver reports them; None when it cannot
-        (a driver older than CUDA 12.4)."""
-        p = self._params(_current_cuda_index())
+        """(offset, size) of each parameter, as the driver reports them (on the CPU device:
+        from the compiled signature); None when it cannot (a driver older than CUDA 12.4)."""
+        p = self._params(-1 if _raw.kernels_on_cpu() else _current_cuda_index())
         return None if p is None else [tuple(x) for x in p]
 
     def __repr__(self):

@@ -8,6 +8,10 @@ Contexts are CUDA's primary contexts (the ones accelpy, CuPy and PyTorch share);
 also makes its device accelpy's default device. Device memory comes from accelpy's stream-
 ordered pool; synchronous copies wait for their stream, ``*_async`` copies do not. Kernels get
 the same argument and launch checks as :class:`accelpy.RawKernel`.
+
+Without a GPU (or with ``ACCELPY_KERNELS_ON_CPU=1``) the layer targets the CPU device, as
+users' kernels do: it is device 0, ``mem_alloc`` returns host memory, copies are memory copies,
+kernels run on the CPU, streams and events are always done (_driver_cpu.py).
 """
 
 import threading
@@ -15,6 +19,7 @@ import threading
 import numpy as np
 
 from . import _core
+from . import _driver_cpu as _cpu
 from . import cuda as _apcuda
 from ._creation import asarray
 from ._kernels import CompileError, DevicePointer  # noqa: F401 - PyCUDA has them here too
@@ -28,7 +33,10 @@ MemoryError = _core.OutOfMemoryError  # noqa: A001 - PyCUDA's name
 
 
 def init(flags=0):
-    """Checks that CUDA can be used (PyCUDA's cuInit); RuntimeError saying why not."""
+    """Checks that CUDA can be used (PyCUDA's cuInit); RuntimeError saying why not. Without a
+    GPU the CPU device serves."""
+    if _cpu.active():
+        return
     if not _apcuda.is_available():
         raise RuntimeError(f"cuInit failed: CUDA is not available: "
                            f"{_apcuda.unavailable_reason()}")
@@ -75,18 +83,20 @@ class Device:
 
     def __init__(self, number):
         number = int(number)
-        count = _apcuda.device_count()
+        count = Device.count()
         if not 0 <= number < count:
             raise ValueError(f"device {number} does not exist: {count} CUDA device(s) found"
-                             + ("" if count else f" ({_apcuda.unavailable_reason()})"))
+                             + ("" if count else f" ({_apcuda.unavailable_reason()})")
+                             + (" (the CPU device stands in as device 0)" if _cpu.active()
+                                else ""))
         self.number = number
 
     @staticmethod
     def count():
-        return _apcuda.device_count()
+        return 1 if _cpu.active() else _apcuda.device_count()
 
     def _props(self):
-        return _apcuda._c.device_properties(self.number)
+        return _cpu.properties() if _cpu.active() else _apcuda._c.device_properties(self.number)
 
     def name(self):
         return self._props()["name"]
@@ -148,7 +158,7 @@ class Context:
 
     def __init__(self, device):
         self.device = device
-        self._ap_device = _core.Device(f"cuda:{device.number}")
+        self._ap_device = _kernel_device(device.number)
 
     def push(self):
         _stack().append((self, _core.get_default_device()))
@@ -182,7 +192,8 @@ class Context:
     @staticmethod
     def synchronize():
         """Waits for all work on the current context's device."""
-        _apcuda.synchronize(_current_index())
+        if not _cpu.active():
+            _apcuda.synchronize(_current_index())
 
     def __enter__(self):
         self.push()
@@ -203,8 +214,18 @@ def _current_index():
     return dev.index if str(dev).startswith("cuda") else 0
 
 
+def _kernel_device(number=None):
+    """The accelpy device kernels of this layer run on: CUDA device `number` (default: the
+    current one), or the CPU device."""
+    if _cpu.active():
+        return _core.Device("cpu")
+    return _core.Device(f"cuda:{_current_index() if number is None else number}")
+
+
 def mem_get_info():
     """(free, total) bytes of the current device."""
+    if _cpu.active():
+        return _cpu.mem_get_info()
     return tuple(_raw.mem_get_info(_current_index()))
 
 
@@ -214,7 +235,7 @@ class DeviceAllocation:
 
     def __init__(self, nbytes):
         self._nbytes = int(nbytes)
-        dev = _core.Device(f"cuda:{_current_index()}")
+        dev = _kernel_device()
         self._array = _core.empty((max(self._nbytes, 1),), dtype=np.uint8, device=dev)
         self._ptr = _core._data_ptr(self._array)
 
@@ -244,7 +265,7 @@ class DeviceAllocation:
             raise ValueError(f"bytes [{offset}, {offset + size}) are outside the allocation of "
                              f"{self._nbytes} bytes")
         out = np.empty(size, dtype=np.uint8)
-        _raw.memcpy_dtoh(out, ptr + offset)
+        memcpy_dtoh(out, ptr + offset)
         return memoryview(out.tobytes())
 
     @property
@@ -288,33 +309,53 @@ def _stream(stream):
     return None if stream is None else stream.handle
 
 
+def _htod(dest, src, stream, sync):
+    dst, host = _ptr(dest), _host(src)
+    if _cpu.active():
+        return _cpu.copy_to(dst, host)
+    _raw.memcpy_htod(dst, host, _stream(stream), sync)
+
+
+def _dtoh(dest, src, stream, sync):
+    host, ptr = _host(dest, True), _ptr(src)
+    if _cpu.active():
+        return _cpu.copy_from(host, ptr)
+    _raw.memcpy_dtoh(host, ptr, _stream(stream), sync)
+
+
+def _dtod(dest, src, size, stream, sync):
+    if _cpu.active():
+        return _cpu.copy_between(_ptr(dest), _ptr(src), int(size))
+    _raw.memcpy_dtod(_ptr(dest), _ptr(src), int(size), _stream(stream), sync)
+
+
 def memcpy_htod(dest, src):
     """Copies the host buffer `src` to device memory `dest` and waits for the copy."""
-    _raw.memcpy_htod(_ptr(dest), _host(src), None, True)
+    _htod(dest, src, None, True)
 
 
 def memcpy_dtoh(dest, src):
     """Copies device memory `src` into the host buffer `dest` (its size) and waits."""
-    _raw.memcpy_dtoh(_host(dest, True), _ptr(src), None, True)
+    _dtoh(dest, src, None, True)
 
 
 def memcpy_dtod(dest, src, size):
     """Copies `size` bytes between device buffers and waits."""
-    _raw.memcpy_dtod(_ptr(dest), _ptr(src), int(size), None, True)
+    _dtod(dest, src, size, None, True)
 
 
 def memcpy_htod_async(dest, src, stream=None):
     """Queues the copy on `stream` (default: the current stream); `src` must stay unchanged
     until the stream reaches it (page-locked memory makes the copy truly asynchronous)."""
-    _raw.memcpy_htod(_ptr(dest), _host(src), _stream(stream), False)
+    _htod(dest, src, stream, False)
 
 
 def memcpy_dtoh_async(dest, src, stream=None):
-    _raw.memcpy_dtoh(_host(dest, True), _ptr(src), _stream(stream), False)
+    _dtoh(dest, src, stream, False)
 
 
 def memcpy_dtod_async(dest, src, size, stream=None):
-    _raw.memcpy_dtod(_ptr(dest), _ptr(src), int(size), _stream(stream), False)
+    _dtod(dest, src, size, stream, False)
 
 
 def to_device(bf_obj):
@@ -340,7 +381,7 @@ def pagelocked_empty(shape, dtype, order="C", mem_flags=0):
     """A NumPy array in page-locked host memory (asynchronous copies)."""
     if order != "C":
         raise ValueError("only order='C' page-locked arrays are supported")
-    return _apcuda.pinned_empty(shape, dtype)
+    return np.empty(shape, dtype) if _cpu.active() else _apcuda.pinned_empty(shape, dtype)
 
 
 def pagelocked_zeros(shape, dtype, order="C", mem_flags=0):
@@ -361,7 +402,7 @@ class Stream:
     """A CUDA stream (non-blocking with respect to the legacy default stream)."""
 
     def __init__(self, flags=0):
-        self._s = _apcuda.Stream(device=_current_index())
+        self._s = _cpu.Stream() if _cpu.active() else _apcuda.Stream(device=_current_index())
 
     @property
     def handle(self):
@@ -383,7 +424,7 @@ class Event:
     """A CUDA event: record it, wait for it, time between two."""
 
     def __init__(self, flags=0):
-        self._e = _apcuda.Event(device=_current_index())
+        self._e = _cpu.Event() if _cpu.active() else _apcuda.Event(device=_current_index())
 
     def record(self, stream=None):
         self._e.record(None if stream is None else stream._s)
@@ -474,8 +515,7 @@ class Function:
         for a in args:
             if isinstance(a, ArgumentHandler):
                 dev = asarray(np.ascontiguousarray(a.array) if isinstance(a, In)
-                                    else np.empty_like(a.array),
-                                    device=f"cuda:{_current_index()}")
+                                    else np.empty_like(a.array), device=_kernel_device())
                 a._dev = dev
                 handlers.append(a)
                 out.append(dev)

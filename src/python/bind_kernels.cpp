@@ -156,7 +156,8 @@ void bind_kernels(nb::module_& parent) {
       .def(
           "_params",
           [](BoundKernel& k, int device) -> nb::object {
-            const auto& p = k.function(device).params();
+            // -1: the CPU device, whose parameter sizes come from the compiled signature.
+            const auto& p = device < 0 ? k.cpu_function().params() : k.function(device).params();
             if (!p) return nb::none();
             nb::list out;
             for (const cuda::ParamInfo& i : *p) out.append(nb::make_tuple(i.offset, i.size));

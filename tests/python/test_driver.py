@@ -1,5 +1,6 @@
-"""The PyCUDA-compatible layer: accelpy.driver, accelpy.compiler.SourceModule, accelpy.autoinit.
-Without a GPU: initialization and device errors say why; the rest is marked `cuda`."""
+"""The PyCUDA-compatible layer: accelpy.driver, accelpy.compiler.SourceModule, accelpy.autoinit,
+on the device it targets: the GPU, or the CPU device without one (or with
+ACCELPY_KERNELS_ON_CPU=1, which the last test uses to run the CPU device on a GPU machine)."""
 
 import os
 import subprocess
@@ -21,16 +22,22 @@ __device__ int flag[2];
 """
 
 
-def test_without_gpu_init_and_devices_say_why():
-    if ap.cuda.is_available():
-        pytest.skip("a GPU is present")
-    with pytest.raises(RuntimeError, match="cuInit failed"):
-        cuda.init()
-    with pytest.raises(ValueError, match="does not exist"):
-        cuda.Device(0)
-    r = subprocess.run([sys.executable, "-c", "import accelpy.autoinit"], capture_output=True,
-                       text=True, env=dict(os.environ), timeout=120)
-    assert r.returncode != 0 and "cuInit failed" in r.stderr
+ON_CPU = ap._kernels._raw.kernels_on_cpu()
+
+
+def test_without_gpu_the_cpu_device_is_device_0():
+    if not ON_CPU:
+        pytest.skip("the driver layer targets the GPU")
+    cuda.init()
+    assert cuda.Device.count() == 1
+    dev = cuda.Device(0)
+    assert dev.name() == "cpu" and dev.get_attribute(cuda.device_attribute.WARP_SIZE) == 32
+    with pytest.raises(ValueError, match="device 1 does not exist.*CPU device stands in"):
+        cuda.Device(1)
+    r = subprocess.run([sys.executable, "-c", "import accelpy.autoinit, accelpy as ap; "
+                        "print(ap.get_default_device())"], capture_output=True, text=True,
+                       env=dict(os.environ), timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "cpu", r.stderr
 
 
 def test_prepare_rejects_unknown_type_codes():
@@ -49,13 +56,14 @@ def test_in_out_wrap_numpy_arrays_only():
         cuda.In([1, 2, 3])
 
 
-@pytest.mark.cuda
 def test_device_and_context():
     cuda.init()
-    assert cuda.Device.count() == ap.cuda.device_count()
     dev = cuda.Device(0)
-    assert dev.name() == ap.cuda.get_device_name(0)
-    assert dev.compute_capability() >= (7, 0) and dev.total_memory() > 0
+    if not ON_CPU:
+        assert cuda.Device.count() == ap.cuda.device_count()
+        assert dev.name() == ap.cuda.get_device_name(0)
+        assert dev.compute_capability() >= (7, 0)
+    assert dev.total_memory() > 0
     assert dev.get_attribute(cuda.device_attribute.WARP_SIZE) == 32
     assert dev.get_attribute(cuda.device_attribute.MAX_THREADS_PER_BLOCK) == 1024
     with pytest.raises(ValueError, match="unknown device attribute"):
@@ -66,7 +74,7 @@ def test_device_and_context():
     try:
         assert cuda.Context.get_current() is ctx
         assert cuda.Context.get_device() == dev
-        assert ap.get_default_device() == ap.device("cuda:0")
+        assert ap.get_default_device() == ap.device("cpu" if ON_CPU else "cuda:0")
         cuda.Context.synchronize()
         free, total = cuda.mem_get_info()
         assert 0 < free <= total
@@ -80,7 +88,6 @@ def test_device_and_context():
         assert cuda.Context.get_current() is ctx2
 
 
-@pytest.mark.cuda
 def test_seed_flow_with_copies_streams_events_and_prepared_calls(rng):
     mod = SourceModule(ADD)
     add = mod.get_function("add")
@@ -121,7 +128,7 @@ def test_seed_flow_with_copies_streams_events_and_prepared_calls(rng):
     np.testing.assert_array_equal(cuda.from_device(e_gpu, (n,), np.float32), b + b)
     elapsed = add.prepared_timed_call(grid, (256, 1, 1), a_gpu, b_gpu, e_gpu, n)
     assert elapsed() > 0
-    assert add.num_regs > 0 and add.max_threads_per_block >= 256
+    assert (add.num_regs > 0 or ON_CPU) and add.max_threads_per_block >= 256
     assert add.get_attribute("num_regs") == add.num_regs
     # In / Out / InOut
     out = np.zeros_like(a)
@@ -131,8 +138,9 @@ def test_seed_flow_with_copies_streams_events_and_prepared_calls(rng):
     add(cuda.In(a), cuda.In(b), cuda.InOut(io), np.int32(n), block=(256, 1, 1), grid=grid)
     np.testing.assert_array_equal(io, a + b)
     # accelpy arrays are pointers too
-    x = ap.asarray(a, device="cuda")
-    y = ap.empty(n, dtype=np.float32, device="cuda")
+    where = "cpu" if ON_CPU else "cuda"
+    x = ap.asarray(a, device=where)
+    y = ap.empty(n, dtype=np.float32, device=where)
     add(x, x, y, np.int32(n), block=(256, 1, 1), grid=grid)
     np.testing.assert_array_equal(ap.asnumpy(y), a + a)
     # globals, as_buffer, free
@@ -145,7 +153,6 @@ def test_seed_flow_with_copies_streams_events_and_prepared_calls(rng):
         int(a_gpu)
 
 
-@pytest.mark.cuda
 def test_bad_calls():
     add = SourceModule(ADD).get_function("add")
     x = cuda.mem_alloc(16)
@@ -162,3 +169,15 @@ def test_bad_calls():
         cuda.memcpy_htod(x, np.zeros((4, 4), np.float32)[:, ::2])
     with pytest.raises(TypeError, match="device memory"):
         cuda.memcpy_htod("x", np.zeros(4, np.float32))
+
+
+def test_seed_flow_on_the_cpu_device_of_a_gpu_machine():
+    """ACCELPY_KERNELS_ON_CPU=1 puts the whole layer on the CPU device (the flow above ran on
+    the GPU there)."""
+    if ON_CPU:
+        pytest.skip("the tests above ran on the CPU device")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "-p", "no:xdist", __file__, "-k", "seed_flow_with or bad_calls"],
+                       capture_output=True, text=True, timeout=600,
+                       env=dict(os.environ, ACCELPY_KERNELS_ON_CPU="1"))
+    assert r.returncode == 0 and "2 passed" in r.stdout, r.stdout + r.stderr

@@ -11,10 +11,9 @@
 #include <sstream>
 
 #include "accel/cpu_user_kernels.hpp"
-#include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
-#include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/util/compile_counts.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/embedded_headers.hpp"
 
 namespace accel::cpu {
 
@@ -112,7 +111,20 @@ bool ignored_option(const std::string& o) {
   return false;
 }
 
-std::vector<std::string> compiler_flags(const cuda::ProgramSpec& spec) {
+// Whether `cxx` is GCC (not clang, which also answers to g++ on some systems).
+bool is_gcc(const std::string& cxx) {
+  FILE* p = popen(("'" + cxx + "' --version 2>/dev/null").c_str(), "r");
+  if (!p) return false;
+  std::string out;
+  char buf[256];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  pclose(p);
+  return out.find("clang") == std::string::npos &&
+         out.find("Free Software Foundation") != std::string::npos;
+}
+
+std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::string& cxx) {
+  static const bool gcc = is_gcc(cxx);
   std::vector<std::string> f = {"-std=c++17",
                                 "-O2",
                                 "-march=native",
@@ -121,12 +133,16 @@ std::vector<std::string> compiler_flags(const cuda::ProgramSpec& spec) {
                                 "-fno-math-errno",
                                 "-fno-semantic-interposition",
                                 "-pthread"};
+  // GCC makes template statics and the static locals of inline functions (a template kernel's
+  // __shared__ arrays, the entry points' parameter tables) process-wide unique symbols, which
+  // would join same-named entities of different modules despite RTLD_LOCAL.
+  if (gcc) f.push_back("-fno-gnu-unique");
   for (const std::string& o : spec.options) {
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0 ||
         o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0) {
       f.push_back(o.rfind("--std", 0) == 0 ? o.substr(1) : o);
     } else if (!ignored_option(o)) {
-      throw cuda::CompileError(
+      throw CompileError(
           "the option '" + o + "' is not known (compiling '" + spec.name + "' for the CPU)",
           "error: unknown option '" + o + "'", spec.name, "");
     }
@@ -134,14 +150,26 @@ std::vector<std::string> compiler_flags(const cuda::ProgramSpec& spec) {
   return f;
 }
 
-std::string file_name(const cuda::ProgramSpec& spec) {
+std::string file_name(const ProgramSpec& spec) {
   return (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
 }
 
-std::string full_source(const cuda::ProgramSpec& spec, const ScannedSource& s,
+std::string full_source(const ProgramSpec& spec, const ScannedSource& s,
                         std::vector<std::string>& entries, std::vector<std::string>& names) {
   std::string src = "#line 1 \"accelpy_cpu_prelude.h\"\n";
-  src += cuda::kCpuKernelPrelude[0].text;
+  src += util::kCpuKernelPrelude[0].text;
+  // accelpy's scalar types (accel::float16, accel::complex64, ...), as NVRTC programs get them;
+  // the headers are compiled for the host, as the CPU backend compiles them (without the
+  // prelude's CUDA macros, which select their NVRTC paths).
+  if (spec.with_prelude) {
+    static const char* const kMacros[] = {"__CUDACC__", "__CUDA_ARCH__", "__CUDACC_RTC__"};
+    src += "\n#include <math.h>\n";
+    for (const char* m : kMacros) {
+      src += std::string("#pragma push_macro(\"") + m + "\")\n#undef " + m + "\n";
+    }
+    src += "#include \"half.h\"\n#include \"complex_math.h\"\n";
+    for (const char* m : kMacros) src += std::string("#pragma pop_macro(\"") + m + "\")\n";
+  }
   src += "\n#line 1 \"" + file_name(spec) + "\"\n";
   src += s.code;
   src += "\n#line 1 \"<accelpy kernel entries>\"\n";
@@ -172,7 +200,7 @@ std::string read_file(const std::string& path) {
 }
 
 // The compiler's "file.cu:12:5: error: ..." lines in NVRTC's "file.cu(12): error: ..." form, so
-// that cuda::offending_lines finds them.
+// that offending_lines finds them.
 std::string as_nvrtc_log(const std::string& log, const std::string& file) {
   std::string out;
   std::istringstream in(log);
@@ -191,15 +219,15 @@ std::string as_nvrtc_log(const std::string& log, const std::string& file) {
   return out;
 }
 
-cuda::DiskCache cache_for(const cuda::ProgramSpec& spec) {
-  if (spec.cache_dir == "off") return cuda::DiskCache("");
-  if (!spec.cache_dir.empty()) return cuda::DiskCache(spec.cache_dir);
-  return cuda::DiskCache(cuda::default_cache_dir());
+util::DiskCache cache_for(const ProgramSpec& spec) {
+  if (spec.cache_dir == "off") return util::DiskCache("");
+  if (!spec.cache_dir.empty()) return util::DiskCache(spec.cache_dir);
+  return util::DiskCache(util::default_cache_dir());
 }
 
 }  // namespace
 
-BuiltProgram build_program(const cuda::ProgramSpec& spec) {
+BuiltProgram build_program(const ProgramSpec& spec) {
   if (!spec.image.empty()) {
     throw ValueError(
         "a compiled GPU image (cubin, PTX, fatbin) cannot run on the CPU: give the "
@@ -207,21 +235,24 @@ BuiltProgram build_program(const cuda::ProgramSpec& spec) {
   }
   BuiltProgram out;
   out.scanned = scan_source(spec.code);
-  const std::vector<std::string> flags = compiler_flags(spec);
   const std::string cxx = find_cxx_compiler();
+  const std::vector<std::string> flags = compiler_flags(spec, cxx);
   const std::string source = full_source(spec, out.scanned, out.entries, out.kernel_names);
   // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
   std::string key = "accelpy cpu user program v1\ncompiler " + compiler_identity(cxx) + "\nflags";
   for (const std::string& f : flags) key += " " + f;
-  cuda::ProgramSpec unnamed = spec;
+  ProgramSpec unnamed = spec;
   unnamed.name = "module";
   std::vector<std::string> unused_entries, unused_names;
   key += "\n" + full_source(unnamed, out.scanned, unused_entries, unused_names);
-  const cuda::DiskCache cache = cache_for(spec);
-  if (std::optional<cuda::CompiledImage> hit = cache.load(key)) {
+  if (spec.with_prelude) {
+    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) key += util::kEmbeddedHeaders[i].text;
+  }
+  const util::DiskCache cache = cache_for(spec);
+  if (std::optional<util::CompiledImage> hit = cache.load(key)) {
     out.shared_object = std::move(hit->data);
     out.from_disk = true;
-    cuda::record_disk_hit();
+    util::record_disk_hit();
     return out;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -234,6 +265,15 @@ BuiltProgram build_program(const cuda::ProgramSpec& spec) {
     std::ofstream f(src_path, std::ios::binary);
     f << source;
   }
+  std::vector<std::string> header_paths;
+  if (spec.with_prelude) {
+    mkdir((d + "/include").c_str(), 0700);
+    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) {
+      header_paths.push_back(d + "/include/" + util::kEmbeddedHeaders[i].name);
+      std::ofstream h(header_paths.back(), std::ios::binary);
+      h << util::kEmbeddedHeaders[i].text;
+    }
+  }
   auto quote = [](const std::string& s) {
     std::string q = "'";
     for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -241,27 +281,31 @@ BuiltProgram build_program(const cuda::ProgramSpec& spec) {
   };
   std::string cmd = quote(cxx);
   for (const std::string& f : flags) cmd += " " + quote(f);
+  // -iquote: the headers include each other by name, and their math.h must not hide <math.h>.
+  if (spec.with_prelude) cmd += " -iquote " + quote(d + "/include");
   cmd += " -o " + quote(so) + " " + quote(src_path) + " > " + quote(log_path) + " 2>&1";
   const int status = std::system(cmd.c_str());
   out.log = read_file(log_path);
   const bool ok = status == 0;
   if (ok) out.shared_object = read_file(so);
   for (const std::string& p : {src_path, so, log_path}) std::remove(p.c_str());
+  for (const std::string& p : header_paths) std::remove(p.c_str());
+  rmdir((d + "/include").c_str());
   rmdir(d.c_str());
   if (!ok || out.shared_object.empty()) {
     const std::string file = file_name(spec);
-    const std::string excerpt = cuda::offending_lines(spec.code, as_nvrtc_log(out.log, file));
+    const std::string excerpt = offending_lines(spec.code, as_nvrtc_log(out.log, file));
     std::string msg = "the C++ compiler (" + cxx + ") could not compile '" + spec.name +
                       "' for the CPU:\n" + out.log;
     if (!msg.empty() && msg.back() != '\n') msg += "\n";
     if (!excerpt.empty()) msg += "in the source:\n" + excerpt;
     msg += "options:";
     for (const std::string& f : flags) msg += " " + f;
-    throw cuda::CompileError(msg, out.log, spec.name, excerpt);
+    throw CompileError(msg, out.log, spec.name, excerpt);
   }
-  cuda::record_compilation(
+  util::record_compilation(
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  cache.store(key, cuda::CompiledImage{out.shared_object, false});
+  cache.store(key, util::CompiledImage{out.shared_object, false});
   return out;
 }
 

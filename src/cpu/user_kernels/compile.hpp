@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "accel/raw_kernel.hpp"
+#include "accel/user_kernels.hpp"
 #include "src/cpu/user_kernels/source_scan.hpp"
 
 namespace accel::cpu::user_kernels {
@@ -20,7 +20,7 @@ struct BuiltProgram {
 };
 
 // Compiles `spec` (or loads it from the disk cache NVRTC's images share). Throws
-// cuda::CompileError with the compiler's log and the offending lines.
-BuiltProgram build_program(const cuda::ProgramSpec& spec);
+// CompileError with the compiler's log and the offending lines.
+BuiltProgram build_program(const ProgramSpec& spec);
 
 }  // namespace accel::cpu::user_kernels

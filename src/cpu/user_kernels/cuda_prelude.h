@@ -25,7 +25,7 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))  // also between decl-specifiers
 #define __grid_constant__
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900

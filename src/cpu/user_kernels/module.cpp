@@ -12,6 +12,7 @@
 #include "src/cpu/user_kernels/compile.hpp"
 #include "src/cpu/user_kernels/kernel_abi.hpp"
 #include "src/cpu/user_kernels/launcher.hpp"
+#include "src/user_kernels/arg_pointers.hpp"
 
 namespace accel::cpu {
 
@@ -21,8 +22,8 @@ namespace {
 
 // The CPU device's limits: those of a current GPU, so that a configuration valid here is valid
 // there and the same mistakes raise the same errors.
-const cuda::LaunchLimits& cpu_limits() {
-  static const cuda::LaunchLimits l = {{1024, 1024, 64}, {2147483647, 65535, 65535}, 227 * 1024};
+const LaunchLimits& cpu_limits() {
+  static const LaunchLimits l = {{1024, 1024, 64}, {2147483647, 65535, 65535}, 227 * 1024};
   return l;
 }
 
@@ -51,7 +52,7 @@ void* load_shared_object(const std::string& bytes, const std::string& name, int&
   return h;
 }
 
-std::string module_key(const cuda::ProgramSpec& s) {
+std::string module_key(const ProgramSpec& s) {
   std::string k = s.name + '\0' + s.cache_dir + '\0' + (s.with_prelude ? "1" : "0") + '\0';
   for (const std::string& o : s.options) k += o + '\0';
   k += '\1';
@@ -66,7 +67,7 @@ struct UserModule::Compiled {
   user_kernels::BuiltProgram built;
 };
 
-UserModule::UserModule(const cuda::ProgramSpec& spec, Compiled compiled)
+UserModule::UserModule(const ProgramSpec& spec, Compiled compiled)
     : kernel_names_(std::move(compiled.built.kernel_names)),
       barriers_(compiled.built.scanned.barriers),
       from_disk_(compiled.built.from_disk),
@@ -82,7 +83,7 @@ UserModule::~UserModule() {
   if (fd_ >= 0) close(fd_);
 }
 
-std::shared_ptr<const UserModule> UserModule::get(const cuda::ProgramSpec& spec) {
+std::shared_ptr<const UserModule> UserModule::get(const ProgramSpec& spec) {
   static std::mutex mu;
   static auto* modules = new std::map<std::string, std::shared_ptr<const UserModule>>();
   const std::string key = module_key(spec);
@@ -129,37 +130,29 @@ UserKernel::UserKernel(std::shared_ptr<const UserModule> module, std::string nam
     throw Error("a kernel compiled for the CPU has ABI version " + std::to_string(k->abi) +
                 "; this accelpy expects " + std::to_string(user_kernels::kAbiVersion));
   }
-  std::vector<cuda::ParamInfo> ps;
+  std::vector<ParamInfo> ps;
   size_t offset = 0;
   for (unsigned i = 0; i < k->nparams; ++i) {
     const size_t size = k->param_sizes[i];
     const size_t align = size >= 8 ? 8 : (size >= 4 ? 4 : (size >= 2 ? 2 : 1));
     offset = (offset + align - 1) / align * align;
-    ps.push_back(cuda::ParamInfo{offset, size});
+    ps.push_back(ParamInfo{offset, size});
     offset += size;
   }
   params_ = std::move(ps);
 }
 
 std::string UserKernel::describe_param(size_t i) const {
-  return cuda::describe_param(params_, param_names_, i);
+  return accel::describe_param(params_, param_names_, i);
 }
 
 void UserKernel::launch(const unsigned grid[3], const unsigned block[3], size_t shared_mem,
-                        const cuda::RawFunction::Arg* args, size_t nargs) const {
-  cuda::FunctionAttributes attrs;
+                        const KernelArg* args, size_t nargs) const {
+  FunctionAttributes attrs;
   attrs.max_threads_per_block = 1024;
-  cuda::check_launch_config(cpu_limits(), -1, attrs, grid, block, shared_mem);
-  cuda::check_arguments(name_, *params_, param_names_, args, nargs);
-  constexpr size_t kInline = 32;
-  void* inline_ptrs[kInline];
-  std::vector<void*> heap;
-  void** ptrs = inline_ptrs;
-  if (nargs > kInline) {
-    heap.resize(nargs);
-    ptrs = heap.data();
-  }
-  for (size_t i = 0; i < nargs; ++i) ptrs[i] = const_cast<void*>(args[i].data);
+  check_launch_config(cpu_limits(), -1, attrs, grid, block, shared_mem);
+  check_arguments(name_, *params_, param_names_, args, nargs);
+  ArgPointers ptrs(args, nargs);
   user_kernels::Launch l;
   l.info = static_cast<const KernelInfo*>(info_);
   l.fibers = barriers_;
@@ -168,7 +161,7 @@ void UserKernel::launch(const unsigned grid[3], const unsigned block[3], size_t 
     l.block[i] = block[i];
   }
   l.shared_mem = shared_mem;
-  l.args = ptrs;
+  l.args = ptrs.data();
   l.name = name_.c_str();
   user_kernels::run_grid(l);
 }

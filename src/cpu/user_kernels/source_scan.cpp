@@ -122,8 +122,8 @@ ScannedSource scan_source(const std::string& code) {
     const char ch = c[i];
     if (ch == '{') {
       size_t j = i;
-      while (j > 0 && std::isspace(static_cast<unsigned char>(c[j - 1]))) --j;
-      // code_only blanked the "C": `extern "C" {` reads `extern     {`.
+      while (j > 0 && (is_space(c[j - 1]) || c[j - 1] == '"')) --j;
+      // code_only blanked the C of "C" (not the quotes): `extern "C" {` reads `extern " " {`.
       const bool ext = j >= 6 && c.compare(j - 6, 6, "extern") == 0;
       transparent.push_back(ext);
       if (!ext) ++opaque_depth;

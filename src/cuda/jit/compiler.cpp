@@ -1,28 +1,59 @@
 #include "src/cuda/jit/compiler.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 
 #include "accel/errors.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/embedded_headers.hpp"
+#include "src/util/hash.hpp"
 
 namespace accel::cuda {
+
+namespace {
+
+uint64_t headers_hash() {
+  static const uint64_t h = [] {
+    uint64_t v = 1469598103934665603ULL;
+    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) {
+      v = util::fnv1a(util::kEmbeddedHeaders[i].text, std::strlen(util::kEmbeddedHeaders[i].text),
+                      v);
+    }
+    return v;
+  }();
+  return h;
+}
+
+}  // namespace
+
+std::string disk_key(const std::string& code, int cc, CompileTier tier) {
+  const Nvrtc* nv = nvrtc();
+  bool cubin = true;
+  std::string k = "accelpy kernel cache v1\nnvrtc ";
+  k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
+  k += "\noptions";
+  for (const std::string& o : compile_options(cc, cubin, tier)) k += " " + o;
+  k += "\nheaders " + util::hex64(headers_hash()) + "\n";
+  k += code;
+  return k;
+}
 
 void dump_source(const std::string& name, const std::string& source) {
   const char* dir = std::getenv("ACCELPY_DUMP_KERNELS");
   if (!dir || !*dir) return;
-  make_private_dirs(dir);
+  util::make_private_dirs(dir);
   std::ofstream f(std::string(dir) + "/" + name + ".cu", std::ios::binary);
   f << source;
 }
 
 const std::string& program_prelude() {
   // prelude.cuh, embedded at build time (cmake/embed_headers.cmake).
-  static const std::string prelude = kEmbeddedPrelude[0].text;
+  static const std::string prelude = util::kEmbeddedPrelude[0].text;
   return prelude;
 }
 
@@ -63,10 +94,10 @@ NvrtcProgram::NvrtcProgram(const Nvrtc& nv, const std::string& source, const std
                            bool with_headers)
     : nv_(nv) {
   std::vector<const char*> hdr_text, hdr_name;
-  for (int i = 0; with_headers && i < kNumEmbeddedHeaders; ++i) {
+  for (int i = 0; with_headers && i < util::kNumEmbeddedHeaders; ++i) {
     // By the bare name the headers include each other with (#pragma once goes by name).
-    hdr_text.push_back(kEmbeddedHeaders[i].text);
-    hdr_name.push_back(kEmbeddedHeaders[i].name);
+    hdr_text.push_back(util::kEmbeddedHeaders[i].text);
+    hdr_name.push_back(util::kEmbeddedHeaders[i].name);
   }
   const api::nvrtcResult r = nv.nvrtcCreateProgram(
       &prog_, source.c_str(), file.c_str(), int(hdr_text.size()), hdr_text.data(), hdr_name.data());

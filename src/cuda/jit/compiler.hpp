@@ -7,16 +7,19 @@
 
 #include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/nvrtc_options.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 
 // What every generated program starts with: the embedded kernel headers and a few helpers.
 const std::string& program_prelude();
 
-struct CompiledImage {
-  std::string data;  // a cubin, or PTX for a device newer than NVRTC knows
-  bool cubin = true;
-};
+// A cubin, or PTX for a device newer than NVRTC knows (the disk cache's image).
+using util::CompiledImage;
+
+// The text that keys a generated program in the disk cache: NVRTC's version, the options of
+// `cc` and `tier`, the embedded headers, the code.
+std::string disk_key(const std::string& code, int cc, CompileTier tier = CompileTier::Optimized);
 
 // Compiles prelude + code; throws accel::Error carrying NVRTC's log on failure.
 CompiledImage compile_program(const std::string& code, int cc, const std::string& name,

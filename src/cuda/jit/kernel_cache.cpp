@@ -6,15 +6,15 @@
 #include <unordered_map>
 
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/hash.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/hash.hpp"
 
 namespace accel::cuda {
 
 std::string kernel_name(const KernelPlan& plan) {
-  const uint64_t h = fnv1a(plan.key.data(), plan.key.size());
+  const uint64_t h = util::fnv1a(plan.key.data(), plan.key.size());
   const char* kind = plan.strategy == Strategy::Elementwise ? "ew"
                      : plan.strategy == Strategy::Inner     ? "red_inner"
                                                             : "red_outer";
@@ -24,7 +24,7 @@ std::string kernel_name(const KernelPlan& plan) {
     ops += "_";
     ops += op_name(st.node->op);
   }
-  return std::string("accel_") + kind + ops + "_" + hex64(h);
+  return std::string("accel_") + kind + ops + "_" + util::hex64(h);
 }
 
 namespace {
@@ -72,10 +72,10 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
   const int cc = c.props.major * 10 + c.props.minor;
   dump_source(k->name, program_prelude() + src.code);
   std::string key_text = disk_key(src.code, cc);
-  std::optional<CompiledImage> img = disk_cache().load(key_text);
+  std::optional<CompiledImage> img = util::disk_cache().load(key_text);
   const bool upgrade = !img && may_upgrade && quick_compile_supported(cc) && upgrades_enabled();
   const std::string quick_key = upgrade ? disk_key(src.code, cc, CompileTier::Quick) : "";
-  if (upgrade) img = disk_cache().load(quick_key);
+  if (upgrade) img = util::disk_cache().load(quick_key);
   if (img) {
     t_last_lookup = "disk hit";
     record_disk_hit();
@@ -83,7 +83,7 @@ const LoadedKernel& load_kernel(DeviceContext& c, DeviceKernels& dk, const std::
     t_last_lookup = "compiled";
     img = compile_program(src.code, cc, k->name,
                           upgrade ? CompileTier::Quick : CompileTier::Optimized);
-    disk_cache().store(upgrade ? quick_key : key_text, *img);
+    util::disk_cache().store(upgrade ? quick_key : key_text, *img);
   }
   api::CUfunction fn[2] = {nullptr, nullptr};
   load_image(c, *img, src.entries, fn);

@@ -2,55 +2,39 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 
 #include "accel/cuda.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
 #include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 
 namespace {
 
-struct Stats {
-  std::mutex mutex;
-  KernelCacheStats s;
-  std::atomic<uint64_t> memory_hits{0};  // the dispatch path: no lock
-};
-Stats& stats() {
-  static Stats* st = new Stats;
-  return *st;
+// The dispatch path counts memory hits without a lock.
+std::atomic<uint64_t>& memory_hits() {
+  static auto* n = new std::atomic<uint64_t>(0);
+  return *n;
 }
 
 }  // namespace
 
-void record_compilation(double ms) {
-  std::lock_guard<std::mutex> lock(stats().mutex);
-  ++stats().s.compiled;
-  stats().s.compile_ms += ms;
-}
-
-void record_disk_hit() {
-  std::lock_guard<std::mutex> lock(stats().mutex);
-  ++stats().s.disk_hits;
-}
-
-void record_memory_hit() { stats().memory_hits.fetch_add(1, std::memory_order_relaxed); }
+void record_memory_hit() { memory_hits().fetch_add(1, std::memory_order_relaxed); }
 
 KernelCacheStats kernel_cache_stats() {
   KernelCacheStats s;
-  {
-    std::lock_guard<std::mutex> lock(stats().mutex);
-    s = stats().s;
-  }
-  s.memory_hits = stats().memory_hits.load(std::memory_order_relaxed);
+  const util::CompileCounts c = util::compile_counts();
+  s.compiled = c.compiled;
+  s.compile_ms = c.compile_ms;
+  s.disk_hits = c.disk_hits;
+  s.memory_hits = memory_hits().load(std::memory_order_relaxed);
   const UpgradeCounts u = upgrade_counts();
   s.upgrades_pending = u.pending;
   s.upgraded = u.done;
   s.upgrade_failures = u.failed;
   s.kernels = loaded_kernel_count();
-  s.cache_dir = disk_cache().dir();
+  s.cache_dir = util::disk_cache().dir();
   return s;
 }
 

@@ -21,7 +21,7 @@
 
 #include "accel/cuda.hpp"
 #include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 extern char** environ;
 
@@ -186,7 +186,7 @@ void start_worker(Upgrades& u) {
   const std::string path = worker_path();
   // The worker compiles with the NVRTC this process loaded, into its disk cache.
   const std::string nvrtc_path = nvrtc_status().path;
-  const std::string cache_dir = disk_cache().enabled() ? disk_cache().dir() : "off";
+  const std::string cache_dir = util::disk_cache().enabled() ? util::disk_cache().dir() : "off";
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
@@ -313,10 +313,10 @@ int run_compile_worker(int fd) {
       reply.put(id);
       try {
         // Another worker may have stored it since the parent looked.
-        std::optional<CompiledImage> img = disk_cache().load(key_text);
+        std::optional<CompiledImage> img = util::disk_cache().load(key_text);
         if (!img) {
           img = compile_program(code, cc, name);
-          disk_cache().store(key_text, *img);
+          util::disk_cache().store(key_text, *img);
         }
         reply.put(uint8_t{1});
         reply.put(static_cast<uint8_t>(img->cubin));

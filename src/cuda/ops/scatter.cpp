@@ -11,7 +11,7 @@
 #include "accel/errors.hpp"
 #include "src/cuda/driver/context.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 
@@ -68,7 +68,7 @@ class CudaScatter final : public ScatterBackend {
     std::lock_guard<std::mutex> lock(mutex_);
     if (fn_) return fn_;
     const int cc = c.props.major * 10 + c.props.minor;
-    const DiskCache cache(default_cache_dir());
+    const util::DiskCache cache(util::default_cache_dir());
     const std::string key = disk_key(kSource, cc);
     std::optional<CompiledImage> img = cache.enabled() ? cache.load(key) : std::nullopt;
     if (!img) {

@@ -11,21 +11,13 @@
 #include "accel/device.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/util/disk_cache.hpp"
+#include "src/util/embedded_headers.hpp"
 
 namespace accel::cuda {
 
 namespace {
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string line;
-  std::istringstream in(text);
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
 
 // Whether the user chose the architecture themselves.
 bool has_arch_option(const std::vector<std::string>& options) {
@@ -112,51 +104,20 @@ std::string key_text(const ProgramSpec& spec, const std::vector<std::string>& op
   for (const std::string& e : spec.name_expressions) k += " " + std::to_string(e.size()) + ":" + e;
   k += spec.with_prelude ? "\nprelude " + program_prelude() : std::string("\nno prelude");
   if (spec.with_prelude) {
-    for (int i = 0; i < kNumEmbeddedHeaders; ++i) k += kEmbeddedHeaders[i].text;
+    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) k += util::kEmbeddedHeaders[i].text;
   }
   k += "\n";
   k += spec.code;
   return k;
 }
 
-DiskCache cache_for(const ProgramSpec& spec) {
-  if (spec.cache_dir == "off") return DiskCache("");
-  if (!spec.cache_dir.empty()) return DiskCache(spec.cache_dir);
-  return DiskCache(default_cache_dir());
+util::DiskCache cache_for(const ProgramSpec& spec) {
+  if (spec.cache_dir == "off") return util::DiskCache("");
+  if (!spec.cache_dir.empty()) return util::DiskCache(spec.cache_dir);
+  return util::DiskCache(util::default_cache_dir());
 }
 
 }  // namespace
-
-std::string offending_lines(const std::string& source, const std::string& log) {
-  const std::vector<std::string> lines = split_lines(source);
-  std::vector<size_t> marked;  // 1-based line numbers the log reports errors at
-  for (const std::string& l : split_lines(log)) {
-    const size_t open = l.find('(');
-    const size_t close = l.find("): ", open == std::string::npos ? 0 : open);
-    if (open == std::string::npos || close == std::string::npos || close <= open + 1) continue;
-    const std::string num = l.substr(open + 1, close - open - 1);
-    if (num.find_first_not_of("0123456789") != std::string::npos) continue;
-    if (l.find("error", close) == std::string::npos) continue;
-    const size_t n = std::strtoull(num.c_str(), nullptr, 10);
-    if (n >= 1 && n <= lines.size()) marked.push_back(n);
-  }
-  std::string out;
-  size_t last_printed = 0;
-  for (size_t i = 1; i <= lines.size(); ++i) {
-    bool is_marked = false, near = false;
-    for (size_t m : marked) {
-      is_marked = is_marked || m == i;
-      near = near || (i + 1 >= m && i <= m + 1);
-    }
-    if (!near) continue;
-    if (last_printed && i > last_printed + 1) out += "      ...\n";
-    char head[32];
-    std::snprintf(head, sizeof head, "%s%5zu | ", is_marked ? ">" : " ", i);
-    out += head + lines[i - 1] + "\n";
-    last_printed = i;
-  }
-  return out;
-}
 
 int default_compute_capability() {
   if (!is_available() || device_count() == 0) return 90;
@@ -173,7 +134,7 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   bool cubin = true;
   const std::vector<std::string> opts = nvrtc_options(spec, cc, cubin);
   const std::string key = key_text(spec, opts);
-  const DiskCache cache = cache_for(spec);
+  const util::DiskCache cache = cache_for(spec);
   ProgramImage out;
   out.cubin = cubin;
   if (std::optional<CompiledImage> hit = cache.load(key)) {

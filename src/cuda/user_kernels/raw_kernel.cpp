@@ -13,6 +13,7 @@
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/driver/context.hpp"
 #include "src/cuda/jit/compiler.hpp"
+#include "src/user_kernels/arg_pointers.hpp"
 
 namespace accel::cuda {
 
@@ -263,73 +264,6 @@ std::string RawFunction::describe_param(size_t i) const {
   return cuda::describe_param(impl_->params, impl_->param_names, i);
 }
 
-std::string describe_param(const std::optional<std::vector<ParamInfo>>& params,
-                           const std::vector<std::string>& names, size_t i) {
-  std::string s = "parameter " + std::to_string(i);
-  const bool named = params && names.size() == params->size();
-  if (named) s += " '" + names[i] + "'";
-  if (params && i < params->size()) {
-    s += " (" + std::to_string((*params)[i].size) + " bytes)";
-  }
-  return s;
-}
-
-void check_launch_config(const LaunchLimits& l, int device, const FunctionAttributes& attrs,
-                         const unsigned grid[3], const unsigned block[3], size_t shared_mem) {
-  uint64_t threads = 1;
-  for (int i = 0; i < 3; ++i) {
-    if (block[i] == 0 || grid[i] == 0) {
-      throw ValueError(std::string(block[i] == 0 ? "block" : "grid") + " dimension " + kDim[i] +
-                       " is 0; every dimension must be at least 1");
-    }
-    if (block[i] > unsigned(l.block[i])) {
-      throw ValueError("block dimension " + std::string(1, kDim[i]) + " is " +
-                       std::to_string(block[i]) + "; the device allows at most " +
-                       std::to_string(l.block[i]));
-    }
-    if (grid[i] > unsigned(l.grid[i])) {
-      throw ValueError("grid dimension " + std::string(1, kDim[i]) + " is " +
-                       std::to_string(grid[i]) + "; the device allows at most " +
-                       std::to_string(l.grid[i]));
-    }
-    threads *= block[i];
-  }
-  if (attrs.max_threads_per_block > 0 && threads > uint64_t(attrs.max_threads_per_block)) {
-    throw ValueError("a block of " + std::to_string(threads) + " threads is too large: this " +
-                     "kernel allows at most " + std::to_string(attrs.max_threads_per_block) +
-                     " threads per block (on " +
-                     (device < 0 ? std::string("cpu") : "cuda:" + std::to_string(device)) + ")");
-  }
-  const size_t total = shared_mem + size_t(attrs.shared_size_bytes);
-  if (total > size_t(l.shared_optin)) {
-    throw ValueError("shared memory of " + std::to_string(shared_mem) + " bytes (+" +
-                     std::to_string(attrs.shared_size_bytes) +
-                     " static) is too large: the device allows at most " +
-                     std::to_string(l.shared_optin) + " bytes per block");
-  }
-}
-
-void check_arguments(const std::string& kernel, const std::vector<ParamInfo>& ps,
-                     const std::vector<std::string>& param_names, const RawFunction::Arg* args,
-                     size_t nargs) {
-  if (nargs != ps.size()) {
-    std::string names;
-    for (size_t i = 0; i < param_names.size() && param_names.size() == ps.size(); ++i) {
-      names += (i ? ", " : " (") + param_names[i] + (i + 1 == ps.size() ? ")" : "");
-    }
-    throw TypeError("kernel '" + kernel + "' takes " + std::to_string(ps.size()) + " arguments" +
-                    names + ", " + std::to_string(nargs) + " given");
-  }
-  for (size_t i = 0; i < nargs; ++i) {
-    if (args[i].size != ps[i].size) {
-      throw TypeError("kernel '" + kernel + "': " + describe_param(ps, param_names, i) +
-                      " was given " + args[i].what + " (" + std::to_string(args[i].size) +
-                      " bytes); pass a value of the parameter's type (e.g. numpy.int32(n) "
-                      "for an int, numpy.float32(x) for a float)");
-    }
-  }
-}
-
 void check_launch(int device, const FunctionAttributes& attrs, const unsigned grid[3],
                   const unsigned block[3], size_t shared_mem) {
   check_launch_config(limits(device), device, attrs, grid, block, shared_mem);
@@ -351,19 +285,11 @@ void RawFunction::launch(const unsigned grid[3], const unsigned block[3], size_t
           "cuFuncSetAttribute", f.device);
     f.attrs.max_dynamic_shared_size_bytes = int(shared_mem);
   }
-  constexpr size_t kInline = 32;
-  void* inline_ptrs[kInline];
-  std::vector<void*> heap;
-  void** ptrs = inline_ptrs;
-  if (nargs > kInline) {
-    heap.resize(nargs);
-    ptrs = heap.data();
-  }
-  for (size_t i = 0; i < nargs; ++i) ptrs[i] = const_cast<void*>(args[i].data);
+  ArgPointers ptrs(args, nargs);
   const api::CUstream s = stream ? reinterpret_cast<api::CUstream>(stream) : c.stream();
   c.last_kernel.store(f.label);
   check(d.cuLaunchKernel(f.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                         unsigned(shared_mem), s, nargs ? ptrs : nullptr, nullptr),
+                         unsigned(shared_mem), s, nargs ? ptrs.data() : nullptr, nullptr),
         "cuLaunchKernel", f.device);
 }
 

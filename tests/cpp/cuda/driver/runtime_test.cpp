@@ -11,7 +11,8 @@
 #include "accel/cuda.hpp"
 #include "accel/errors.hpp"
 #include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/cuda/jit/compiler.hpp"
+#include "src/util/disk_cache.hpp"
 #include "tests/cpp/cuda/same_signature.hpp"
 
 // Captured before <cuda.h>, whose macros share these names.
@@ -67,7 +68,7 @@ struct TempDir {
 
 TEST(CudaDiskCache, StoreLoadAndPermissions) {
   TempDir t;
-  const DiskCache cache(t.path + "/cache");
+  const util::DiskCache cache(t.path + "/cache");
   const std::string key = "key text\nsource";
   EXPECT_FALSE(cache.load(key).has_value());
   cache.store(key, {"cubin bytes \x01\x02", true});
@@ -93,7 +94,7 @@ TEST(CudaDiskCache, StoreLoadAndPermissions) {
 
 TEST(CudaDiskCache, CorruptEntryIsAMissAndIsRewritten) {
   TempDir t;
-  const DiskCache cache(t.path);
+  const util::DiskCache cache(t.path);
   const std::string key = "k";
   cache.store(key, {std::string(1000, 'x'), true});
   const std::string path = cache.path_for(key);

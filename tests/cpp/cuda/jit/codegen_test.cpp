@@ -16,9 +16,9 @@
 #include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/disk_cache.hpp"
 #include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda {
 namespace {
@@ -561,8 +561,8 @@ TEST(CudaCodegen, CompileWorkerBuildsTheOptimizedCubin) {
   queue_upgrade({name, code, key, 90, [&](const CompiledImage& img) { replied = img.data; }});
   ASSERT_TRUE(wait_for_upgrades(300));
   EXPECT_EQ(replied, optimized.data);
-  if (disk_cache().enabled()) {
-    const std::optional<CompiledImage> stored = disk_cache().load(key);
+  if (util::disk_cache().enabled()) {
+    const std::optional<CompiledImage> stored = util::disk_cache().load(key);
     ASSERT_TRUE(stored.has_value());
     EXPECT_EQ(stored->data, optimized.data);
   }

@@ -1,4 +1,4 @@
-#include "src/cuda/jit/disk_cache.hpp"
+#include "src/util/disk_cache.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,27 +11,14 @@
 #include <fstream>
 #include <random>
 
-#include "src/cuda/driver/loader.hpp"
-#include "src/cuda/jit/embedded_headers.hpp"
-#include "src/cuda/jit/hash.hpp"
+#include "src/util/hash.hpp"
 
-namespace accel::cuda {
+namespace accel::util {
 
 namespace {
 
 constexpr char kMagic[8] = {'A', 'C', 'C', 'E', 'L', 'P', 'Y', 'K'};
 constexpr uint32_t kFormat = 1;
-
-uint64_t headers_hash() {
-  static const uint64_t h = [] {
-    uint64_t v = 1469598103934665603ULL;
-    for (int i = 0; i < kNumEmbeddedHeaders; ++i) {
-      v = fnv1a(kEmbeddedHeaders[i].text, std::strlen(kEmbeddedHeaders[i].text), v);
-    }
-    return v;
-  }();
-  return h;
-}
 
 }  // namespace
 
@@ -58,18 +45,6 @@ std::string default_cache_dir() {
   const char* home = std::getenv("HOME");
   if (!home || !*home) return {};
   return std::string(home) + "/.cache/accelpy";
-}
-
-std::string disk_key(const std::string& code, int cc, CompileTier tier) {
-  const Nvrtc* nv = nvrtc();
-  bool cubin = true;
-  std::string k = "accelpy kernel cache v1\nnvrtc ";
-  k += nv ? std::to_string(nv->major) + "." + std::to_string(nv->minor) : "?";
-  k += "\noptions";
-  for (const std::string& o : compile_options(cc, cubin, tier)) k += " " + o;
-  k += "\nheaders " + hex64(headers_hash()) + "\n";
-  k += code;
-  return k;
 }
 
 std::string DiskCache::path_for(const std::string& key_text) const {
@@ -142,4 +117,4 @@ void DiskCache::store(const std::string& key_text, const CompiledImage& img) con
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
 
-}  // namespace accel::cuda
+}  // namespace accel::util

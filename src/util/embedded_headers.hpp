@@ -1,9 +1,9 @@
 // The kernel headers (include/accel/kernels/*.h) and the program prelude (prelude.cuh) as
 // strings, generated at build time (cmake/embed_headers.cmake) so that NVRTC programs need no
-// header files at run time.
+// header files at run time; the CPU prelude of users' kernels is embedded alike.
 #pragma once
 
-namespace accel::cuda {
+namespace accel::util {
 
 struct EmbeddedHeader {
   const char* path;  // "accel/kernels/scalar_ops.h"
@@ -19,4 +19,4 @@ extern const int kNumEmbeddedPrelude;
 extern const EmbeddedHeader kCpuKernelPrelude[];
 extern const int kNumCpuKernelPrelude;
 
-}  // namespace accel::cuda
+}  // namespace accel::util

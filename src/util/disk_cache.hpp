@@ -1,17 +1,21 @@
-// The disk cache of compiled kernels: one file per program, named by a hash of its key text
-// (NVRTC version, options, embedded headers, source), holding the key text itself (compared
-// exactly on load), the image and a checksum. Files are written to a temporary name and
-// renamed, so readers never see a partial file; anything that fails verification is treated as
-// a miss and rewritten. Directories it creates are private to the user: cached code is run.
+// The disk cache of compiled kernels, shared by the devices (NVRTC's cubins and PTX, the C++
+// compiler's shared objects for users' kernels on the CPU): one file per program, named by a
+// hash of its key text (the compiler's identity, options, headers and source), holding the key text
+// itself (compared exactly on load), the image and a checksum. Files are written to a temporary
+// name and renamed, so readers never see a partial file; anything that fails verification is
+// treated as a miss and rewritten. Directories it creates are private to the user: cached code is
+// run.
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "src/cuda/jit/compiler.hpp"
-#include "src/cuda/jit/nvrtc_options.hpp"
+namespace accel::util {
 
-namespace accel::cuda {
+struct CompiledImage {
+  std::string data;  // a cubin, PTX (for a device newer than NVRTC knows) or a shared object
+  bool cubin = true;
+};
 
 class DiskCache {
  public:
@@ -30,11 +34,8 @@ class DiskCache {
 const DiskCache& disk_cache();
 // ACCELPY_CACHE_DIR, else ~/.cache/accelpy; "" (off) when ACCELPY_CACHE_DIR is "0" or "off".
 std::string default_cache_dir();
-// The text that keys a program in the disk cache.
-std::string disk_key(const std::string& code, int cc, CompileTier tier = CompileTier::Optimized);
-
 // mkdir -p, creating directories private to the user (0700); failures are left to the first
 // file operation in them to notice.
 void make_private_dirs(const std::string& path);
 
-}  // namespace accel::cuda
+}  // namespace accel::util

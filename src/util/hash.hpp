@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <string>
 
-namespace accel::cuda {
+namespace accel::util {
 
 inline uint64_t fnv1a(const void* data, size_t n, uint64_t seed = 1469598103934665603ULL) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -25,4 +25,4 @@ inline std::string hex64(uint64_t v) {
   return buf;
 }
 
-}  // namespace accel::cuda
+}  // namespace accel::util
