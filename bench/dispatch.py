@@ -1,6 +1,7 @@
 """Host cost of one small operation (dispatch), in microseconds per op.
 
-Times, on one-element float32 arrays: building `a + b` (the lazy node), `ap.eval(a + b)` (node,
+Times, on one-element float32 arrays: building `a + b` (the lazy node), `ap.add(a, b)` (the
+ufunc's call) beside `_core.add(a, b)` (the bound function it forwards to), `ap.eval(a + b)` (node,
 plan, kernel lookup, launch or CPU loop, result allocation and release) and `ap.eval` of a
 three-op chain, beside NumPy's `a + b`. On CUDA also a user's kernel launched three ways (issue 5):
 `ap.RawKernel` (bench/raw_kernels.py's `raw_launch_us` case), and `accelpy.driver`'s PyCUDA-style
@@ -80,8 +81,13 @@ def run(device, samples, inner):
     if os.environ.get("ACCELPY_FAKE_CUDA") != "1":
         np.testing.assert_allclose(ap.asnumpy(a + b), na + nb, rtol=1e-6)
         np.testing.assert_allclose(ap.asnumpy((a + b) * a - b), (na + nb) * na - nb, rtol=1e-6)
+    # ap.add is an accelpy.ufunc whose plain calls go to the bound function _core.add (what
+    # ap.add was before it became a ufunc): the two side by side give the ufunc's own cost.
+    add_ufunc, add_function = ap.add, ap._core.add
     cases = [
         ("a + b (lazy node only)", lambda: a + b),
+        ("ap.add(a, b) (ufunc, lazy node)", lambda: add_ufunc(a, b)),
+        ("_core.add(a, b) (function)", lambda: add_function(a, b)),
         ("ap.eval(a + b)", lambda: ap.eval(a + b)),
         ("ap.eval((a + b) * a - b)", lambda: ap.eval((a + b) * a - b)),
         ("numpy a + b", lambda: na + nb),
