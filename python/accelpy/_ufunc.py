@@ -325,7 +325,7 @@ def reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     a = asarray(array)
     axis = normalize_axis(axis, max(a.ndim, 1))
     (o,) = _outputs(uf, (), out)
-    idx = np.asarray(indices.get() if isinstance(indices, ndarray) else indices)
+    idx = np.asarray(_core.asnumpy(indices) if isinstance(indices, ndarray) else indices)
     if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
         raise TypeError("reduceat: indices must be a 1-d sequence of integers")
     n = a.shape[axis]

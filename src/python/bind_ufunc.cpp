@@ -1,11 +1,12 @@
 // accelpy.ufunc: NumPy's ufunc object (numpy.ufunc) as a C type whose calls go through
-// vectorcall. A plain call (nin positional operands, no keywords) of an op-table row goes
-// straight to the core's elementwise op (no Python frame, no argument tuple, no nanobind
-// argument parsing), so `ap.add(x, y)` costs no more than calling the bound function did; other
-// ufuncs' plain calls go to their function (`fast`). Every other call (keywords, positional out)
-// and the methods (reduce, accumulate, reduceat, outer, at) go to one Python implementation of
-// NumPy's conventions (python/accelpy/_ufunc.py), registered with _set_ufunc_impl. The attributes
-// NumPy's ufuncs have (__name__, __doc__, nin, nout, types, identity, ...) live in the instance's
+// vectorcall. A plain call (nin positional operands, no keywords; or with one out array,
+// positional or `out=`) of an op-table row goes straight to the core's elementwise op (no Python
+// frame, no argument tuple, no nanobind argument parsing), so `ap.add(x, y)` costs no more than
+// calling the bound function did; other ufuncs' plain calls go to their function (`fast`). Every
+// other call (keywords, positional out) and the methods (reduce, accumulate, reduceat, outer, at)
+// go to one Python implementation of NumPy's conventions (python/accelpy/_ufunc.py), registered
+// with _set_ufunc_impl. The attributes NumPy's ufuncs have (__name__, __doc__, nin, nout, types,
+// identity, ...) live in the instance's
 // __dict__, set by the Python side when it makes the ufunc.
 #include <Python.h>
 #include <structmember.h>
@@ -62,23 +63,40 @@ PyObject* call_impl(size_t which, PyObject* self, PyObject* const* args, Py_ssiz
   return result;
 }
 
+// The output array of a call that is plain but for one output: positional (nin + 1 arguments)
+// or `out=` alone; an invalid handle otherwise.
+nb::handle single_out(const UfuncObject* u, PyObject* const* args, Py_ssize_t nargs,
+                      PyObject* kwnames) {
+  if (kwnames == nullptr) return nargs == u->nin + 1 ? nb::handle(args[u->nin]) : nb::handle();
+  if (nargs != u->nin || PyTuple_GET_SIZE(kwnames) != 1) return {};
+  if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") != 0) return {};
+  return args[nargs];
+}
+
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
   const Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  if (kwnames == nullptr && nargs == u->nin) {
-    if (u->op) {
+  const bool plain = kwnames == nullptr && nargs == u->nin;
+  if (u->op) {
+    const nb::handle x2 = u->nin == 2 ? nb::handle(args[1]) : nb::handle();
+    // Errors are rare: on one, the call is made again by `fast` (plain calls) or by the Python
+    // implementation (with out), which raise NumPy's exception type and message, or handle
+    // what finish() does not (an out larger than the operands' broadcast shape).
+    if (plain) {
       try {
-        return nb::cast(apply_elementwise(*u->op, args[0], nargs == 2 ? args[1] : nb::handle()))
-            .release()
-            .ptr();
+        return nb::cast(apply_elementwise(*u->op, args[0], x2)).release().ptr();
       } catch (...) {
-        // Errors are rare: `fast` repeats the call and raises the exception as its binding
-        // translates it (NumPy's type and message).
+      }
+    } else if (const nb::handle out = single_out(u, args, nargs, kwnames);
+               out.is_valid() && nb::isinstance<Array>(out)) {
+      try {
+        return finish(apply_elementwise(*u->op, args[0], x2), out).release().ptr();
+      } catch (...) {
       }
     }
-    return PyObject_Vectorcall(u->fast, args, nargsf, nullptr);
   }
+  if (plain) return PyObject_Vectorcall(u->fast, args, nargsf, nullptr);
   return call_impl(0, self, args, nargs, kwnames);
 }
 

@@ -108,6 +108,21 @@ def test_out_in_place_and_larger_than_the_operands(device, rng):
         ap.add(a, 1.0, out=ap.zeros((4,), device=device))
 
 
+def test_out_fast_path_falls_back_to_numpys_errors(device, rng):
+    n = rng.standard_normal(5)
+    a = to_device(n, device)
+    i = ap.zeros(5, dtype=np.int32, device=device)
+    for call in (lambda: ap.add(a, a, i), lambda: ap.add(a, a, out=i),
+                 lambda: ap.sin(a, i), lambda: ap.sin(a, out=(i,))):
+        with pytest.raises(np._core._exceptions.UFuncTypeError):
+            call()
+    o = ap.zeros(5, device=device)
+    assert ap.sin(a, o) is o and ap.negative(a, out=(o,)) is o
+    assert_matches(o, -n)
+    with pytest.raises(TypeError):
+        ap.add(a, a, np.zeros(5))
+
+
 def test_dtype_signature_casting_order_subok(device, rng):
     n = rng.integers(-50, 50, (6,)).astype(np.int8)
     a = to_device(n, device)
@@ -259,9 +274,11 @@ def test_reduceat_matches_numpy(name, device, rng):
     npu, apu = getattr(np, name), getattr(ap, name)
     n = rng.integers(-9, 9, (8, 5)).astype(np.int64)
     a = to_device(n, device)
-    for indices, axis in (([0, 3, 1, 5], 0), ([0, 2, 4], 1), ([4], 0), ([2, 2, 7], 0)):
-        assert_matches(apu.reduceat(a, indices, axis=axis), npu.reduceat(n, indices, axis=axis))
-        assert_matches(npu.reduceat(a, indices, axis=axis), npu.reduceat(n, indices, axis=axis))
+    for indices, axis in (([0, 3, 1, 5], 0), ([0, 2, 4], 1), ([4], 0), ([2, 2, 7], 0),
+                          (to_device(np.array([1, 4]), device), 1)):
+        expected = npu.reduceat(n, ap.asnumpy(ap.asarray(indices)), axis=axis)
+        assert_matches(apu.reduceat(a, indices, axis=axis), expected)
+        assert_matches(npu.reduceat(a, indices, axis=axis), expected)
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "subtract", "greater", "maximum"])
