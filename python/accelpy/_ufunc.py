@@ -13,7 +13,8 @@ else, goes straight to the op's bound function. Everything else lands here:
   where one exists (add.reduce is sum, add.accumulate cumsum, ...); otherwise the ufunc itself,
   pairwise in log2(n) steps for the reorderable ufuncs and in order for the others, all of it
   on the arrays' device. ``at`` is unbuffered: repeated indices apply once per occurrence (float
-  add.at scatter-adds through bincount; the rest in rounds, one per repetition).
+  add.at scatter-adds through bincount, integer add.at sums the runs of a stable sort; the rest
+  apply in rounds, one per repetition).
 """
 
 from __future__ import annotations
@@ -379,6 +380,8 @@ def at(uf, a, indices, b=None, /):
     kind = np.dtype(a.dtype).kind
     if uf.__name__ == "add" and kind in "fc":
         flat = _scatter_add(flat, pos, vals.astype(a.dtype))
+    elif uf.__name__ == "add":
+        flat = _segment_add(flat, pos, vals)
     else:
         order = _core.argsort(pos, kind="stable")
         sp = pos[order]
@@ -390,6 +393,23 @@ def at(uf, a, indices, b=None, /):
             flat[p] = (uf(flat[p], sv[m]) if sv is not None else uf(flat[p])).astype(a.dtype)
     a[...] = _core.reshape(flat, a.shape)
     return None
+
+
+def _segment_add(flat, pos, vals):
+    """flat with integer (or bool) vals added at pos, repeats included: the values sorted by
+    position, summed by one cumulative sum in flat's dtype (wrapping as NumPy's repeated adds
+    do) and differenced at the ends of the runs of equal positions."""
+    is_bool = flat.dtype == np.bool_
+    dtype = np.int64 if is_bool else flat.dtype
+    order = _core.argsort(pos, kind="stable")
+    sp, sv = pos[order], vals[order].astype(dtype)
+    last = _core.concatenate([sp[1:] != sp[:-1], _core.ones(1, np.bool_, device=sp.device)])
+    ends = _core.flatnonzero(last)
+    c = _core.cumsum(sv, dtype=dtype)[ends]
+    totals = c - _core.concatenate([_core.zeros(1, dtype, device=sp.device), c[:-1]])
+    up = sp[ends]
+    flat[up] = (flat[up] | (totals != 0)) if is_bool else (flat[up] + totals).astype(dtype)
+    return flat
 
 
 def _scatter_add(flat, pos, vals):
