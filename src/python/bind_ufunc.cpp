@@ -111,6 +111,11 @@ PyObject* ufunc_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
         METH_FASTCALL | METH_KEYWORDS, DOC                                                        \
   }
 
+// Pickled by reference, as NumPy's ufuncs: the name, looked up in the module that made it.
+PyObject* ufunc_reduce_for_pickle(PyObject* self, PyObject*) {
+  return PyObject_GetAttrString(self, "__name__");
+}
+
 PyMethodDef g_methods[] = {
     ACCEL_UFUNC_METHOD(1,
                        "reduce(array, axis=0, dtype=None, out=None, keepdims=False, "
@@ -128,6 +133,7 @@ PyMethodDef g_methods[] = {
     ACCEL_UFUNC_METHOD(5,
                        "at(a, indices, b=None, /)\n\nIn place, unbuffered: repeated indices "
                        "apply the ufunc once per occurrence (numpy.ufunc.at)."),
+    {"__reduce__", &ufunc_reduce_for_pickle, METH_NOARGS, nullptr},
     {nullptr, nullptr, 0, nullptr},
 };
 

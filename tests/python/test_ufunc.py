@@ -55,6 +55,14 @@ def test_every_numpy_ufunc_is_an_accelpy_ufunc(name):
     assert getattr(ap, npu.__name__) is apu  # NumPy's other names are the same object
 
 
+def test_ufuncs_pickle_by_reference():
+    import copy
+    import pickle
+
+    for uf in (ap.add, ap.abs, ap.degrees, ap.equal, ap.divmod):
+        assert pickle.loads(pickle.dumps(uf)) is uf and copy.deepcopy(uf) is uf
+
+
 def test_the_type_is_not_instantiable_nor_a_plain_function():
     with pytest.raises(TypeError):
         ap.ufunc()
