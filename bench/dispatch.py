@@ -2,8 +2,10 @@
 
 Times, on one-element float32 arrays: building `a + b` (the lazy node), `ap.eval(a + b)` (node,
 plan, kernel lookup, launch or CPU loop, result allocation and release) and `ap.eval` of a
-three-op chain, beside NumPy's `a + b`. On CUDA also a user's kernel launched three ways (issue 5):
-`ap.RawKernel` (bench/raw_kernels.py's `raw_launch_us` case), and `accelpy.driver`'s PyCUDA-style
+three-op chain, beside NumPy's `a + b`; then `ap.add(a, b)` (the ufunc's call) and
+`_core.add(a, b)` (the bound function ap.add was before it became a ufunc), sampled in turn.
+On CUDA also a user's kernel launched three ways (issue 5): `ap.RawKernel`
+(bench/raw_kernels.py's `raw_launch_us` case), and `accelpy.driver`'s PyCUDA-style
 `Function.__call__` and `prepared_call`. Each figure is the median of `--samples` runs of
 `--inner` calls.
 
@@ -28,15 +30,23 @@ import numpy as np
 
 
 def median_us(fn, samples, inner):
-    for _ in range(inner // 10 + 10):
-        fn()
-    times = []
-    for _ in range(samples):
-        t0 = time.perf_counter()
-        for _ in range(inner):
+    return paired_median_us([fn], samples, inner)[0]
+
+
+def paired_median_us(fns, samples, inner):
+    """The median per-call time of each of `fns`, their samples taken in turn so that a shared
+    machine's changing load falls on all of them alike."""
+    for fn in fns:
+        for _ in range(inner // 10 + 10):
             fn()
-        times.append((time.perf_counter() - t0) / inner * 1e6)
-    return statistics.median(times)
+    times = [[] for _ in fns]
+    for _ in range(samples):
+        for fn, t in zip(fns, times, strict=True):
+            t0 = time.perf_counter()
+            for _ in range(inner):
+                fn()
+            t.append((time.perf_counter() - t0) / inner * 1e6)
+    return [statistics.median(t) for t in times]
 
 
 RAW_CODE = r"""
@@ -80,6 +90,9 @@ def run(device, samples, inner):
     if os.environ.get("ACCELPY_FAKE_CUDA") != "1":
         np.testing.assert_allclose(ap.asnumpy(a + b), na + nb, rtol=1e-6)
         np.testing.assert_allclose(ap.asnumpy((a + b) * a - b), (na + nb) * na - nb, rtol=1e-6)
+    # ap.add is an accelpy.ufunc; _core.add is the bound function ap.add was before it became
+    # one: the two side by side give the ufunc's own cost.
+    add_ufunc, add_function = ap.add, ap._core.add
     cases = [
         ("a + b (lazy node only)", lambda: a + b),
         ("ap.eval(a + b)", lambda: ap.eval(a + b)),
@@ -97,6 +110,11 @@ def run(device, samples, inner):
         if device.startswith("cuda"):
             ap.cuda.synchronize()
         print(f"  {name:32} {us:7.3f} us")
+    # The ufunc against the function it replaced, interleaved (a difference of a few percent).
+    ufunc_us, function_us = paired_median_us([lambda: add_ufunc(a, b), lambda: add_function(a, b)],
+                                             samples, inner)
+    print(f"  {'ap.add / _core.add, interleaved':32} {ufunc_us:7.3f} / {function_us:.3f} us "
+          f"({ufunc_us / function_us:.3f}x)")
 
 
 def main():

@@ -18,30 +18,12 @@ import numpy as _np
 from . import _core, _cupy_compat, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
 from . import random as random
-from ._aliases import absolute as absolute
 from ._aliases import amax as amax
 from ._aliases import amin as amin
-from ._aliases import arccos as arccos
-from ._aliases import arccosh as arccosh
-from ._aliases import arcsin as arcsin
-from ._aliases import arcsinh as arcsinh
-from ._aliases import arctan as arctan
-from ._aliases import arctan2 as arctan2
-from ._aliases import arctanh as arctanh
 from ._aliases import around as around
-from ._aliases import bitwise_not as bitwise_not
 from ._aliases import concat as concat
-from ._aliases import conjugate as conjugate
-from ._aliases import degrees as degrees
-from ._aliases import invert as invert
-from ._aliases import left_shift as left_shift
-from ._aliases import mod as mod
 from ._aliases import permute_dims as permute_dims
-from ._aliases import power as power
-from ._aliases import radians as radians
-from ._aliases import right_shift as right_shift
 from ._aliases import round_ as round_
-from ._aliases import true_divide as true_divide
 from ._array_api import __array_api_version__ as __array_api_version__
 from ._array_api import __array_namespace_info__ as __array_namespace_info__
 from ._array_api import unstack as unstack
@@ -275,10 +257,18 @@ from ._manipulation import transpose as transpose
 from ._manipulation import vsplit as vsplit
 from ._manipulation import vstack as vstack
 from ._math import abs as abs
+from ._math import absolute as absolute
 from ._math import acos as acos
 from ._math import acosh as acosh
 from ._math import add as add
 from ._math import angle as angle
+from ._math import arccos as arccos
+from ._math import arccosh as arccosh
+from ._math import arcsin as arcsin
+from ._math import arcsinh as arcsinh
+from ._math import arctan as arctan
+from ._math import arctan2 as arctan2
+from ._math import arctanh as arctanh
 from ._math import asin as asin
 from ._math import asinh as asinh
 from ._math import atan as atan
@@ -288,6 +278,7 @@ from ._math import bitwise_and as bitwise_and
 from ._math import bitwise_count as bitwise_count
 from ._math import bitwise_invert as bitwise_invert
 from ._math import bitwise_left_shift as bitwise_left_shift
+from ._math import bitwise_not as bitwise_not
 from ._math import bitwise_or as bitwise_or
 from ._math import bitwise_right_shift as bitwise_right_shift
 from ._math import bitwise_xor as bitwise_xor
@@ -295,6 +286,7 @@ from ._math import cbrt as cbrt
 from ._math import ceil as ceil
 from ._math import clip as clip
 from ._math import conj as conj
+from ._math import conjugate as conjugate
 from ._math import copysign as copysign
 from ._math import cos as cos
 from ._math import cosh as cosh
@@ -303,6 +295,7 @@ from ._math import cumsum as cumsum
 from ._math import cumulative_prod as cumulative_prod
 from ._math import cumulative_sum as cumulative_sum
 from ._math import deg2rad as deg2rad
+from ._math import degrees as degrees
 from ._math import divide as divide
 from ._math import divmod as divmod
 from ._math import exp as exp
@@ -322,8 +315,10 @@ from ._math import heaviside as heaviside
 from ._math import hypot as hypot
 from ._math import i0 as i0
 from ._math import imag as imag
+from ._math import invert as invert
 from ._math import lcm as lcm
 from ._math import ldexp as ldexp
+from ._math import left_shift as left_shift
 from ._math import log as log
 from ._math import log1p as log1p
 from ._math import log2 as log2
@@ -332,6 +327,7 @@ from ._math import logaddexp as logaddexp
 from ._math import logaddexp2 as logaddexp2
 from ._math import maximum as maximum
 from ._math import minimum as minimum
+from ._math import mod as mod
 from ._math import modf as modf
 from ._math import multiply as multiply
 from ._math import nan_to_num as nan_to_num
@@ -339,12 +335,15 @@ from ._math import negative as negative
 from ._math import nextafter as nextafter
 from ._math import positive as positive
 from ._math import pow as pow
+from ._math import power as power
 from ._math import prod as prod
 from ._math import rad2deg as rad2deg
+from ._math import radians as radians
 from ._math import real as real
 from ._math import real_if_close as real_if_close
 from ._math import reciprocal as reciprocal
 from ._math import remainder as remainder
+from ._math import right_shift as right_shift
 from ._math import rint as rint
 from ._math import round as round
 from ._math import sign as sign
@@ -359,6 +358,7 @@ from ._math import subtract as subtract
 from ._math import sum as sum
 from ._math import tan as tan
 from ._math import tanh as tanh
+from ._math import true_divide as true_divide
 from ._math import trunc as trunc
 from ._math import unwrap as unwrap
 from ._padding import pad as pad
@@ -445,6 +445,7 @@ from ._statistics import ptp as ptp
 from ._statistics import quantile as quantile
 from ._statistics import std as std
 from ._statistics import var as var
+from ._ufunc import ufunc as ufunc
 from ._window import bartlett as bartlett
 from ._window import blackman as blackman
 from ._window import hamming as hamming

@@ -3,6 +3,7 @@
 accelpy's C++ core (arrays, lazy graph, backends), bound with nanobind.
 """
 
+import types
 from typing import overload
 
 import numpy
@@ -923,6 +924,31 @@ def real(x: ArrayLike) -> ndarray:
 
 def imag(x: ArrayLike) -> ndarray:
     """The imaginary part; a view for complex input (numpy.imag)."""
+
+class ufunc:
+    """
+    Functions that operate element by element on whole arrays (numpy.ufunc): accelpy's elementwise functions are its instances, made by the package (the type cannot be instantiated).
+    """
+
+    def __repr__(self, /):
+        """Return repr(self)."""
+
+    def __call__(self, /, *args, **kwargs):
+        """Call self as a function."""
+
+    reduce: types.MethodDescriptorType = ...
+
+    accumulate: types.MethodDescriptorType = ...
+
+    reduceat: types.MethodDescriptorType = ...
+
+    outer: types.MethodDescriptorType = ...
+
+    at: types.MethodDescriptorType = ...
+
+    __reduce__: types.MethodDescriptorType = ...
+
+    __vectorcalloffset__: types.MemberDescriptorType = ...
 
 def sum(a: ArrayLike, axis: Axis = None, dtype: DTypeLike | None = None, out: ndarray | None = None, keepdims: bool = False, initial: complex | None = None, where: ArrayLike = True) -> ndarray:
     """Sum of elements over the given axes (numpy.sum)."""

@@ -6,9 +6,10 @@
   (src/python/bind_interop.cpp).
 
 - ``__array_ufunc__`` (NEP 13): ``np.sin(x)``, ``np.add(x, n, out=y)``, ``np.add.reduce(x)``,
-  ``np.multiply.outer(x, y)`` run accelpy's own functions and return accelpy arrays on the
-  arrays' device; NumPy operands move there. A ufunc, method or argument accelpy does not have
-  returns NotImplemented, so NumPy raises its TypeError.
+  ``np.multiply.outer(x, y)``, ``np.add.at(x, i, v)`` run accelpy's ufunc of the same name
+  (python/accelpy/_ufunc.py) and return accelpy arrays on the arrays' device; NumPy operands
+  move there. A ufunc or argument accelpy does not have returns NotImplemented, so NumPy
+  raises its TypeError.
 - ``__array_function__`` (NEP 18): ``np.concatenate([x, y])``, ``np.sum(x, axis=0)``, ... call
   the accelpy function of the same name in the same (sub)module. The map is looked up in the
   live namespace, so every function added to accelpy is dispatched without a table here.
@@ -73,14 +74,6 @@ def asnumpy(a: ArrayLike, stream: Any = None, order: str = "C", out: Any = None,
 def _is_f_only(a):
     f = getattr(a, "flags", None)
     return f is not None and f.f_contiguous and not f.c_contiguous
-
-
-# NumPy ufunc name -> accelpy reduction, for ufunc.reduce.
-_REDUCTIONS = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
-               "logical_and": "all", "logical_or": "any", "fmax": "max", "fmin": "min"}
-_NAN_IGNORING = {"fmax", "fmin"}  # their reductions skip NaN; max/min propagate it
-# NumPy ufunc name -> accelpy scans (NumPy's name first, then the Array API's), for accumulate.
-_ACCUMULATIONS = {"add": ("cumsum", "cumulative_sum"), "multiply": ("cumprod", "cumulative_prod")}
 # Keyword arguments NumPy's functions spell differently from accelpy's.
 _RENAMED_KWARGS = {"clip": {"a_min": "min", "a_max": "max"}}
 # Ufunc keywords accelpy has no use for, with the value that means "as usual".
@@ -135,98 +128,37 @@ def _on_device(values, device):
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    """NumPy's ufunc protocol (NEP 13): runs the accelpy function of the ufunc's name."""
-    if method == "reduceat":
+    """NumPy's ufunc protocol (NEP 13): runs accelpy's ufunc of the same name, or the method
+    asked for (reduce, accumulate, reduceat, outer, at), with NumPy's keywords."""
+    ap = _accelpy()
+    target = getattr(ap, ufunc.__name__, None)
+    out = kwargs.get("out")
+    outs = out if isinstance(out, tuple) else (out,)
+    if not all(_is_operand(x) for x in (inputs[:1] if method in ("at", "reduceat") else inputs)):
+        return NotImplemented  # another library's array: let it (or NumPy) decide
+    if not all(isinstance(o, ndarray) or o is None for o in outs):
+        return NotImplemented  # results go to accelpy arrays only
+    device = _device_of(inputs + outs)
+    if isinstance(target, _core.ufunc):
+        fn = target if method == "__call__" else getattr(target, method)
+        return fn(*_on_device(inputs, device), **kwargs)
+    if method != "__call__":
         # Raised here rather than declined: NumPy 2.4 leaks a reference to the operand when
         # every override of a reduction declines.
-        raise TypeError(f"accelpy does not implement {ufunc.__name__}.reduceat")
-    out = kwargs.pop("out", None)
-    if out is not None and not isinstance(out, tuple):
-        out = (out,)
-    if not all(_is_operand(x) for x in (inputs if method != "at" else inputs[:1])):
-        return NotImplemented  # another library's array: let it (or NumPy) decide
-    if out is not None and not all(isinstance(o, ndarray) or o is None for o in out):
-        return NotImplemented  # results go to accelpy arrays only
+        raise TypeError(f"accelpy does not implement {ufunc.__name__}.{method}")
+    return _call(ap, ufunc, _on_device(inputs, device), **kwargs)
+
+
+def _call(ap, ufunc, args, out=None, **kwargs):
+    """A NumPy ufunc accelpy has as a plain function (the gufuncs: matmul, vecdot, ...)."""
+    fn = _callable_in(ap, ufunc.__name__)
     for key, default in _UFUNC_DEFAULTS.items():
         value = kwargs.pop(key, default)
         if not (value is default or (isinstance(value, str) and value == default)):
             return NotImplemented
-    if kwargs.pop("signature", None) is not None or kwargs.pop("axes", None) is not None:
+    if fn is None or kwargs or (out is not None and any(o is not None for o in out)):
         return NotImplemented
-    device = _device_of(inputs + (out or ()))
-    ap = _accelpy()
-    if method == "__call__":
-        return _call(ap, ufunc, _on_device(inputs, device), out, **kwargs)
-    if method == "outer":
-        if len(inputs) != 2 or kwargs.pop("dtype", None) is not None or kwargs:
-            return NotImplemented
-        a, b = (ap.asarray(v, device=device) for v in inputs)
-        a = ap.reshape(a, tuple(a.shape) + (1,) * b.ndim)
-        return _call(ap, ufunc, [a, b], out)
-    if method == "reduce":
-        result = _reduce(ap, ufunc, ap.asarray(inputs[0], device=device), out, **kwargs)
-    elif method == "accumulate":
-        result = _accumulate(ap, ufunc, ap.asarray(inputs[0], device=device), out, **kwargs)
-    else:
-        return NotImplemented  # at
-    if result is NotImplemented:
-        # Raised here rather than declined (see reduceat above).
-        raise TypeError(f"accelpy does not implement {ufunc.__name__}.{method} with these "
-                        f"arguments ({', '.join(sorted(kwargs)) or 'no keywords'})")
-    return result
-
-
-def _call(ap, ufunc, args, out, dtype=None, **kwargs):
-    if kwargs:
-        return NotImplemented
-    fn = _callable_in(ap, ufunc.__name__)
-    if fn is None:
-        return NotImplemented
-    if dtype is not None:
-        # NumPy's dtype= picks the loop: the inputs are converted to it first.
-        args = [a.astype(dtype) if isinstance(a, ndarray) else ap.asarray(a, dtype=dtype)
-                for a in args]
-    if out is None or all(o is None for o in out):
-        return fn(*args)
-    if ufunc.nout == 1:
-        return fn(*args, out=out[0])
-    results = fn(*args)
-    for o, r in zip(out, results, strict=True):
-        if o is not None:
-            o[...] = r
-    return tuple(r if o is None else o for o, r in zip(out, results, strict=True))
-
-
-def _reduce(ap, ufunc, a, out, axis=0, dtype=None, keepdims=False, initial=np._NoValue,
-            where=True, **kwargs):
-    name = _REDUCTIONS.get(ufunc.__name__)
-    if name is None or kwargs or initial is not np._NoValue or where is not True:
-        return NotImplemented
-    if ufunc.__name__ in _NAN_IGNORING and np.dtype(a.dtype).kind in "fc":
-        return NotImplemented
-    fn = getattr(ap, name)
-    args = {"axis": axis, "keepdims": keepdims}
-    if out is not None:
-        args["out"] = out[0]
-    if dtype is not None:
-        if name not in ("sum", "prod"):
-            if np.dtype(dtype) != a.dtype:
-                return NotImplemented
-        else:
-            args["dtype"] = dtype
-    return fn(a, **args)
-
-
-def _accumulate(ap, ufunc, a, out, axis=0, dtype=None, **kwargs):
-    names = _ACCUMULATIONS.get(ufunc.__name__, ())
-    fn = next((f for f in (_callable_in(ap, n) for n in names) if f is not None), None)
-    if fn is None or kwargs:
-        return NotImplemented
-    result = fn(a, axis=axis) if dtype is None else fn(a, axis=axis, dtype=dtype)
-    if out is not None and out[0] is not None:
-        out[0][...] = result
-        return out[0]
-    return result
+    return fn(*args)
 
 
 def _implementation(func):

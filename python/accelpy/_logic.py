@@ -15,23 +15,11 @@ from . import _core
 from ._core import (  # noqa: F401
     all,
     any,
-    equal,
-    greater,
-    greater_equal,
-    isfinite,
-    isinf,
-    isnan,
-    less,
-    less_equal,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
     ndarray,
-    not_equal,
 )
 from ._creation import asarray, zeros_like
 from ._dtypes import promoted_dtype
+from ._ufunc import make as make_ufunc
 from ._util import check_ufunc_options, is_complex_dtype, is_float_dtype
 
 if TYPE_CHECKING:
@@ -177,3 +165,36 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> bool:
     except ValueError:
         return False
     return bool(_core.all(a1 == a2))
+
+
+# The ufuncs: accelpy.ufunc objects over the core's comparisons, logical operations and tests.
+if TYPE_CHECKING:  # type checkers see a ufunc's call: its function's signature
+    from ._core import (  # noqa: F401
+        equal,
+        greater,
+        greater_equal,
+        isfinite,
+        isinf,
+        isnan,
+        less,
+        less_equal,
+        logical_and,
+        logical_not,
+        logical_or,
+        logical_xor,
+        not_equal,
+    )
+else:
+    equal = make_ufunc(_core.equal, "equal", __name__)
+    not_equal = make_ufunc(_core.not_equal, "not_equal", __name__)
+    less = make_ufunc(_core.less, "less", __name__)
+    less_equal = make_ufunc(_core.less_equal, "less_equal", __name__)
+    greater = make_ufunc(_core.greater, "greater", __name__)
+    greater_equal = make_ufunc(_core.greater_equal, "greater_equal", __name__)
+    logical_and = make_ufunc(_core.logical_and, "logical_and", __name__)
+    logical_or = make_ufunc(_core.logical_or, "logical_or", __name__)
+    logical_xor = make_ufunc(_core.logical_xor, "logical_xor", __name__)
+    logical_not = make_ufunc(_core.logical_not, "logical_not", __name__)
+    isfinite = make_ufunc(_core.isfinite, "isfinite", __name__)
+    isinf = make_ufunc(_core.isinf, "isinf", __name__)
+    isnan = make_ufunc(_core.isnan, "isnan", __name__)

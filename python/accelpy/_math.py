@@ -9,6 +9,7 @@ data leaves the device)."""
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,82 +19,22 @@ from ._calculus import diff
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
-    abs,
-    acos,
-    acosh,
-    add,
-    asin,
-    asinh,
-    atan,
-    atan2,
-    atanh,
-    bitwise_and,
-    bitwise_invert,
-    bitwise_left_shift,
-    bitwise_or,
-    bitwise_right_shift,
-    bitwise_xor,
-    cbrt,
-    ceil,
     clip,
-    conj,
-    copysign,
-    cos,
-    cosh,
     cumprod,
     cumsum,
     cumulative_prod,
     cumulative_sum,
-    deg2rad,
-    divide,
-    exp,
-    exp2,
-    expm1,
-    fabs,
-    floor,
-    floor_divide,
-    fmax,
-    fmin,
-    fmod,
-    heaviside,
-    hypot,
     i0,
     imag,
-    log,
-    log1p,
-    log2,
-    log10,
-    logaddexp,
-    logaddexp2,
-    maximum,
-    minimum,
-    multiply,
     ndarray,
-    negative,
-    nextafter,
-    positive,
-    pow,
     prod,
-    rad2deg,
     real,
-    reciprocal,
-    remainder,
-    rint,
     round,
-    sign,
-    signbit,
-    sin,
-    sinh,
-    sqrt,
-    square,
-    subtract,
     sum,
-    tan,
-    tanh,
-    trunc,
 )
 from ._creation import asarray, full_like, zeros_like
 from ._dtypes import promoted_dtype
+from ._ufunc import make as make_ufunc
 from ._util import (
     PY_SCALARS,
     along_axis,
@@ -107,93 +48,19 @@ if TYPE_CHECKING:
     from ._core import ArrayLike
 
 __all__ = [
-    "angle",
-    "bitwise_count",
-    "divmod",
-    "fix",
-    "float_power",
-    "frexp",
-    "gcd",
-    "lcm",
-    "ldexp",
-    "modf",
-    "nan_to_num",
-    "real_if_close",
-    "sinc",
-    "spacing",
-    "unwrap",
-    "add",
-    "subtract",
-    "multiply",
-    "divide",
-    "floor_divide",
-    "remainder",
-    "fmod",
-    "pow",
-    "negative",
-    "positive",
-    "abs",
-    "square",
-    "reciprocal",
-    "sign",
-    "conj",
-    "maximum",
-    "minimum",
-    "fmax",
-    "fmin",
-    "floor",
-    "ceil",
-    "trunc",
-    "rint",
-    "sqrt",
-    "cbrt",
-    "exp",
-    "exp2",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "fabs",
-    "i0",
-    "deg2rad",
-    "rad2deg",
-    "copysign",
-    "nextafter",
-    "hypot",
-    "atan2",
-    "logaddexp",
-    "logaddexp2",
-    "heaviside",
-    "clip",
-    "round",
-    "sum",
-    "prod",
-    "cumsum",
-    "cumprod",
-    "cumulative_sum",
-    "cumulative_prod",
-    "real",
-    "imag",
-    "signbit",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_right_shift",
+    "angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd", "lcm", "ldexp",
+    "modf", "nan_to_num", "real_if_close", "sinc", "spacing", "unwrap", "add", "subtract",
+    "multiply", "divide", "floor_divide", "remainder", "fmod", "pow", "negative", "positive", "abs",
+    "square", "reciprocal", "sign", "conj", "maximum", "minimum", "fmax", "fmin", "floor", "ceil",
+    "trunc", "rint", "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin",
+    "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs",
+    "i0", "deg2rad", "rad2deg", "copysign", "nextafter", "hypot", "atan2", "logaddexp",
+    "logaddexp2", "heaviside", "clip", "round", "sum", "prod", "cumsum", "cumprod",
+    "cumulative_sum", "cumulative_prod", "real", "imag", "signbit", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift", "absolute",
+    "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "power", "conjugate",
+    "invert", "left_shift", "right_shift", "degrees", "radians", "bitwise_not", "true_divide",
+    "mod",
 ]
 
 
@@ -232,7 +99,7 @@ def angle(z: ArrayLike, deg: bool = False) -> ndarray:
     return a * (180 / np.pi) if deg else a
 
 
-def divmod(x1: ArrayLike, x2: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+def _divmod(x1: ArrayLike, x2: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
            **kwargs: Any) -> tuple[ndarray, ndarray]:
     """(floor_divide(x1, x2), remainder(x1, x2)) in one call (numpy.divmod)."""
     check_ufunc_options("divmod", out, where, **kwargs)
@@ -241,7 +108,7 @@ def divmod(x1: ArrayLike, x2: ArrayLike, /, out: Any = (None, None), *, where: A
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
 
 
-def modf(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+def _modf(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
          **kwargs: Any) -> tuple[ndarray, ndarray]:
     """The fractional and integral parts, both with x's sign (numpy.modf)."""
     check_ufunc_options("modf", out, where, **kwargs)
@@ -265,7 +132,7 @@ def _frexp_parts(x):
     return _core._frexp_mantissa(x), _core._frexp_exponent(x)
 
 
-def frexp(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
+def _frexp(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
           **kwargs: Any) -> tuple[ndarray, ndarray]:
     """Mantissa in [0.5, 1) and int32 exponent with x == mantissa * 2**exponent
     (numpy.frexp); zeros, infinities and NaNs keep exponent 0."""
@@ -274,7 +141,7 @@ def frexp(x: ArrayLike, /, out: Any = (None, None), *, where: Any = True,
     return _frexp_parts(_as(x, _resolved(np.frexp, x)[0]))  # NumPy dtype; complex: TypeError
 
 
-def ldexp(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+def _ldexp(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
           **kwargs: Any) -> ndarray:
     """x1 * 2**x2 for integer x2, correctly rounded where the result is subnormal
     (numpy.ldexp)."""
@@ -321,7 +188,7 @@ def _euclid(a, b):
     return a
 
 
-def gcd(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+def _gcd(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
         **kwargs: Any) -> ndarray:
     """The greatest common divisor of |x1| and |x2| (numpy.gcd); integers only."""
     check_ufunc_options("gcd", out, where, **kwargs)
@@ -331,7 +198,7 @@ def gcd(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
     return _euclid(a, b).astype(dt)
 
 
-def lcm(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+def _lcm(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
         **kwargs: Any) -> ndarray:
     """The lowest common multiple of |x1| and |x2| (numpy.lcm); integers only."""
     check_ufunc_options("lcm", out, where, **kwargs)
@@ -360,7 +227,7 @@ def fix(x: ArrayLike, out: Any = None) -> ndarray:
     return _core.trunc(x) if is_float_dtype(x.dtype) else _core.copy(x)
 
 
-def float_power(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
+def _float_power(x1: ArrayLike, x2: ArrayLike, /, out: Any = None, *, where: Any = True,
                 **kwargs: Any) -> ndarray:
     """x1 ** x2 computed in float64 (complex128 for complex operands) (numpy.float_power)."""
     check_ufunc_options("float_power", out, where, **kwargs)
@@ -394,7 +261,7 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
     return out
 
 
-def spacing(x: ArrayLike, /, out: Any = None, *, where: Any = True, **kwargs: Any) -> ndarray:
+def _spacing(x: ArrayLike, /, out: Any = None, *, where: Any = True, **kwargs: Any) -> ndarray:
     """The distance from x to the next representable value away from zero (numpy.spacing)."""
     check_ufunc_options("spacing", out, where, **kwargs)
     x = asarray(x)
@@ -420,7 +287,8 @@ def real_if_close(a: ArrayLike, tol: float = 100) -> ndarray:
     return a
 
 
-def bitwise_count(x: ArrayLike, /, out: Any = None, *, where: Any = True, **kwargs: Any) -> ndarray:
+def _bitwise_count(x: ArrayLike, /, out: Any = None, *, where: Any = True,
+                   **kwargs: Any) -> ndarray:
     """The number of 1 bits in |x| (numpy.bitwise_count), as uint8; integers only."""
     check_ufunc_options("bitwise_count", out, where, **kwargs)
     x = asarray(x)
@@ -448,7 +316,7 @@ def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *,
         discont = period / 2
     dtype = promoted_dtype(dd.dtype, period)
     if dtype.kind in "iu":
-        interval_high, rem = divmod(period, 2)
+        interval_high, rem = builtins.divmod(period, 2)
         boundary_ambiguous = rem == 0
     else:
         interval_high = period / 2
@@ -462,3 +330,197 @@ def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *,
     head = up[along_axis(p.ndim, axis, slice(0, 1))]
     tail = p[along_axis(p.ndim, axis, slice(1, None))] + _core.cumsum(ph_correct, axis=axis)
     return _core.concatenate([head, tail.astype(dtype)], axis=axis)
+
+
+# The ufuncs: accelpy.ufunc objects over the core's ops and the functions above, by NumPy's
+# name; NumPy 2's other names for a ufunc are the same object (abs is absolute).
+if TYPE_CHECKING:  # type checkers see a ufunc's call: its function's signature
+    from ._core import (
+        abs as absolute,
+    )
+    from ._core import (
+        acos as arccos,
+    )
+    from ._core import (
+        acosh as arccosh,
+    )
+    from ._core import (  # noqa: F401
+        add,
+        bitwise_and,
+        bitwise_or,
+        bitwise_xor,
+        cbrt,
+        ceil,
+        copysign,
+        cos,
+        cosh,
+        deg2rad,
+        divide,
+        exp,
+        exp2,
+        expm1,
+        fabs,
+        floor,
+        floor_divide,
+        fmax,
+        fmin,
+        fmod,
+        heaviside,
+        hypot,
+        log,
+        log1p,
+        log2,
+        log10,
+        logaddexp,
+        logaddexp2,
+        maximum,
+        minimum,
+        multiply,
+        negative,
+        nextafter,
+        positive,
+        rad2deg,
+        reciprocal,
+        remainder,
+        rint,
+        sign,
+        signbit,
+        sin,
+        sinh,
+        sqrt,
+        square,
+        subtract,
+        tan,
+        tanh,
+        trunc,
+    )
+    from ._core import (
+        asin as arcsin,
+    )
+    from ._core import (
+        asinh as arcsinh,
+    )
+    from ._core import (
+        atan as arctan,
+    )
+    from ._core import (
+        atan2 as arctan2,
+    )
+    from ._core import (
+        atanh as arctanh,
+    )
+    from ._core import (
+        bitwise_invert as invert,
+    )
+    from ._core import (
+        bitwise_left_shift as left_shift,
+    )
+    from ._core import (
+        bitwise_right_shift as right_shift,
+    )
+    from ._core import (
+        conj as conjugate,
+    )
+    from ._core import (
+        pow as power,
+    )
+
+    divmod = _divmod
+    modf = _modf
+    frexp = _frexp
+    ldexp = _ldexp
+    gcd = _gcd
+    lcm = _lcm
+    float_power = _float_power
+    spacing = _spacing
+    bitwise_count = _bitwise_count
+else:
+    add = make_ufunc(_core.add, "add", __name__)
+    subtract = make_ufunc(_core.subtract, "subtract", __name__)
+    multiply = make_ufunc(_core.multiply, "multiply", __name__)
+    divide = make_ufunc(_core.divide, "divide", __name__)
+    floor_divide = make_ufunc(_core.floor_divide, "floor_divide", __name__)
+    remainder = make_ufunc(_core.remainder, "remainder", __name__)
+    fmod = make_ufunc(_core.fmod, "fmod", __name__)
+    negative = make_ufunc(_core.negative, "negative", __name__)
+    positive = make_ufunc(_core.positive, "positive", __name__)
+    square = make_ufunc(_core.square, "square", __name__)
+    reciprocal = make_ufunc(_core.reciprocal, "reciprocal", __name__)
+    sign = make_ufunc(_core.sign, "sign", __name__)
+    maximum = make_ufunc(_core.maximum, "maximum", __name__)
+    minimum = make_ufunc(_core.minimum, "minimum", __name__)
+    fmax = make_ufunc(_core.fmax, "fmax", __name__)
+    fmin = make_ufunc(_core.fmin, "fmin", __name__)
+    floor = make_ufunc(_core.floor, "floor", __name__)
+    ceil = make_ufunc(_core.ceil, "ceil", __name__)
+    trunc = make_ufunc(_core.trunc, "trunc", __name__)
+    rint = make_ufunc(_core.rint, "rint", __name__)
+    sqrt = make_ufunc(_core.sqrt, "sqrt", __name__)
+    cbrt = make_ufunc(_core.cbrt, "cbrt", __name__)
+    exp = make_ufunc(_core.exp, "exp", __name__)
+    exp2 = make_ufunc(_core.exp2, "exp2", __name__)
+    expm1 = make_ufunc(_core.expm1, "expm1", __name__)
+    log = make_ufunc(_core.log, "log", __name__)
+    log2 = make_ufunc(_core.log2, "log2", __name__)
+    log10 = make_ufunc(_core.log10, "log10", __name__)
+    log1p = make_ufunc(_core.log1p, "log1p", __name__)
+    sin = make_ufunc(_core.sin, "sin", __name__)
+    cos = make_ufunc(_core.cos, "cos", __name__)
+    tan = make_ufunc(_core.tan, "tan", __name__)
+    sinh = make_ufunc(_core.sinh, "sinh", __name__)
+    cosh = make_ufunc(_core.cosh, "cosh", __name__)
+    tanh = make_ufunc(_core.tanh, "tanh", __name__)
+    fabs = make_ufunc(_core.fabs, "fabs", __name__)
+    deg2rad = make_ufunc(_core.deg2rad, "deg2rad", __name__)
+    rad2deg = make_ufunc(_core.rad2deg, "rad2deg", __name__)
+    copysign = make_ufunc(_core.copysign, "copysign", __name__)
+    nextafter = make_ufunc(_core.nextafter, "nextafter", __name__)
+    hypot = make_ufunc(_core.hypot, "hypot", __name__)
+    logaddexp = make_ufunc(_core.logaddexp, "logaddexp", __name__)
+    logaddexp2 = make_ufunc(_core.logaddexp2, "logaddexp2", __name__)
+    heaviside = make_ufunc(_core.heaviside, "heaviside", __name__)
+    signbit = make_ufunc(_core.signbit, "signbit", __name__)
+    bitwise_and = make_ufunc(_core.bitwise_and, "bitwise_and", __name__)
+    bitwise_or = make_ufunc(_core.bitwise_or, "bitwise_or", __name__)
+    bitwise_xor = make_ufunc(_core.bitwise_xor, "bitwise_xor", __name__)
+    absolute = make_ufunc(_core.abs, "absolute", __name__)
+    arccos = make_ufunc(_core.acos, "arccos", __name__)
+    arccosh = make_ufunc(_core.acosh, "arccosh", __name__)
+    arcsin = make_ufunc(_core.asin, "arcsin", __name__)
+    arcsinh = make_ufunc(_core.asinh, "arcsinh", __name__)
+    arctan = make_ufunc(_core.atan, "arctan", __name__)
+    arctan2 = make_ufunc(_core.atan2, "arctan2", __name__)
+    arctanh = make_ufunc(_core.atanh, "arctanh", __name__)
+    power = make_ufunc(_core.pow, "power", __name__)
+    conjugate = make_ufunc(_core.conj, "conjugate", __name__)
+    invert = make_ufunc(_core.bitwise_invert, "invert", __name__)
+    left_shift = make_ufunc(_core.bitwise_left_shift, "left_shift", __name__)
+    right_shift = make_ufunc(_core.bitwise_right_shift, "right_shift", __name__)
+    divmod = make_ufunc(_divmod, "divmod", __name__)
+    modf = make_ufunc(_modf, "modf", __name__)
+    frexp = make_ufunc(_frexp, "frexp", __name__)
+    ldexp = make_ufunc(_ldexp, "ldexp", __name__)
+    gcd = make_ufunc(_gcd, "gcd", __name__)
+    lcm = make_ufunc(_lcm, "lcm", __name__)
+    float_power = make_ufunc(_float_power, "float_power", __name__)
+    spacing = make_ufunc(_spacing, "spacing", __name__)
+    bitwise_count = make_ufunc(_bitwise_count, "bitwise_count", __name__)
+
+abs = absolute
+acos = arccos
+acosh = arccosh
+asin = arcsin
+asinh = arcsinh
+atan = arctan
+atan2 = arctan2
+atanh = arctanh
+pow = power
+conj = conjugate
+bitwise_invert = invert
+bitwise_not = invert
+bitwise_left_shift = left_shift
+bitwise_right_shift = right_shift
+true_divide = divide
+mod = remainder
+degrees = rad2deg  # NumPy has two ufuncs of one function; accelpy, one
+radians = deg2rad

@@ -16,6 +16,8 @@ void bind_device(nb::module_& m);
 void bind_array(nb::module_& m);
 // One binding file per chapter of NumPy's reference.
 void bind_elementwise(nb::module_& m);
+// accelpy.ufunc, the type of the elementwise functions (bind_ufunc.cpp).
+void bind_ufunc(nb::module_& m);
 void bind_reductions(nb::module_& m);
 void bind_creation(nb::module_& m);
 void bind_conversion(nb::module_& m);

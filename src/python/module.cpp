@@ -50,6 +50,7 @@ NB_MODULE(_core, m) {
   accel::python::bind_device(m);
   accel::python::bind_array(m);
   accel::python::bind_elementwise(m);
+  accel::python::bind_ufunc(m);
   accel::python::bind_reductions(m);
   accel::python::bind_manipulation(m);
   accel::python::bind_creation(m);

@@ -260,14 +260,17 @@ def test_bitwise_count(device, rng, layout, dtype):
         ap.bitwise_count(ap.ones(3))
 
 
-def test_unsupported_keywords(device):
-    x = ap.ones(3)
-    with pytest.raises(NotImplementedError, match="out="):
-        ap.spacing(x, out=ap.ones(3))
-    with pytest.raises(NotImplementedError, match="where="):
-        ap.gcd(ap.arange(3), 2, where=ap.ones(3, dtype=bool))
-    with pytest.raises(NotImplementedError, match="casting="):
-        ap.ldexp(x, 2, casting="unsafe")
+def test_ufunc_keywords_of_the_composed_ufuncs(device):
+    # Composed in Python, they are accelpy ufuncs too: out=, where= and casting= as NumPy's.
+    x, n = ap.ones(3), np.ones(3)
+    out, expected = ap.zeros(3), np.zeros(3)
+    assert ap.spacing(x, out=out) is out
+    assert_matches(out, np.spacing(n, out=expected))
+    mask = np.array([True, False, True])
+    assert_matches(ap.gcd(ap.arange(3), 2, out=ap.zeros(3, dtype=np.int64),
+                          where=ap.asarray(mask)),
+                   np.gcd(np.arange(3), 2, out=np.zeros(3, dtype=np.int64), where=mask))
+    assert_matches(ap.ldexp(x, 2, casting="unsafe"), np.ldexp(n, 2, casting="unsafe"))
 
 
 def test_operands_follow_the_array_device(device, rng):
