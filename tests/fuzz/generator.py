@@ -122,7 +122,7 @@ class Generator:
         return self.rng.random() < p
 
     def choice(self, items):
-        return items[int(self.rng.integers(len(items)))]
+        return items[int(self.rng.random() * len(items))]
 
     def value(self, name):
         return self.ns[name]
@@ -191,7 +191,7 @@ class Generator:
         base = self.derive(self.ns[target], (target, *src_vars), op_exact, growth)
         for name, info in self.vars.items():
             v = self.ns.get(name)
-            if isinstance(v, np.ndarray) and np.shares_memory(v, self.ns[target]):
+            if isinstance(v, np.ndarray) and np.may_share_memory(v, self.ns[target]):
                 info.exact = info.exact and base.exact
                 info.depth = max(info.depth, base.depth)
                 info.scale = max(info.scale, base.scale)

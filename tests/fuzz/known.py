@@ -77,17 +77,20 @@ def classify(stmt, mismatch, taint=frozenset()):
 
 
 def first_mismatch_class(program, found):
-    """(the first mismatch of `found` that is more than a layout, its Known entry or None), or
-    (the first layout mismatch, its entry) when there is no other. A value computed from an
+    """(the first exception mismatch of `found`, else the first that is more than a layout, else
+    the first layout mismatch; its Known entry or None). A value computed from an
     array whose view shared memory on one library only, because of the array's layout, is put
     down to layouts (a write through the view reached the array on that library only)."""
-    rest = [m for m in found if m.what != "layout"] or found[:1]
+    # Where one run raised and the other went on, the values after that statement differ too.
+    rest = [m for m in found if m.what == "exception"] \
+        or [m for m in found if m.what != "layout"] or found[:1]
     first = rest[0]
     stmt = program.stmts[first.index]
     names = [stmt.out] if stmt.out in program.vars else list(stmt.ins)
     taint = set().union(*(program.vars[n].taint for n in names if n in program.vars))
-    aliased = {program.stmts[m.index].ins[0] for m in found
-               if m.what == "aliasing (input layout differs)" and program.stmts[m.index].ins}
+    aliased = set().union(*(reads(program, m.index) for m in found
+                            if m.what == "aliasing (input layout differs)"))
+    aliased.discard(None)
     if aliased & reads(program, first.index):
         taint.add("reads_layout_aliased")
     return first, classify(stmt, first, taint)

@@ -68,7 +68,7 @@ def run(program, xp, upto=None):
             elif s.kind == "view" and s.ins and s.ins[0] in ns:
                 base = ns[s.ins[0]]
                 layout = ("shares", bool(xp.shares_memory(v, base)),
-                          bool(base.flags.c_contiguous), bool(base.flags.f_contiguous))
+                          tuple(st // base.itemsize for st in base.strides))
             values[i] = (to_numpy(xp, v), layout)
         except Exception as e:  # noqa: BLE001 - an error raised late, when the value is read
             values[i] = (None, type(e))
@@ -143,10 +143,10 @@ def compare(program, expected, got, vars_=None, bitwise=False, what_error="excep
         else:
             rtol, atol = tolerance(e.dtype, (vars_ or {}).get(program.stmts[i].out))
             diff = compare_values(e, g, rtol, atol, bitwise)
+            if e_layout is not None and g_layout is not None and e_layout != g_layout:
+                out.append(layout_mismatch(i, e_layout, g_layout))
             if diff:
                 out.append(Mismatch(i, "value", diff))
-            elif e_layout is not None and g_layout is not None and e_layout != g_layout:
-                out.append(layout_mismatch(i, e_layout, g_layout))
     return sorted(out, key=lambda m: m.index)
 
 

@@ -87,7 +87,7 @@ def foreign_write(g):
         if s.out is None or s.out not in g.vars:
             continue
         v = g.ns[s.out]
-        if isinstance(v, np.ndarray) and np.shares_memory(v, g.ns[buf]):
+        if isinstance(v, np.ndarray) and np.may_share_memory(v, g.ns[buf]):
             s.check = False  # an alias of the buffer: NumPy's sees the write, a GPU copy not
             g.drop(s.out)
         elif buf in g.vars[s.out].sources:
@@ -114,7 +114,7 @@ UNARY = [  # (template, dtype kinds, result exact, needs exact input, growth)
     ("xp.sign({x})", "iuf", True, True, "lin"),
     ("xp.isnan({x})", "fc", True, True, "lin"),
     ("xp.isfinite({x})", "fc", True, True, "lin"),
-    ("xp.signbit(xp.nan_to_num({x}))", "f", True, True, "lin"),  # a NaN's sign is unspecified
+    ("xp.signbit(xp.nan_to_num({x}) + 0.0)", "f", True, True, "lin"),  # NaN, -0: unspecified
     ("xp.conj({x})", "c", True, False, "lin"),
     ("{x}.real", "c", True, False, "lin"),
     ("{x}.imag", "c", True, False, "lin"),
@@ -198,9 +198,9 @@ BINARY = [  # (template, dtype kinds, result exact, needs exact inputs, growth, 
     ("{x} << ({y} % 8)", "iu", True, True, "lin", "bitwise"),
     ("{x} >> ({y} % 8)", "iu", True, True, "lin", "bitwise"),
     ("xp.logical_and({x}, {y})", "biuf", True, True, "lin", "logic"),
-    ("xp.arctan2({x}, {y})", "f", False, True, "lin", "arith"),
+    ("xp.arctan2({x}, {y} + 0.0)", "f", False, True, "lin", "arith"),  # +0.0: one zero
     ("xp.hypot({x}, {y})", "f", False, False, "lin", "arith"),
-    ("xp.copysign({x}, {y})", "f", True, True, "lin", "arith"),
+    ("xp.copysign({x}, {y} + 0.0)", "f", True, True, "lin", "arith"),
 ]
 
 
@@ -305,7 +305,8 @@ def setitem(g):
             sel = np.shape(eval(f"{t}[{key}]", dict(g.ns)))  # noqa: S307 - the program's own
         except IndexError:
             return
-        y = g.pick(lambda v, info: _broadcasts(sel, np.shape(v))
+        y = g.pick(lambda v, info: isinstance(v, np.ndarray)  # np.uint64(2**64-9): overflow
+                   and _broadcasts(sel, np.shape(v))
                    and np.broadcast_shapes(sel, np.shape(v)) == sel
                    and np.can_cast(np.asarray(v).dtype, tv.dtype, "same_kind"))
         if y is None:
@@ -479,10 +480,11 @@ WEIGHTS = [(new_array, 5), (foreign, 1.5), (foreign_write, 1), (unary, 12), (cas
            (binary, 14), (scalar_binary, 5), (inplace, 7), (setitem, 6), (view, 10),
            (reduce, 8), (index, 5), (index_scalar, 1.5), (sort_scan, 4), (join, 2), (where, 2),
            (bad, 0.15), (drop, 4)]
-_P = np.array([w for _, w in WEIGHTS]) / sum(w for _, w in WEIGHTS)
+_CUMULATIVE = np.cumsum([w for _, w in WEIGHTS]) / sum(w for _, w in WEIGHTS)
 
 
 def draw(g):
     if len(g.pool) > 12:
         drop(g)
-    return WEIGHTS[int(g.rng.choice(len(WEIGHTS), p=_P))][0]
+    k = min(int(np.searchsorted(_CUMULATIVE, g.rng.random(), side="right")), len(WEIGHTS) - 1)
+    return WEIGHTS[k][0]
