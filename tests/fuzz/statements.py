@@ -90,8 +90,9 @@ def foreign_write(g):
         if isinstance(v, np.ndarray) and np.may_share_memory(v, g.ns[buf]):
             s.check = False  # an alias of the buffer: NumPy's sees the write, a GPU copy not
             g.drop(s.out)
-        elif buf in g.vars[s.out].sources:
+        elif buf in g.vars[s.out].sources:  # and what is computed from it from now on
             s.tags.add("foreign_read_before_write")
+            g.vars[s.out].taint.add("foreign_read_before_write")
 
 
 UNARY = [  # (template, dtype kinds, result exact, needs exact input, growth)
@@ -99,7 +100,8 @@ UNARY = [  # (template, dtype kinds, result exact, needs exact input, growth)
     ("xp.abs({x})", "biuf", True, False, "lin"),
     ("xp.abs({x})", "c", False, False, "lin"),
     ("xp.square({x})", "iuf", True, False, "square"),
-    ("xp.sin({x})", "fc", False, False, "lin"),
+    ("xp.sin({x})", "f", False, False, "lin"),
+    ("xp.sin({x})", "c", False, False, "exp"),  # sinh of the imaginary part
     ("xp.cos({x})", "f", False, False, "lin"),
     ("xp.tanh({x})", "f", False, False, "lin"),
     ("xp.arctan({x})", "f", False, False, "lin"),
