@@ -11,6 +11,7 @@ tolerance). Operations whose result jumps with the last bit of their input (comp
 floor, casts to integers, argmax, masks) only ever read exact variables.
 """
 
+import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -168,7 +169,7 @@ class Generator:
         top = magnitude(value)
         scales = [max(1.0, i.scale) for i in infos] or [1.0]
         if growth == "mul":
-            scale = float(np.prod(scales))
+            scale = math.prod(scales)
         elif growth == "exp":  # an error d in the input is a relative error d in the result
             scale = max(scales) * top
         elif growth == "sum":
