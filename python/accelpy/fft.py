@@ -11,6 +11,7 @@ complex128; ``norm`` is ``"backward"`` (default), ``"ortho"`` or ``"forward"``.
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as _np
@@ -69,7 +70,7 @@ def _finish(result, out):
 
 def _axis_and_length(a, n, axis):
     axis = _normalize_axis(axis, a.ndim)
-    return axis, a.shape[axis] if n is None else n
+    return axis, a.shape[axis] if n is None else operator.index(n)
 
 
 # ---- one axis -----------------------------------------------------------------------------
@@ -100,8 +101,7 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     """The inverse of :func:`rfft`: `n` real points (default ``2 * (m - 1)``)."""
     a = _asarray(a)
     axis = _normalize_axis(axis, a.ndim)
-    if n is None:
-        n = (a.shape[axis] - 1) * 2
+    n = (a.shape[axis] - 1) * 2 if n is None else operator.index(n)
     return _finish(_core._fft_c2r(a, [axis], [n], norm), out)
 
 
@@ -109,8 +109,7 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
     """The transform of a signal with Hermitian symmetry (given by its first half): real."""
     a = _asarray(a)
     axis = _normalize_axis(axis, a.ndim)
-    if n is None:
-        n = (a.shape[axis] - 1) * 2
+    n = (a.shape[axis] - 1) * 2 if n is None else operator.index(n)
     new_norm = _swap_direction(norm)
     return _finish(_core._fft_c2r(_core.conj(a), [axis], [n], new_norm), out)
 
@@ -163,7 +162,7 @@ def _cook_nd_args(a, s, axes, invreal=False):
             n = a.shape[ax]
             if invreal and i == len(axes) - 1:
                 n = (a.shape[ax] - 1) * 2
-        lengths.append(n)
+        lengths.append(operator.index(n))  # TypeError for 2.5, as NumPy's
     return lengths, axes
 
 

@@ -1,0 +1,106 @@
+"""Mismatch classes being fixed: one entry each, with the reason and a minimal program that
+shows it. The fuzzer counts a program whose first mismatch matches an entry as known (reported,
+not failed); test_fuzz.py runs each entry's program as xfail(strict), so a fixed class fails
+there until its entry is removed here (remove it when the fix merges).
+
+`matches(stmt, mismatch)` looks at the statement's kind and tags (generator.Stmt) and at what
+differed (runner.Mismatch.what)."""
+
+import copy
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Known:
+    name: str
+    reason: str
+    matches: object  # (Stmt, Mismatch) -> bool
+    program: tuple  # source lines; some variable they bind differs from NumPy's
+
+
+KNOWN = [
+    Known("int64_uint64_compare",
+          "int64 against uint64 compares through float64 (NumPy 2 compares exactly)",
+          lambda s, m: "int64_uint64" in s.tags,
+          ("a = xp.asarray(np.array([2**63 - 1, 2**53 + 1], 'int64'))",
+           "b = xp.asarray(np.array([2**63, 2**53], 'uint64'))",
+           "c = a > b")),
+    Known("int_negative_power",
+          "integer ** negative integer array gives 0 (NumPy: ValueError)",
+          lambda s, m: "negative_exponent" in s.tags,
+          ("a = xp.asarray(np.array([2, 3], 'int64'))",
+           "b = a ** xp.asarray(np.array([-1, 2], 'int64'))")),
+    Known("scalar_index_is_a_view",
+          "a[i] of every axis is a 0-d view of a, not NumPy's scalar copy",
+          lambda s, m: "index_scalar" in s.tags,
+          ("a = xp.asarray(np.arange(4))", "t = a[1]", "a += 5")),
+    Known("concatenate_pairwise_promotion",
+          "concatenate promotes its inputs pairwise, not with one result_type over all",
+          lambda s, m: "three_dtypes" in s.tags and m.what == "dtype",
+          ("a = xp.asarray(np.ones(2, 'uint8'))", "b = xp.asarray(np.ones(2, 'int8'))",
+           "c = xp.asarray(np.ones(2, 'float16'))", "d = xp.concatenate([a, b, c])")),
+    Known("foreign_memory_written_after_lazy_op",
+          "a lazy result of an array imported from NumPy sees later writes to the NumPy memory",
+          lambda s, m: "foreign_read_before_write" in s.tags,
+          ("buf = np.arange(4.0)", "a = xp.asarray(buf)", "b = -a", "buf *= 3")),
+    Known("result_layouts",
+          "result layouts differ from NumPy's: sort/argsort/cumsum/cumprod along axis 0 are not "
+          "C-contiguous (and the other results the same fix covers: a[:, idx], a.T + 1), so a "
+          "reshape or ravel of them copies where NumPy's is a view",
+          lambda s, m: m.what in ("layout", "aliasing (input layout differs)")
+          or "reads_layout_aliased" in s.tags,
+          ("a = xp.asarray(np.arange(20.0).reshape(4, 5))", "s = xp.sort(a, axis=0)")),
+    Known("inplace_broadcast_checked_before_casting",
+          "new: x[...] op= y that fails both broadcasting and same_kind casting raises "
+          "ValueError (NumPy checks the casting first: UFuncTypeError); C++ in-place ufunc path",
+          lambda s, m: s.kind == "inplace" and m.what == "exception"
+          and "expected UFuncTypeError" in m.detail and "got ValueError" in m.detail,
+          ("a = xp.asarray(np.ones((3, 4), 'bool'))",
+           "a[..., ::2] *= xp.asarray(np.ones((3, 5), 'complex64'))")),
+    Known("sum_axis_bool",
+          "axis=True is taken as axis 1 (NumPy: TypeError)",
+          lambda s, m: "axis_bool" in s.tags,
+          ("a = xp.asarray(np.ones((2, 3)))", "s = a.sum(axis=True)")),
+]
+
+
+def classify(stmt, mismatch, taint=frozenset()):
+    """The Known entry a mismatch belongs to, or None (a new bug). `taint`: the tags of the
+    statements the differing value came from (a value computed from a[i] after a write to a
+    differs because of a[i])."""
+    seen = copy.copy(stmt)
+    seen.tags = set(stmt.tags) | set(taint)
+    for k in KNOWN:
+        if k.matches(seen, mismatch):
+            return k
+    return None
+
+
+def first_mismatch_class(program, found):
+    """(the first exception mismatch of `found`, else the first that is more than a layout, else
+    the first layout mismatch; its Known entry or None). A value computed from an
+    array whose view shared memory on one library only, because of the array's layout, is put
+    down to layouts (a write through the view reached the array on that library only)."""
+    # Where one run raised and the other went on, the values after that statement differ too.
+    rest = [m for m in found if m.what == "exception"] \
+        or [m for m in found if m.what != "layout"] or found[:1]
+    first = rest[0]
+    stmt = program.stmts[first.index]
+    names = [stmt.out] if stmt.out in program.vars else list(stmt.ins)
+    taint = set().union(*(program.vars[n].taint for n in names if n in program.vars))
+    aliased = set().union(*(reads(program, m.index) for m in found
+                            if m.what == "aliasing (input layout differs)"))
+    aliased.discard(None)
+    if aliased & reads(program, first.index):
+        taint.add("reads_layout_aliased")
+    return first, classify(stmt, first, taint)
+
+
+def reads(program, index):
+    """The variables statement `index` read, directly or through the statements before it."""
+    stmt = program.stmts[index]
+    names = set(stmt.ins) | ({stmt.out} if stmt.out else set())
+    for s in reversed(program.stmts[:index]):
+        if s.out in names:
+            names |= set(s.ins)
+    return names
