@@ -18,9 +18,9 @@
 #include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
-#include "src/util/disk_cache.hpp"
 #include "src/cuda/jit/kernel_cache.hpp"
 #include "src/cuda/jit/kernel_upgrades.hpp"
+#include "src/util/disk_cache.hpp"
 
 namespace accel::cuda::codegen_testing {
 
