@@ -70,6 +70,9 @@ void run_group(Group& g) {
       }
     }
   }
+  // What is computed now and still read by pending nodes outside the group counts toward the
+  // bound on pending memory from here on.
+  for (GroupOutput& out : g.outputs) pending::capture_computed(*out.dest.storage());
   g.steps.clear();  // raw node pointers die with `first_done` and `done`
 }
 

@@ -318,6 +318,8 @@ struct Square {
   ACCEL_HD T operator()(T a) const {
     if constexpr (is_int_v<T>) {
       return detail::wrap_mul(a, a);
+    } else if constexpr (is_complex_v<T>) {
+      return math::square(a);
     } else {
       return a * a;
     }

@@ -1,0 +1,47 @@
+"""The bound on memory that pending work keeps alive (ACCELPY_MAX_PENDING_BYTES,
+ap.set_max_pending_bytes) covers pending reductions' inputs too."""
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+
+
+@pytest.fixture
+def pending_limit():
+    was = ap.max_pending_bytes()
+    yield
+    ap.set_max_pending_bytes(was)
+
+
+def test_pending_reductions_respect_the_bound(pending_limit):
+    n = 1 << 17  # 1 MiB of float64 per input
+    limit = 8 * n * 8
+    ap.set_max_pending_bytes(limit)
+    ap.fusion.reset_stats()
+    peak = 0
+    results, expected = [], []
+    for i in range(60):
+        x_np = np.full(n, float(i))
+        results.append((ap.asarray(x_np) * 2.0).sum())
+        expected.append(2.0 * i * n)
+        peak = max(peak, ap._core._pending_bytes())
+    assert peak <= limit + n * 8, peak  # the bound, plus the input in flight
+    assert ap.fusion.stats()["early_evaluations"] > 0
+    np.testing.assert_array_equal([float(r) for r in results], expected)
+
+
+def test_pending_reductions_of_computed_arrays_respect_the_bound(pending_limit):
+    n = 1 << 17
+    limit = 8 * n * 8
+    ap.set_max_pending_bytes(limit)
+    peak = 0
+    results = []
+    for i in range(60):
+        x = ap.asarray(np.full(n, float(i))) + 0.0  # a computed array held only by the sum
+        ap.eval(x)
+        results.append(x.sum())
+        del x
+        peak = max(peak, ap._core._pending_bytes())
+    assert peak <= limit + n * 8, peak
+    np.testing.assert_array_equal([float(r) for r in results], [float(i) * n for i in range(60)])
