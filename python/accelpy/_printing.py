@@ -31,20 +31,28 @@ def _printable(a):
     return host, (f"shape={host.shape}", f"shape={a.shape}")
 
 
-def _summarised(fn, a):
+def array_repr(a):
     host, shape_text = _printable(a)
     if shape_text is None:
-        return fn(host)
+        return repr(host)
     with np.printoptions(threshold=0):
-        return fn(host).replace(*shape_text)
-
-
-def array_repr(a):
-    return _summarised(repr, a)
+        text = repr(host)
+    # NumPy ends a summarised repr with ", shape=..., dtype=...)", on a new line when it would
+    # pass the line width: placed again for the real shape's text.
+    at = text.rfind(shape_text[0])
+    body, extras = text[:at].rstrip(), text[at:].replace(*shape_text, 1)
+    last_line = len(body) - (body.rfind("\n") + 1)
+    if last_line + len(extras) + 1 > np.get_printoptions()["linewidth"]:
+        return body + "\n" + " " * len("array(") + extras
+    return body + " " + extras
 
 
 def array_str(a):
-    return _summarised(str, a)
+    host, shape_text = _printable(a)
+    if shape_text is None:
+        return str(host)
+    with np.printoptions(threshold=0):
+        return str(host)
 
 
 def format_array(a, spec):

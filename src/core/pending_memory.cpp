@@ -156,11 +156,11 @@ void add_last_readers(Storage& s, std::vector<const Node*>& seen, std::vector<St
     std::shared_ptr<Node> n = w.lock();
     if (!n || !n->output || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) continue;
     seen.push_back(n.get());
-    const bool read_further = std::any_of(
-        n->output->readers().begin(), n->output->readers().end(), [](const std::weak_ptr<Node>& r) {
-          const std::shared_ptr<Node> rn = r.lock();
-          return rn && rn->output;
-        });
+    const bool read_further = std::any_of(n->output->readers().begin(), n->output->readers().end(),
+                                          [](const std::weak_ptr<Node>& r) {
+                                            const std::shared_ptr<Node> rn = r.lock();
+                                            return rn && rn->output;
+                                          });
     if (read_further) {
       add_last_readers(*n->output, seen, targets, keep);
     } else {

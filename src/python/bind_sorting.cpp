@@ -80,9 +80,9 @@ nb::object unique_fn(nb::handle ar, bool return_index, bool return_inverse, bool
   (void)sorted;  // the values always come back sorted, which NumPy allows either way
   // With an axis, NaNs make their slices distinct whatever equal_nan says, as in NumPy.
   const UniqueResult r =
-      axis.is_none() ? unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan)
-                     : unique_along(to_array(ar), to_axis(axis), return_index,
-                                    return_inverse, return_counts);
+      axis.is_none()
+          ? unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan)
+          : unique_along(to_array(ar), to_axis(axis), return_index, return_inverse, return_counts);
   if (!return_index && !return_inverse && !return_counts) return nb::cast(r.values);
   nb::list out;
   out.append(r.values);

@@ -269,7 +269,8 @@ std::optional<Device> to_device_opt(nb::handle obj) {
 
 int64_t to_axis(nb::handle obj, const char* what) {
   if (PyBool_Check(obj.ptr())) {
-    throw TypeError(std::string("'bool' object cannot be interpreted as an integer (") + what + ")");
+    throw TypeError(std::string("'bool' object cannot be interpreted as an integer (") + what +
+                    ")");
   }
   return to_int64(obj, what);
 }

@@ -36,7 +36,9 @@ def _inputs(rng, dt):
 def test_bit_identical_to_numpy(rng, device, dt, fn):
     x = _inputs(rng, dt)
     with np.errstate(all="ignore"):
-        expected, expected_strided = getattr(np, fn)(x), getattr(np, fn)(x[::-3])
+        expected = getattr(np, fn)(x)
+        # NumPy's strided loops may fall back to C hypot; its contiguous (SIMD) loop is the rule.
+        expected_strided = getattr(np, fn)(np.ascontiguousarray(x[::-3]))
     got = getattr(ap, fn)(to_device(x))
     assert_exact(got, expected)
     assert np.array_equal(_bits(ap.asnumpy(got)), _bits(expected))

@@ -11,7 +11,8 @@ MESSAGE = "Integers to negative integer powers are not allowed"
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32, np.uint64]
 
 
-@pytest.mark.parametrize("dt", INTS, ids=lambda t: np.dtype(t).name)
+# uint64 with an int64 exponent promotes to float64 (no error in NumPy either).
+@pytest.mark.parametrize("dt", INTS[:-1], ids=lambda t: np.dtype(t).name)
 def test_negative_array_exponent_raises(rng, device, dt):
     base = rng.integers(1, 5, (4, 3)).astype(dt)
     exp = rng.integers(0, 4, (4, 3)).astype(np.int64)

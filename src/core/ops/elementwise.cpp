@@ -166,8 +166,7 @@ Array apply(OpKind op, DType result, std::initializer_list<DType> compute,
 // from its value; a signed exponent array is reduced (any(exponent < 0)) here, which evaluates the
 // exponent now rather than fused into the power (see docs/decisions.md). An empty result raises
 // nothing: NumPy's loop never sees an element.
-void check_integer_power(DType compute, const Shape& result_shape,
-                         const ArrayOrScalar& exponent) {
+void check_integer_power(DType compute, const Shape& result_shape, const ArrayOrScalar& exponent) {
   if (!is_integer(compute) || shape_size(result_shape) == 0) return;
   if (exponent.is_array()) {
     const Array& e = exponent.array();
