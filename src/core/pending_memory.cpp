@@ -104,6 +104,11 @@ void capture_computed(Storage& storage) {
   for (const std::weak_ptr<Node>& w : storage.readers()) {
     const std::shared_ptr<Node> n = w.lock();
     if (!n || !n->output) continue;  // gone, or computed itself
+    // Only a node that holds the storage among its operands keeps it alive while listed.
+    const bool holds = std::any_of(n->inputs.begin(), n->inputs.end(), [&](const Operand& in) {
+      return !in.is_scalar() && in.array.storage().get() == &storage;
+    });
+    if (!holds) continue;
     if (std::find(n->captured.begin(), n->captured.end(), &storage) != n->captured.end()) {
       continue;
     }
