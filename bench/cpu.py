@@ -139,6 +139,19 @@ def cases(rng, n):
         ("ldexp 16M f32, scalar exponent", 2 * 4 * n, lambda: ap.eval(ap.ldexp(X, 3)),
          lambda: np.ldexp(x, 3), None),
     ]
+    # Complex abs and square, bit-identical to NumPy's loops (NumPy's formula, fused
+    # multiply-adds).
+    z64 = (rng.standard_normal(n // 4) + 1j * rng.standard_normal(n // 4)).astype(np.complex64)
+    z128 = rng.standard_normal(n // 4) + 1j * rng.standard_normal(n // 4)
+    Z64, Z128 = ap.asarray(z64), ap.asarray(z128)
+    out += [
+        ("abs 4M complex64", 12 * (n // 4), lambda: ap.eval(ap.abs(Z64)), lambda: np.abs(z64),
+         None),
+        ("abs 4M complex128", 24 * (n // 4), lambda: ap.eval(ap.abs(Z128)),
+         lambda: np.abs(z128), None),
+        ("square 4M complex128", 32 * (n // 4), lambda: ap.eval(ap.square(Z128)),
+         lambda: np.square(z128), None),
+    ]
     # numexpr looks names up in the caller's frame; hand them over explicitly.
     return [(name, nbytes, f_ap, f_np,
              (lambda expr=expr: ne.evaluate(expr, local_dict=env)) if ne and expr else None)

@@ -70,6 +70,9 @@ bool can_cast(DType from, DType to, std::string_view casting);
 // NumPy 2 promote_types: the first dtype, in loop order, that both cast to safely
 // (int64 + uint64 -> float64, float16 + bfloat16 -> float32).
 DType promote_types(DType a, DType b);
+// The same over a set of dtypes (bit i: DType i), as NumPy promotes a sequence: the first dtype
+// all of them cast to safely, which pairwise promotion can miss (uint8, int8, float16 -> float16).
+DType promote_types_of(uint32_t dtype_bits);
 
 // Defaults, as NumPy's on 64-bit Linux.
 inline constexpr DType kDefaultInt = DType::Int64;

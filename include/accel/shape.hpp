@@ -1,6 +1,7 @@
 // Shapes, strides and broadcasting. Strides count elements (not bytes), as int64.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ inline bool is_row_major(const Shape& shape, const Strides& strides) {
   }
   return true;
 }
+
+// ValueError ("array is too big", NumPy's words) when the product of the non-zero dimensions times
+// `itemsize` does not fit int64. Array construction calls it for every array, so shape_size and
+// byte counts computed from a constructed array's shape never overflow.
+void check_size_fits(const Shape& shape, size_t itemsize);
 
 // The shape of a new array (zeros, empty, random draws): ValueError as NumPy words it when it has
 // more than kMaxDims dimensions or a negative one.

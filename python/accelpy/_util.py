@@ -10,6 +10,8 @@ from ._creation import asarray as _asarray
 
 
 def normalize_axis(axis, ndim):
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError("'bool' object cannot be interpreted as an integer (axis)")
     try:
         axis = operator.index(axis)
     except TypeError:

@@ -34,6 +34,8 @@ bool Array::same_view(const Array& other) const {
 }
 
 Array Array::view(DType dtype, Shape shape, Strides strides, int64_t offset) const {
+  // A view allocates nothing: only its element count must fit (broadcast_to, as_strided).
+  check_size_fits(shape, 1);
   auto impl = std::make_shared<Impl>();
   impl->dtype = dtype;
   impl->writeable = impl_->writeable;
@@ -55,6 +57,7 @@ Array Array::as_readonly() const {
 }
 
 Array Array::empty(Shape shape, DType dtype, Device device) {
+  check_size_fits(shape, itemsize(dtype));
   const size_t nbytes = static_cast<size_t>(shape_size(shape)) * itemsize(dtype);
   void* ptr = backend_for(device).allocate(nbytes);
   auto impl = std::make_shared<Impl>();
@@ -67,6 +70,7 @@ Array Array::empty(Shape shape, DType dtype, Device device) {
 
 Array Array::from_storage(std::shared_ptr<Storage> storage, DType dtype, Shape shape,
                           Strides strides, int64_t offset, bool writeable) {
+  check_size_fits(shape, 1);
   auto impl = std::make_shared<Impl>();
   impl->dtype = dtype;
   impl->writeable = writeable;
@@ -78,6 +82,9 @@ Array Array::from_storage(std::shared_ptr<Storage> storage, DType dtype, Shape s
 }
 
 Array Array::pending(std::shared_ptr<Node> node) {
+  // Every lazy result passes here, so zeros(2**61), arange(2**62) and x + huge_broadcast_view
+  // raise at the call instead of crashing when evaluated.
+  check_size_fits(node->shape, itemsize(node->dtype));
   const size_t nbytes = static_cast<size_t>(shape_size(node->shape)) * itemsize(node->dtype);
   auto impl = std::make_shared<Impl>();
   impl->dtype = node->dtype;
@@ -91,6 +98,7 @@ Array Array::pending(std::shared_ptr<Node> node) {
 
 Array Array::wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device device,
                   std::shared_ptr<void> owner, bool writeable) {
+  check_size_fits(shape, itemsize(dtype));
   // The storage spans the elements the view can reach; `ptr` points at element 0, which need
   // not be the lowest address when strides are negative.
   int64_t lo = 0, hi = 0;

@@ -148,4 +148,16 @@ DType promote_types(DType a, DType b) {
   return DType::Complex128;  // unreachable: everything casts safely to complex128
 }
 
+DType promote_types_of(uint32_t dtype_bits) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    const DType c = static_cast<DType>(i);
+    bool all = true;
+    for (int j = 0; j < kNumDTypes && all; ++j) {
+      if ((dtype_bits >> j) & 1u) all = can_cast_safely(static_cast<DType>(j), c);
+    }
+    if (all) return c;
+  }
+  return DType::Complex128;
+}
+
 }  // namespace accel

@@ -58,9 +58,11 @@ void run_group(Group& g) {
   // (The first one is held apart: most groups write one output, and then nothing is allocated.)
   std::shared_ptr<Node> first_done;
   std::vector<std::shared_ptr<Node>> done;
+  SmallVector<Storage*, 4> computed;
   for (GroupOutput& out : g.outputs) {
     Storage* s = out.dest.storage().get();
     if (s->is_pending() && s->data()) {
+      computed.push_back(s);
       std::shared_ptr<Node> n = s->take_producer();
       n->output = nullptr;
       if (!first_done) {
@@ -70,6 +72,9 @@ void run_group(Group& g) {
       }
     }
   }
+  // What is computed now and still read by pending nodes outside the group counts toward the
+  // bound on pending memory from here on.
+  for (Storage* s : computed) pending::capture_computed(*s);
   g.steps.clear();  // raw node pointers die with `first_done` and `done`
 }
 

@@ -97,6 +97,32 @@ void capture(Node& node) {
   }
 }
 
+void capture_computed(Storage& storage) {
+  if (storage.readers().empty()) return;
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  for (const std::weak_ptr<Node>& w : storage.readers()) {
+    const std::shared_ptr<Node> n = w.lock();
+    if (!n || !n->output) continue;  // gone, or computed itself
+    // Only a node that holds the storage among its operands keeps it alive while listed.
+    const bool holds = std::any_of(n->inputs.begin(), n->inputs.end(), [&](const Operand& in) {
+      return !in.is_scalar() && in.array.storage().get() == &storage;
+    });
+    if (!holds) continue;
+    if (std::find(n->captured.begin(), n->captured.end(), &storage) != n->captured.end()) {
+      continue;
+    }
+    n->captured.push_back(&storage);
+    Storage::PendingUse& u = storage.pending_use();
+    if (u.count++ > 0) continue;
+    u.prev = nullptr;
+    u.next = r.head;
+    if (r.head) r.head->pending_use().prev = &storage;
+    r.head = &storage;
+    r.bytes += storage.nbytes();
+  }
+}
+
 void release(Node& node) {
   if (node.captured.empty()) return;
   Registry& r = registry();
@@ -126,6 +152,29 @@ size_t exclusive(std::vector<Storage*>* out) {
   }
   return bytes;
 }
+// The pending work at the end of the chains that read `s`: its readers, or theirs when they are
+// read in turn. Evaluating those (a reduction over x * 2 rather than x * 2 itself) frees what
+// `s` holds without materialising intermediate results that pending work would then hold.
+void add_last_readers(Storage& s, std::vector<const Node*>& seen, std::vector<Storage*>& targets,
+                      std::vector<std::shared_ptr<Node>>& keep) {
+  for (const std::weak_ptr<Node>& w : s.readers()) {
+    std::shared_ptr<Node> n = w.lock();
+    if (!n || !n->output || std::find(seen.begin(), seen.end(), n.get()) != seen.end()) continue;
+    seen.push_back(n.get());
+    const bool read_further = std::any_of(n->output->readers().begin(), n->output->readers().end(),
+                                          [](const std::weak_ptr<Node>& r) {
+                                            const std::shared_ptr<Node> rn = r.lock();
+                                            return rn && rn->output;
+                                          });
+    if (read_further) {
+      add_last_readers(*n->output, seen, targets, keep);
+    } else {
+      targets.push_back(n->output);
+      keep.push_back(std::move(n));
+    }
+  }
+}
+
 }  // namespace
 
 void enforce(std::span<const Operand> inputs) {
@@ -145,15 +194,8 @@ void enforce(std::span<const Operand> inputs) {
   }
   std::vector<std::shared_ptr<Node>> keep;  // the readers, alive while they are evaluated
   if (targets.empty()) {
-    for (Storage* s : held) {
-      for (const std::weak_ptr<Node>& w : s->readers()) {
-        std::shared_ptr<Node> n = w.lock();
-        if (n && n->output && std::find(keep.begin(), keep.end(), n) == keep.end()) {
-          targets.push_back(n->output);
-          keep.push_back(std::move(n));
-        }
-      }
-    }
+    std::vector<const Node*> seen;
+    for (Storage* s : held) add_last_readers(*s, seen, targets, keep);
   }
   if (targets.empty()) return;
   g_early.fetch_add(1, std::memory_order_relaxed);

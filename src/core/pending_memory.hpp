@@ -12,6 +12,10 @@ namespace accel::pending {
 // is computed or dropped (~Node).
 void capture(Node& node);
 void release(Node& node);
+// A storage just computed that pending nodes still read (a reduction's input evaluated early,
+// before the reduction): counted for each of them, as if it had been computed when they were
+// made. Without this the memory is held but invisible to the bound.
+void capture_computed(Storage& storage);
 
 // Before a node with these operands is made: when computed arrays that only pending work holds
 // exceed max_pending_bytes(), evaluates the pending work holding them.

@@ -72,6 +72,19 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   return broadcast_shapes(std::vector<Shape>{a, b});
 }
 
+void check_size_fits(const Shape& shape, size_t itemsize) {
+  // As NumPy: zero-length dimensions are skipped, so (2**62, 2**62, 0) is still too big.
+  int64_t n = static_cast<int64_t>(itemsize);
+  for (int64_t d : shape) {
+    if (d == 0) continue;
+    if (__builtin_mul_overflow(n, d, &n)) {
+      throw ValueError(
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+          "size.");
+    }
+  }
+}
+
 void check_new_shape(const Shape& shape) {
   if (shape.size() > size_t(kMaxDims)) {
     throw ValueError("maximum supported dimension for an ndarray is " + std::to_string(kMaxDims) +

@@ -63,10 +63,12 @@ DType result_type_of(OperandSpan operands) {
   DType strong = DType::Bool;
   DTypeKind weak_kind = DTypeKind::Bool;
   bool weak_uint = false;
+  uint32_t strong_seen = 0;  // bit i: DType i is among the strong operands
   for (const ArrayOrScalar* op : operands) {
     if (op->is_array() || !op->scalar().is_weak()) {
       const DType dt = op->is_array() ? op->array().dtype() : op->scalar().dtype();
       strong = any_strong ? promote_types(strong, dt) : dt;
+      strong_seen |= 1u << static_cast<unsigned>(dt);
       any_strong = true;
     } else {
       const DTypeKind k = op->scalar().kind();
@@ -80,6 +82,10 @@ DType result_type_of(OperandSpan operands) {
       if (rank(k) > rank(weak_kind)) weak_kind = k;
     }
   }
+  // Pairwise promotion is not associative from three distinct dtypes on ((uint8, int8) -> int16,
+  // then float16 -> float32), NumPy promotes the whole sequence at once (uint8, int8, float16 ->
+  // float16): the first dtype every one of them casts to safely.
+  if (__builtin_popcount(strong_seen) > 2) strong = promote_types_of(strong_seen);
   if (!any_strong) {
     return weak_scalar_default_dtype(
         weak_uint && weak_kind == DTypeKind::SignedInt ? DTypeKind::UnsignedInt : weak_kind);

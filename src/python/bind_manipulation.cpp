@@ -57,8 +57,8 @@ void bind_manipulation(nb::module_& m) {
       nb::sig("def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> ndarray"));
   m.def(
       "swapaxes",
-      [](nb::handle a, int64_t axis1, int64_t axis2) {
-        return swapaxes(to_array(a), axis1, axis2);
+      [](nb::handle a, nb::handle axis1, nb::handle axis2) {
+        return swapaxes(to_array(a), to_axis(axis1, "axis1"), to_axis(axis2, "axis2"));
       },
       "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).",
       nb::sig("def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> ndarray"));
@@ -99,14 +99,15 @@ void bind_manipulation(nb::module_& m) {
       "concatenate",
       [](nb::handle arrays, nb::handle axis) {
         std::optional<int64_t> ax;
-        if (!axis.is_none()) ax = (*to_axes(axis))[0];
+        if (!axis.is_none()) ax = to_axis(axis);
         return concatenate(array_list(arrays), ax);
       },
       "arrays"_a, "axis"_a.none() = 0,
       "Joins arrays along an existing axis; axis=None joins them flattened (numpy.concatenate).",
       nb::sig("def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray"));
   m.def(
-      "stack", [](nb::handle arrays, int64_t axis) { return stack(array_list(arrays), axis); },
+      "stack",
+      [](nb::handle arrays, nb::handle axis) { return stack(array_list(arrays), to_axis(axis)); },
       "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).",
       nb::sig("def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray"));
   m.def(

@@ -150,9 +150,9 @@ void bind_matmul(nb::module_& m) {
       nb::sig("def matrix_transpose(x: ArrayLike, /) -> ndarray"));
   m.def(
       "vecdot",
-      [](nb::handle x1, nb::handle x2, int64_t axis) {
+      [](nb::handle x1, nb::handle x2, nb::handle axis) {
         auto [a, b] = two_arrays(x1, x2);
-        return vecdot(a, b, axis);
+        return vecdot(a, b, to_axis(axis));
       },
       "x1"_a, "x2"_a, nb::kw_only(), "axis"_a = -1,
       "Vector dot product along `axis`, conjugating x1 (Array API / numpy.vecdot); the other\n"

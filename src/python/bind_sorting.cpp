@@ -32,11 +32,7 @@ void check_order(nb::handle order) {
 
 std::optional<int64_t> opt_axis(nb::handle axis) {
   if (axis.is_none()) return std::nullopt;
-  if (PyBool_Check(axis.ptr()) || !PyIndex_Check(axis.ptr())) {
-    throw TypeError("'" + std::string(Py_TYPE(axis.ptr())->tp_name) +
-                    "' object cannot be interpreted as an integer");
-  }
-  return nb::cast<int64_t>(axis);
+  return to_axis(axis);
 }
 
 std::vector<int64_t> kth_list(nb::handle kth) {
@@ -84,9 +80,9 @@ nb::object unique_fn(nb::handle ar, bool return_index, bool return_inverse, bool
   (void)sorted;  // the values always come back sorted, which NumPy allows either way
   // With an axis, NaNs make their slices distinct whatever equal_nan says, as in NumPy.
   const UniqueResult r =
-      axis.is_none() ? unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan)
-                     : unique_along(to_array(ar), nb::cast<int64_t>(axis), return_index,
-                                    return_inverse, return_counts);
+      axis.is_none()
+          ? unique(to_array(ar), return_index, return_inverse, return_counts, equal_nan)
+          : unique_along(to_array(ar), to_axis(axis), return_index, return_inverse, return_counts);
   if (!return_index && !return_inverse && !return_counts) return nb::cast(r.values);
   nb::list out;
   out.append(r.values);

@@ -267,13 +267,21 @@ std::optional<Device> to_device_opt(nb::handle obj) {
   return to_device(obj);
 }
 
+int64_t to_axis(nb::handle obj, const char* what) {
+  if (PyBool_Check(obj.ptr())) {
+    throw TypeError(std::string("'bool' object cannot be interpreted as an integer (") + what +
+                    ")");
+  }
+  return to_int64(obj, what);
+}
+
 Axes to_axes(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
   std::vector<int64_t> axes;
   if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
-    for (nb::handle h : obj) axes.push_back(to_int64(h, "axis"));
+    for (nb::handle h : obj) axes.push_back(to_axis(h));
   } else {
-    axes.push_back(to_int64(obj, "axis"));
+    axes.push_back(to_axis(obj));
   }
   return axes;
 }

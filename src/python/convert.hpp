@@ -42,7 +42,10 @@ std::shared_ptr<void> hold(nb::handle obj);
 Device to_device(nb::handle obj);
 std::optional<Device> to_device_opt(nb::handle obj);
 
-// axis=None | int | tuple of ints
+// One axis argument: an integer, never a bool (NumPy would otherwise read True as axis 1);
+// TypeError naming `what` for anything else.
+int64_t to_axis(nb::handle obj, const char* what = "axis");
+// axis=None | int | tuple of ints, each through to_axis.
 Axes to_axes(nb::handle obj);
 Shape to_shape(nb::handle obj);
 // A subscript: integers, slices, Ellipsis, None, and integer or boolean array-likes (converted

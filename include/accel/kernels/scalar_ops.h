@@ -115,8 +115,8 @@ ACCEL_HD R float_divmod(R a, R b, R& mod) {
 }
 
 // Integer power by squaring, wrapping like repeated multiplication. NumPy raises for negative
-// exponents (the front-end does too, for scalar exponents); an element of an exponent array
-// that is negative gives 1/base truncated toward zero: 1 for base 1, +-1 for base -1, else 0.
+// exponents, and so does the front-end (scalar and array exponents, at the call); a negative
+// element reaching here anyway (a kernel called directly) gives 1/base truncated toward zero.
 template <class T>
 ACCEL_HD T int_pow(T base, T exp) {
   if constexpr (is_signed_int_v<T>) {
@@ -318,6 +318,8 @@ struct Square {
   ACCEL_HD T operator()(T a) const {
     if constexpr (is_int_v<T>) {
       return detail::wrap_mul(a, a);
+    } else if constexpr (is_complex_v<T>) {
+      return math::square(a);
     } else {
       return a * a;
     }

@@ -41,6 +41,9 @@ Array scan(const Array& a, std::optional<int64_t> axis, std::optional<DType> dty
     result = result.view(DType::Int64, result.shape(), result.strides(), result.offset());
   }
   result = cast_to(result, out_dtype);
+  // Scanned along another axis than the last, the rows come back transposed: a C-ordered
+  // result, as NumPy's (a fused copy when the cast above did not already make one).
+  if (!result.is_contiguous()) result = copy(result);
   if (include_initial) {
     Shape first = result.shape();
     first[ax] = 1;

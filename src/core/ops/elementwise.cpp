@@ -68,9 +68,8 @@ std::optional<Array> decided_comparison(OpKind op, DType compute, OperandSpan op
   return std::nullopt;
 }
 
-// Broadcasts the array operands, converts each operand i to compute[i], makes the node.
-Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands) {
-  const Device device = common_device(operands);
+// The broadcast shape of the array operands; () when all are scalars.
+Shape broadcast_operand_shapes(OperandSpan operands) {
   // Broadcast pairwise (no allocation when shapes agree, the common case); on a mismatch, the
   // all-shapes version raises with every shape named.
   const Shape* first = nullptr;
@@ -93,6 +92,57 @@ Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan
       }
     }
   }
+  return shape;
+}
+
+// NumPy 2 compares a signed integer with a uint64 exactly, where promotion would go through
+// float64 (2**63 - 1 == 2**63 there). The one rule, for every backend: with s signed and u
+// unsigned, s < u is (s < 0) | (uint64(s) < u) and s == u is (s >= 0) & (uint64(s) == u); the
+// other comparisons follow by negation and swapping. Built from lazy ops, so it fuses into one
+// kernel like any expression. Nothing when the operands are not such a pair.
+std::optional<Array> mixed_sign_comparison(OpKind op, OperandSpan operands) {
+  if (operands.size() != 2) return std::nullopt;
+  DType dt[2];
+  for (int i = 0; i < 2; ++i) {
+    const ArrayOrScalar* o = operands[i];
+    if (!o->is_array() && o->scalar().is_weak()) return std::nullopt;
+    dt[i] = o->is_array() ? o->array().dtype() : o->scalar().dtype();
+  }
+  const bool signed_first = kind(dt[0]) == DTypeKind::SignedInt && dt[1] == DType::UInt64;
+  if (!signed_first && !(dt[0] == DType::UInt64 && kind(dt[1]) == DTypeKind::SignedInt)) {
+    return std::nullopt;
+  }
+  const Device device = common_device(operands);
+  const auto as_array = [&](const ArrayOrScalar* o) {
+    return o->is_array() ? o->array() : full(Shape{}, o->scalar(), o->scalar().dtype(), device);
+  };
+  const Array s = cast_to(as_array(operands[signed_first ? 0 : 1]), DType::Int64);
+  const ArrayOrScalar s_op(s);
+  const ArrayOrScalar s_unsigned(cast_to(s, DType::UInt64));
+  const ArrayOrScalar u(as_array(operands[signed_first ? 1 : 0]));
+  // Written as s OP u: swap the sense when the unsigned operand came first.
+  if (!signed_first) {
+    op = op == OpKind::Less           ? OpKind::Greater
+         : op == OpKind::Greater      ? OpKind::Less
+         : op == OpKind::LessEqual    ? OpKind::GreaterEqual
+         : op == OpKind::GreaterEqual ? OpKind::LessEqual
+                                      : op;
+  }
+  const ArrayOrScalar zero(Scalar::weak_int(0));
+  // Equal, Greater and GreaterEqual need s >= 0; the others hold whenever s < 0.
+  const bool needs_non_negative =
+      op == OpKind::Equal || op == OpKind::Greater || op == OpKind::GreaterEqual;
+  const ArrayOrScalar sign(
+      elementwise(needs_non_negative ? OpKind::GreaterEqual : OpKind::Less, {&s_op, &zero}));
+  const ArrayOrScalar magnitude(elementwise(op, {&s_unsigned, &u}));
+  return elementwise(needs_non_negative ? OpKind::LogicalAnd : OpKind::LogicalOr,
+                     {&sign, &magnitude});
+}
+
+// Broadcasts the array operands, converts each operand i to compute[i], makes the node.
+Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands) {
+  const Device device = common_device(operands);
+  const Shape shape = broadcast_operand_shapes(operands);
   std::vector<Operand> inputs;
   inputs.reserve(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -112,11 +162,20 @@ Array apply(OpKind op, DType result, std::initializer_list<DType> compute,
                OperandSpan(operands.begin(), operands.size()));
 }
 
-// NumPy refuses integers to negative integer powers. A scalar exponent is checked here; an
-// exponent array is not inspected (that would compute it now): its negative elements get the
-// result documented at detail::int_pow in kernels/scalar_ops.h.
-void check_integer_power(DType compute, const ArrayOrScalar& exponent) {
-  if (!is_integer(compute) || exponent.is_array()) return;
+// NumPy refuses integers to negative integer powers, at the call. A scalar exponent is checked
+// from its value; a signed exponent array is reduced (any(exponent < 0)) here, which evaluates the
+// exponent now rather than fused into the power (see docs/decisions.md). An empty result raises
+// nothing: NumPy's loop never sees an element.
+void check_integer_power(DType compute, const Shape& result_shape, const ArrayOrScalar& exponent) {
+  if (!is_integer(compute) || shape_size(result_shape) == 0) return;
+  if (exponent.is_array()) {
+    const Array& e = exponent.array();
+    if (kind(e.dtype()) != DTypeKind::SignedInt || e.size() == 0) return;
+    bool negative = false;
+    to_host(any(less(ArrayOrScalar(e), ArrayOrScalar(Scalar::weak_int(0)))), &negative);
+    if (negative) throw ValueError("Integers to negative integer powers are not allowed.");
+    return;
+  }
   const Scalar& s = exponent.scalar();
   // An exponent the dtype cannot hold raises OverflowError later, as in NumPy.
   if (s.kind() == DTypeKind::SignedInt && s.as_int() < 0 && (!s.is_weak() || s.fits(compute))) {
@@ -149,12 +208,15 @@ Array elementwise(OpKind op, OperandSpan operands) {
   const ElementwiseRule& rule = elementwise_rule(op);
   Resolution res = resolve(op, operands);
   if (is_comparison(rule)) {
+    if (std::optional<Array> exact = mixed_sign_comparison(op, operands)) return *exact;
     if (std::optional<Array> decided = decided_comparison(op, res.compute, operands)) {
       return *decided;
     }
     res.compute = widen_for_comparison(res.compute, operands);
   }
-  if (op == OpKind::Pow) check_integer_power(res.compute, *operands[1]);
+  if (op == OpKind::Pow) {
+    check_integer_power(res.compute, broadcast_operand_shapes(operands), *operands[1]);
+  }
   const DType compute[3] = {res.compute, res.compute, res.compute};
   return apply(op, res.result, std::span<const DType>(compute, operands.size()), operands);
 }

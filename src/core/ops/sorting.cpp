@@ -60,9 +60,11 @@ std::pair<Array, Array> sort_along(const Array& a, std::optional<int64_t> axis, 
   const int ax = normalize_axis(axis.value_or(0), src.ndim());
   auto [values, indices] =
       detail::sort_last_axis(detail::computed_rows(src, ax), descending, want_values, want_indices);
+  // Sorted along another axis than the last, the rows come back transposed: copied to C order,
+  // as NumPy's results are (a reshape of them is then a view, and writes through it land).
   if (ax != src.ndim() - 1) {
-    if (values.defined()) values = moveaxis(values, {-1}, {ax});
-    if (indices.defined()) indices = moveaxis(indices, {-1}, {ax});
+    if (values.defined()) values = copy(moveaxis(values, {-1}, {ax}));
+    if (indices.defined()) indices = copy(moveaxis(indices, {-1}, {ax}));
   }
   return {values, indices};
 }
