@@ -44,6 +44,12 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 // Ufuncs cast into out with "same_kind", reductions with "unsafe", as in NumPy.
 nb::object finish(Array result, nb::handle out, const char* casting = "same_kind");
 
+// NumPy's order= argument of reshape and ravel: 'C' or 'F' ('A' and 'K' resolved for `a`);
+// ValueError naming `fn` for anything else. Shared by the module functions and the methods.
+char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k);
+Array reshape_in_order(const Array& a, Shape shape, char order);
+Array ravel_in_order(const Array& a, char order);
+
 // clip and round with NumPy's signatures, shared by the module functions and the methods.
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);
 nb::object round_values(nb::handle x, int64_t decimals, nb::handle out);
