@@ -106,26 +106,6 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   return nb::borrow(self_obj);
 }
 
-bool is_casting_rule(std::string_view casting) {
-  return casting == "no" || casting == "equiv" || casting == "safe" || casting == "same_kind" ||
-         casting == "unsafe";
-}
-
-// Whether `idx` is one integer per axis: NumPy then returns an independent scalar, not a view.
-bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
-  if (int(idx.size()) != ndim) return false;
-  return std::all_of(idx.begin(), idx.end(),
-                     [](const Index& i) { return std::holds_alternative<int64_t>(i); });
-}
-
-// NumPy's scalar as accelpy gives it: a 0-d copy on the array's device (lazy like any result,
-// and computed before the source is next written), marked so that in-place operators rebind.
-Array scalar_copy(const Array& element) {
-  Array out = copy(element);
-  out.impl()->scalar_value = true;
-  return out;
-}
-
 // float(), int() and complex() take 0-d arrays only (NumPy 2); float() and int() refuse complex
 // values, as Python's float() and int() refuse complex numbers.
 void require_scalar(const Array& a, const char* fn, bool allow_complex) {
@@ -290,13 +270,8 @@ void bind_array(nb::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def(
-          "__getitem__",
-          [](const Array& a, nb::handle key) {
-            const std::vector<Index> idx = to_index(key, a.device());
-            return is_scalar_index(idx, a.ndim()) ? scalar_copy(index(a, idx)) : index(a, idx);
-          },
-          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
+      .def("__getitem__", &get_item, "key"_a.none(),
+           nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
@@ -387,21 +362,7 @@ void bind_array(nb::module_& m) {
           [](const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
              bool subok, bool copy) {
             (void)subok;  // accelpy has no ndarray subclasses
-            layout_order(a, order, "astype", true);
-            const DType to = to_dtype(dtype);
-            if (!is_casting_rule(casting)) {
-              throw ValueError(
-                  "astype: casting must be one of 'no', 'equiv', 'safe', "
-                  "'same_kind', or 'unsafe' (got '" +
-                  casting + "')");
-            }
-            if (!can_cast(a.dtype(), to, casting)) {
-              throw TypeError("Cannot cast array data from dtype('" +
-                              std::string(dtype_name(a.dtype())) + "') to dtype('" +
-                              std::string(dtype_name(to)) + "') according to the rule '" + casting +
-                              "'");
-            }
-            return astype(a, to, copy);
+            return astype_checked(a, dtype, order, casting, copy);
           },
           "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true,
           "A copy converted to dtype (no copy when copy=False and it matches); `casting` as in "

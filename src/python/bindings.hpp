@@ -4,6 +4,7 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <string>
 
 #include "accel/ops.hpp"
 #include "src/core/graph.hpp"
@@ -49,6 +50,13 @@ nb::object finish(Array result, nb::handle out, const char* casting = "same_kind
 char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k);
 Array reshape_in_order(const Array& a, Shape shape, char order);
 Array ravel_in_order(const Array& a, char order);
+
+// a[key]: a view, except for an integer index of every axis, which gives NumPy's independent
+// scalar as a 0-d copy marked so that in-place operators rebind (bind_indexing.cpp).
+Array get_item(const Array& a, nb::handle key);
+// ndarray.astype with NumPy's order= and casting= checks (bind_conversion.cpp).
+Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
+                     bool copy);
 
 // clip and round with NumPy's signatures, shared by the module functions and the methods.
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);
