@@ -153,17 +153,7 @@ Node::~Node() {
 
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
-  bool reads_shared = false;
-  for (const Operand& in : inputs) {
-    reads_shared = reads_shared || (in.array.defined() && in.array.storage()->is_shared());
-  }
-  Array out = make_pending_lazy(op, dtype, std::move(shape), device, std::move(inputs), params);
-  // Shared memory (a wrapped NumPy or DLPack buffer, or memory handed to NumPy) can be written
-  // by code that never passes through accelpy, so no write barrier would run: a node reading it
-  // is computed now, at the call, as NumPy computes its result. The import stays zero-copy and
-  // the node's consumers stay lazy and fused (docs/decisions.md).
-  if (reads_shared) out.eval();
-  return out;
+  return make_pending_lazy(op, dtype, std::move(shape), device, std::move(inputs), params);
 }
 
 Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,

@@ -106,12 +106,12 @@ struct Node {
 inline constexpr int kMaxPendingDepth = 64;
 
 // Creates the node and returns its (pending) output; registers the node as a reader of every
-// array operand's storage, for the write barrier. A node reading shared memory (which its owner
-// may write behind accelpy's back) is evaluated before this returns.
+// array operand's storage, for the write barrier.
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params = {});
-// make_pending without that evaluation, for a node whose output the caller redirects into an
-// existing view at once (evaluate_into).
+// The node whose output the caller redirects into an existing view at once (evaluate_into): it
+// must stay pending whatever make_pending decides (evaluating reads of memory its owner may
+// write at the call is planned there: docs/decisions.md).
 Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
                         std::vector<Operand> inputs, NodeParams params = {});
 

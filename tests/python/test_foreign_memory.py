@@ -11,7 +11,13 @@ import pytest
 import accelpy as ap
 from helpers import assert_matches, random_values, sum_atol
 
+# The rule (an operation over shared memory runs at the call) is not in this build: it made
+# the laziness and fusion tests' operations over ap.asarray(numpy) inputs eager. Strict: these
+# start passing, and must be un-marked, once the rule lands.
+NOT_YET = pytest.mark.xfail(strict=True, reason="lazy reads of foreign memory see later writes")
 
+
+@NOT_YET
 def test_lazy_result_over_an_imported_numpy_array_ignores_later_writes(rng):
     n = random_values(rng, (1000,), np.float64)
     b = ap.asarray(n)
@@ -28,6 +34,7 @@ def test_lazy_result_over_an_imported_numpy_array_ignores_later_writes(rng):
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float32, np.complex64, np.bool_])
+@NOT_YET
 def test_fused_chain_over_an_import_keeps_the_values_of_the_call(rng, dtype):
     n = random_values(rng, (7, 33), dtype)
     b = ap.asarray(n)[:, ::-2]  # negative strides, non-contiguous
@@ -37,6 +44,7 @@ def test_fused_chain_over_an_import_keeps_the_values_of_the_call(rng, dtype):
     assert_matches(r, expected)
 
 
+@NOT_YET
 def test_memory_exported_to_numpy_is_read_at_the_call(rng):
     a = ap.asarray(random_values(rng, (5, 4), np.float32))
     exported = np.asarray(a)  # shares a's memory
@@ -47,6 +55,7 @@ def test_memory_exported_to_numpy_is_read_at_the_call(rng):
     assert_matches(a, before + 100)
 
 
+@NOT_YET
 def test_zero_d_and_empty_imports(rng):
     z = np.array(2.5)
     e = np.zeros((0, 3), np.float32)
@@ -65,6 +74,7 @@ def test_write_through_the_import_still_reaches_numpy(rng):
     assert_matches(b, n)
 
 
+@NOT_YET
 def test_dlpack_import_keeps_the_values_of_the_call(rng):
     n = random_values(rng, (64,), np.float32)
     b = ap.from_dlpack(n)
@@ -75,6 +85,7 @@ def test_dlpack_import_keeps_the_values_of_the_call(rng):
     assert_matches(r, expected)
 
 
+@NOT_YET
 @pytest.mark.cuda
 @pytest.mark.parametrize("protocol", ["dlpack", "cuda_array_interface"])
 def test_gpu_import_keeps_the_values_of_the_call(rng, protocol):
