@@ -104,7 +104,7 @@ def test_sigint_interrupts_a_long_evaluation_within_half_a_second(kind):
     finally:
         p.kill()
         p.wait()
-    assert out.split() == ["after", "True", "True"], err[-3000:]
+    assert out.split() == ["after", "True", "True"], (p.returncode, err[-3000:])
     assert p.returncode == 0, err[-3000:]
 
 
