@@ -82,6 +82,9 @@ struct Array::Impl {
   Strides strides;
   int64_t offset = 0;
   std::shared_ptr<Storage> storage;
+  // The copy that an integer index of every axis returns (a[1, 2]): it stands for NumPy's
+  // immutable scalar, so in-place operators on it rebind the name instead of writing.
+  bool scalar_value = false;
 };
 
 // Evaluates all pending arrays given, together (one plan: shared work is done once).

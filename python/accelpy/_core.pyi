@@ -138,8 +138,10 @@ class ndarray:
     def tolist(self) -> Any:
         """The data as nested Python lists of Python scalars."""
 
-    def astype(self, dtype: DTypeLike, copy: bool = True) -> ndarray:
-        """A copy converted to dtype (no copy when copy=False and it matches)."""
+    def astype(self, dtype: DTypeLike, order: str = 'K', casting: str = 'unsafe', subok: bool = True, copy: bool = True) -> ndarray:
+        """
+        A copy converted to dtype (no copy when copy=False and it matches); `casting` as in NumPy (TypeError when the conversion is not allowed).
+        """
 
     def view(self, dtype: DTypeLike | None = None, type: None = None) -> ndarray:
         """
@@ -159,12 +161,12 @@ class ndarray:
     def cpu(self) -> ndarray:
         """The array on the CPU."""
 
-    def reshape(self, *shape: int | Sequence[int]) -> ndarray:
+    def reshape(self, *shape: int | Sequence[int], order: str = 'C') -> ndarray:
         """
         A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.
         """
 
-    def ravel(self) -> ndarray:
+    def ravel(self, order: str = 'C') -> ndarray:
         """The elements as a 1-D array: a view when C-contiguous, else a copy."""
 
     def flatten(self) -> ndarray:
@@ -983,12 +985,12 @@ def argmax(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims
 def argmin(a: ArrayLike, axis: Axis = None, out: ndarray | None = None, keepdims: bool = False) -> ndarray:
     """Index of the first minimum (numpy.argmin)."""
 
-def reshape(a: ArrayLike, shape: ShapeLike) -> ndarray:
+def reshape(a: ArrayLike, shape: ShapeLike, order: str = 'C') -> ndarray:
     """
-    A view with a new shape when the layout allows, else a copy (numpy.reshape).
+    A view with a new shape when the layout allows, else a copy (numpy.reshape); order 'F' reads and writes the elements with the first index fastest.
     """
 
-def ravel(a: ArrayLike) -> ndarray:
+def ravel(a: ArrayLike, order: str = 'C') -> ndarray:
     """
     The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).
     """

@@ -143,9 +143,13 @@ def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *,
     return x if x.flags.c_contiguous else x.copy()
 
 
-def _holds_arrays(seq):
-    return any(isinstance(x, ndarray) or (isinstance(x, (list, tuple)) and _holds_arrays(x))
-               for x in seq)
+def _holds_arrays(seq, depth=0):
+    """Whether a nested sequence holds accelpy arrays. Past NumPy's 64 dimensions the search
+    stops (NumPy then raises its ValueError), instead of recursing until RecursionError."""
+    if depth > 64:
+        return False
+    return any(isinstance(x, ndarray)
+               or (isinstance(x, (list, tuple)) and _holds_arrays(x, depth + 1)) for x in seq)
 
 
 def _exports_memory(obj):

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "accel/errors.hpp"
+#include "accel/interrupt.hpp"
 #include "accel/small_vector.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/eval_instrumentation.hpp"
@@ -172,7 +173,10 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
       }
     }
   }
-  for (Group& g : groups) run_group(g);
+  for (Group& g : groups) {
+    interruption_point();  // a group not run yet stays pending, ready to be evaluated again
+    run_group(g);
+  }
 }
 
 }  // namespace
@@ -236,8 +240,8 @@ void evaluate_into(const Array& dst, Array value) {
     tmp.eval();
     value = std::move(tmp);
   }
-  const Array copy = make_pending(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(),
-                                  {Operand{std::move(value)}});
+  const Array copy = make_pending_lazy(OpKind::Cast, dst.dtype(), dst.shape(), dst.device(),
+                                       {Operand{std::move(value)}});
   Storage* target = copy.storage().get();
   evaluate(std::span<Storage* const>(&target, 1), &dst);
   ds.bump_version();

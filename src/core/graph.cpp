@@ -153,6 +153,11 @@ Node::~Node() {
 
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
+  return make_pending_lazy(op, dtype, std::move(shape), device, std::move(inputs), params);
+}
+
+Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
+                        std::vector<Operand> inputs, NodeParams params) {
   pending::enforce(inputs);
   int depth = 1;
   bool reads_arrays = false;

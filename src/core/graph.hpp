@@ -109,5 +109,10 @@ inline constexpr int kMaxPendingDepth = 64;
 // array operand's storage, for the write barrier.
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params = {});
+// The node whose output the caller redirects into an existing view at once (evaluate_into): it
+// must stay pending whatever make_pending decides (evaluating reads of memory its owner may
+// write at the call is planned there: docs/decisions.md).
+Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
+                        std::vector<Operand> inputs, NodeParams params = {});
 
 }  // namespace accel

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "accel/interrupt.hpp"
 #include "src/cpu/allocator.hpp"
 #include "src/cpu/fft.hpp"
 #include "src/cpu/gemm.hpp"
@@ -107,7 +108,10 @@ void run_elementwise(const Group& group) {
   const int64_t n = prog.size();
   parallel_for(n, n < kParallelMin ? n : kBlock, [&](int64_t lo, int64_t hi, int) {
     Program::Scratch s;
-    for (int64_t b = lo; b < hi; b += kBlock) prog.run(b, std::min(kBlock, hi - b), s);
+    for (int64_t b = lo; b < hi; b += kBlock) {
+      interruption_point();
+      prog.run(b, std::min(kBlock, hi - b), s);
+    }
   });
 }
 

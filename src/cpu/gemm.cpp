@@ -7,6 +7,7 @@
 
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
+#include "accel/interrupt.hpp"
 #include "src/cpu/blas_loader.hpp"
 #include "src/cpu/thread_pool.hpp"
 
@@ -83,6 +84,7 @@ void builtin_gemm_typed(const Gemm& g) {
     std::unique_ptr<Acc[]> acc(new Acc[size_t(tile_m * tile_n)]);
     std::unique_ptr<Acc[]> panel(new Acc[size_t(panel_k * tile_n)]);
     for (int64_t task = lo; task < hi; ++task) {
+      interruption_point();
       const int64_t b = task / (tiles_m * tiles_n);
       const int64_t tm = (task / tiles_n) % tiles_m, tn = task % tiles_n;
       const int64_t i0 = tm * kTileM, j0 = tn * kTileN;

@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "accel/interrupt.hpp"
+
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
@@ -118,6 +120,7 @@ void radix_sort_row(const T* in, T* out, int64_t* positions, int64_t n, bool des
         chunk(int(t), lo, hi);
         std::array<int64_t, 256>& off = hist[t];
         for (int64_t i = lo; i < hi; ++i) {
+          if ((i & 0xFFFF) == 0) interruption_point();
           const int64_t to = off[(key(src[i]) >> shift) & 0xFF]++;
           dst[to] = src[i];
           if (psrc) pdst[to] = psrc[i];

@@ -1,6 +1,7 @@
 #include "src/cpu/thread_pool.hpp"
 
 #include "accel/device.hpp"
+#include "accel/interrupt.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +13,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <pthread.h>
 
 #if defined(__linux__)
 #include <sched.h>
@@ -55,6 +58,7 @@ class Pool {
 
  private:
   void work(int index) {
+    set_worker_thread();
     uint64_t seen = 0;
     for (;;) {
       const std::function<void(int)>* task;
@@ -149,7 +153,21 @@ Pool* g_pool = nullptr;
 int g_threads = 0;
 thread_local bool g_in_pool_task = false;
 
+// fork() copies only the calling thread: a child would wait forever on workers that do not
+// exist in it. Around a fork the pool's lock is held (so the child's copy is consistent) and the
+// child forgets the parent's pool (its memory is leaked: its threads, mutex and condition
+// variables cannot be destroyed in the child); the child's first parallel loop starts its own.
+void lock_before_fork() { g_pool_mu.lock(); }
+void unlock_in_parent() { g_pool_mu.unlock(); }
+void reset_in_child() {
+  g_pool = nullptr;
+  g_in_pool_task = false;
+  g_pool_mu.unlock();
+}
+
 Pool& pool() {
+  static const int atfork = pthread_atfork(lock_before_fork, unlock_in_parent, reset_in_child);
+  (void)atfork;
   std::lock_guard<std::mutex> lock(g_pool_mu);
   if (!g_threads) g_threads = initial_threads();
   if (!g_pool || g_pool->size() != g_threads) {
@@ -196,6 +214,7 @@ void set_num_threads(int n) {
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t, int)>& fn) {
   if (n <= 0) return;
+  interruption_point();  // between the passes of multi-pass work (sorts, factorizations)
   grain = std::max<int64_t>(grain, 1);
   const int64_t max_chunks = (n + grain - 1) / grain;
   const int threads = g_in_pool_task ? 1 : num_threads();

@@ -10,6 +10,7 @@
 #include "accel/storage.hpp"
 #include "src/core/graph.hpp"
 #include "src/cuda/driver/allocator.hpp"
+#include "src/cuda/driver/loader.hpp"
 #include "src/cuda/driver/transfer.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
@@ -95,6 +96,8 @@ class CudaBackend final : public Backend {
   void* allocate(size_t nbytes) override { return device_allocate(context_, nbytes); }
   void deallocate(void* ptr, size_t nbytes) override { device_free(context_, ptr, nbytes); }
   void run(const Group& group) override {
+    // Before compiling: a forked child must not reach the parent's compile worker either.
+    if (forked_after_init()) throw Error(kForkedMessage);
     DeviceContext& c = context_;
     switch (group.kind) {
       case Group::Kind::Elementwise:

@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,10 @@ std::optional<OpKind> power_shortcut(const Array& self, nb::handle exponent) {
 
 nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   const Array self = nb::cast<Array>(self_obj);
+  // A scalar taken out of an array is immutable in NumPy: `t += 1.5` makes a new value (with
+  // the promoted dtype) and `a[0] += 1.5` stores it back with setitem's casting. Python falls
+  // back to the binary operator when the in-place one declines.
+  if (self.impl()->scalar_value) return not_implemented();
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return not_implemented();
   const ArrayOrScalar s(self);
@@ -265,10 +270,8 @@ void bind_array(nb::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def(
-          "__getitem__",
-          [](const Array& a, nb::handle key) { return index(a, to_index(key, a.device())); },
-          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
+      .def("__getitem__", &get_item, "key"_a.none(),
+           nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
@@ -356,12 +359,16 @@ void bind_array(nb::module_& m) {
           "The data as nested Python lists of Python scalars.", nb::sig("def tolist(self) -> Any"))
       .def(
           "astype",
-          [](const Array& a, nb::handle dtype, bool copy) {
-            return astype(a, to_dtype(dtype), copy);
+          [](const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
+             bool subok, bool copy) {
+            (void)subok;  // accelpy has no ndarray subclasses
+            return astype_checked(a, dtype, order, casting, copy);
           },
-          "dtype"_a, "copy"_a = true,
-          "A copy converted to dtype (no copy when copy=False and it matches).",
-          nb::sig("def astype(self, dtype: DTypeLike, copy: bool = True) -> ndarray"))
+          "dtype"_a, "order"_a = "K", "casting"_a = "unsafe", "subok"_a = true, "copy"_a = true,
+          "A copy converted to dtype (no copy when copy=False and it matches); `casting` as in "
+          "NumPy (TypeError when the conversion is not allowed).",
+          nb::sig("def astype(self, dtype: DTypeLike, order: str = 'K', casting: str = 'unsafe', "
+                  "subok: bool = True, copy: bool = True) -> ndarray"))
       .def(
           "view",
           [](const Array& a, nb::handle dtype, nb::handle type) {
@@ -392,13 +399,21 @@ void bind_array(nb::module_& m) {
           "The array on the CPU.")
       .def(
           "reshape",
-          [](const Array& a, nb::args shape) {
+          [](const Array& a, nb::args shape, nb::handle order) {
             if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
-            return reshape(a, to_shape(shape.size() == 1 ? shape[0] : shape));
+            return reshape_in_order(a, to_shape(shape.size() == 1 ? shape[0] : shape),
+                                    layout_order(a, order, "reshape", false));
           },
+          "shape"_a, "order"_a = "C",
           "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.",
-          nb::sig("def reshape(self, *shape: int | Sequence[int]) -> ndarray"))
-      .def("ravel", &ravel, "The elements as a 1-D array: a view when C-contiguous, else a copy.")
+          nb::sig("def reshape(self, *shape: int | Sequence[int], order: str = 'C') -> ndarray"))
+      .def(
+          "ravel",
+          [](const Array& a, nb::handle order) {
+            return ravel_in_order(a, layout_order(a, order, "ravel", true));
+          },
+          "order"_a = "C", "The elements as a 1-D array: a view when C-contiguous, else a copy.",
+          nb::sig("def ravel(self, order: str = 'C') -> ndarray"))
       .def(
           "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
       .def(

@@ -14,6 +14,24 @@
 
 namespace accel::python {
 
+Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
+                     bool copy) {
+  layout_order(a, order, "astype", true);
+  const DType to = to_dtype(dtype);
+  if (casting != "no" && casting != "equiv" && casting != "safe" && casting != "same_kind" &&
+      casting != "unsafe") {
+    throw ValueError(
+        "astype: casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '" +
+        casting + "')");
+  }
+  if (!can_cast(a.dtype(), to, casting)) {
+    throw TypeError("Cannot cast array data from dtype('" + std::string(dtype_name(a.dtype())) +
+                    "') to dtype('" + std::string(dtype_name(to)) + "') according to the rule '" +
+                    casting + "'");
+  }
+  return astype(a, to, copy);
+}
+
 using namespace nb::literals;
 
 void bind_conversion(nb::module_& m) {

@@ -3,7 +3,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
+#include <variant>
 
 #include "accel/errors.hpp"
 #include "src/python/bindings.hpp"
@@ -52,7 +54,24 @@ nb::object count_nonzero_fn(nb::handle a, nb::handle axis, bool keepdims) {
   return nb::cast(r);
 }
 
+// Whether `idx` is one integer per axis: NumPy then returns an independent scalar, not a view.
+bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
+  if (int(idx.size()) != ndim) return false;
+  return std::all_of(idx.begin(), idx.end(),
+                     [](const Index& i) { return std::holds_alternative<int64_t>(i); });
+}
+
 }  // namespace
+
+Array get_item(const Array& a, nb::handle key) {
+  const std::vector<Index> idx = to_index(key, a.device());
+  if (!is_scalar_index(idx, a.ndim())) return index(a, idx);
+  // NumPy's scalar as accelpy gives it: a 0-d copy on the array's device (lazy like any result,
+  // and computed before the source is next written), marked so that in-place operators rebind.
+  Array out = copy(index(a, idx));
+  out.impl()->scalar_value = true;
+  return out;
+}
 
 void bind_indexing(nb::module_& m) {
   m.def("take", &take_fn, "a"_a, "indices"_a, "axis"_a = nb::none(), "mode"_a = "raise",

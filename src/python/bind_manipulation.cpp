@@ -4,6 +4,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -39,17 +41,61 @@ std::vector<Array> array_list(nb::handle seq) {
 
 }  // namespace
 
+char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k) {
+  std::string o = "C";
+  if (!order.is_none()) {
+    if (!nb::isinstance<nb::str>(order)) {
+      throw TypeError(std::string(fn) + ": order must be a str ('C', 'F', 'A' or 'K'), not " +
+                      Py_TYPE(order.ptr())->tp_name);
+    }
+    o = nb::cast<std::string>(order);
+  }
+  if (o.size() == 1) o[0] = char(std::toupper(static_cast<unsigned char>(o[0])));
+  if (o != "C" && o != "F" && o != "A" && o != "K") {
+    throw ValueError(std::string(fn) + ": order must be one of 'C', 'F', 'A', or 'K' (got '" + o +
+                     "')");
+  }
+  if (o == "K" && !allow_k) {
+    throw ValueError(std::string(fn) + ": order 'K' is not permitted for reshaping");
+  }
+  if (o == "A" || o == "K") {
+    // accelpy lays new arrays out in C order; only a transposed view is Fortran-ordered.
+    return !a.is_contiguous() && a.ndim() > 1 && transpose(a).is_contiguous() ? 'F' : 'C';
+  }
+  return o[0];
+}
+
+Array reshape_in_order(const Array& a, Shape shape, char order) {
+  if (order != 'F') return reshape(a, std::move(shape));
+  std::reverse(shape.begin(), shape.end());
+  return transpose(reshape(transpose(a), std::move(shape)));
+}
+
+Array ravel_in_order(const Array& a, char order) {
+  return order == 'F' ? ravel(transpose(a)) : ravel(a);
+}
+
 void bind_manipulation(nb::module_& m) {
   // Like NumPy's functions, these take any array-like.
   m.def(
       "reshape",
-      [](nb::handle a, nb::handle shape) { return reshape(to_array(a), to_shape(shape)); }, "a"_a,
-      "shape"_a, "A view with a new shape when the layout allows, else a copy (numpy.reshape).",
-      nb::sig("def reshape(a: ArrayLike, shape: ShapeLike) -> ndarray"));
+      [](nb::handle a, nb::handle shape, nb::handle order) {
+        const Array x = to_array(a);
+        return reshape_in_order(x, to_shape(shape), layout_order(x, order, "reshape", false));
+      },
+      "a"_a, "shape"_a, "order"_a = "C",
+      "A view with a new shape when the layout allows, else a copy (numpy.reshape); order 'F' "
+      "reads and writes the elements with the first index fastest.",
+      nb::sig("def reshape(a: ArrayLike, shape: ShapeLike, order: str = 'C') -> ndarray"));
   m.def(
-      "ravel", [](nb::handle a) { return ravel(to_array(a)); }, "a"_a,
+      "ravel",
+      [](nb::handle a, nb::handle order) {
+        const Array x = to_array(a);
+        return ravel_in_order(x, layout_order(x, order, "ravel", true));
+      },
+      "a"_a, "order"_a = "C",
       "The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).",
-      nb::sig("def ravel(a: ArrayLike) -> ndarray"));
+      nb::sig("def ravel(a: ArrayLike, order: str = 'C') -> ndarray"));
   m.def(
       "transpose",
       [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); }, "a"_a,

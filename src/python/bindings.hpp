@@ -4,6 +4,7 @@
 #include <nanobind/nanobind.h>
 
 #include <optional>
+#include <string>
 
 #include "accel/ops.hpp"
 #include "src/core/graph.hpp"
@@ -45,6 +46,19 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 // Handles NumPy's out= argument: writes `result` into `out` (when given) and returns it.
 // Ufuncs cast into out with "same_kind", reductions with "unsafe", as in NumPy.
 nb::object finish(Array result, nb::handle out, const char* casting = "same_kind");
+
+// NumPy's order= argument of reshape and ravel: 'C' or 'F' ('A' and 'K' resolved for `a`);
+// ValueError naming `fn` for anything else. Shared by the module functions and the methods.
+char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k);
+Array reshape_in_order(const Array& a, Shape shape, char order);
+Array ravel_in_order(const Array& a, char order);
+
+// a[key]: a view, except for an integer index of every axis, which gives NumPy's independent
+// scalar as a 0-d copy marked so that in-place operators rebind (bind_indexing.cpp).
+Array get_item(const Array& a, nb::handle key);
+// ndarray.astype with NumPy's order= and casting= checks (bind_conversion.cpp).
+Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
+                     bool copy);
 
 // clip and round with NumPy's signatures, shared by the module functions and the methods.
 nb::object clip_values(nb::handle x, nb::handle min, nb::handle max, nb::handle out);

@@ -324,7 +324,16 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
       out.push_back(Slice{start, stop, step});
     } else if (!PyBool_Check(p) && PyIndex_Check(p) && !is_numpy_array(p, false) &&
                !nb::isinstance<Array>(h)) {
-      out.push_back(to_int64(h, "index"));
+      // Past 64 bits an index is out of bounds of any axis: IndexError, as in NumPy.
+      nb::object i = nb::steal(PyNumber_Index(p));
+      if (!i.is_valid()) throw nb::python_error();
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+      if (overflow != 0) {
+        throw IndexError("index " + py_repr(i) + " is out of bounds: indices must fit in 64 bits");
+      }
+      if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+      out.push_back(int64_t(v));
     } else if (is_numpy_array(p, true)) {
       out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
     } else if (PyList_Check(p) || PyTuple_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||

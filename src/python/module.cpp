@@ -2,6 +2,7 @@
 #include <nanobind/nanobind.h>
 
 #include "accel/errors.hpp"
+#include "accel/interrupt.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/process_ref.hpp"
 
@@ -13,9 +14,24 @@ accel::python::ProcessRef
     g_axis_error;  // numpy.exceptions.AxisError (a ValueError and an IndexError)
 accel::python::ProcessRef g_out_of_memory;
 
+// Ctrl-C during an evaluation: Python's C-level handler only sets a flag, which the interpreter
+// reads between bytecodes, never while C++ computes. The evaluating thread (it holds the GIL)
+// polls that flag between blocks of work; the request is handed back to Python
+// (PyErr_SetInterrupt) so that its handler (KeyboardInterrupt, or the user's own) runs once the
+// evaluation has unwound. PyErr_CheckSignals is not called here: since Python 3.12 it may also
+// run the garbage collector, which would free arrays in the middle of an evaluation.
+bool sigint_requested() {
+  if (!Py_IsInitialized() || !PyGILState_Check() || !PyOS_InterruptOccurred()) return false;
+  PyErr_SetInterrupt();
+  return true;
+}
+
 void translate(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
+  } catch (const accel::Interrupted&) {
+    accel::clear_interrupt();
+    if (PyErr_CheckSignals() == 0) PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const accel::ValueError& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const accel::TypeError& e) {
@@ -47,6 +63,7 @@ NB_MODULE(_core, m) {
       PyExc_MemoryError, nullptr));
   m.attr("OutOfMemoryError") = g_out_of_memory;
   nb::register_exception_translator(&translate);
+  accel::set_interrupt_poll(&sigint_requested);
   accel::python::bind_device(m);
   accel::python::bind_array(m);
   accel::python::bind_elementwise(m);

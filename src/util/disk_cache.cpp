@@ -65,8 +65,10 @@ std::optional<CompiledImage> DiskCache::load(const std::string& key_text) const 
   } h;
   if (bytes.size() < sizeof(h)) return std::nullopt;
   std::memcpy(&h, bytes.data(), sizeof(h));
+  // Lengths are compared one at a time: damaged ones may overflow when added.
+  const uint64_t body = bytes.size() - sizeof(h);
   if (std::memcmp(h.magic, kMagic, 8) != 0 || h.format != kFormat || h.key_len != key_text.size() ||
-      sizeof(h) + h.key_len + h.image_len != bytes.size()) {
+      h.key_len > body || h.image_len != body - h.key_len) {
     return std::nullopt;
   }
   const char* key = bytes.data() + sizeof(h);

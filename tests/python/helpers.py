@@ -119,6 +119,23 @@ def tolerance(dtype, ulps=4):
     return ulps * eps, ulps * tiny
 
 
+def sum_atol(terms, axis=None, ulps=2):
+    """atol for a floating-point sum of `terms` (along `axis`) compared with NumPy's.
+
+    Rounding errors of a sum grow with the magnitudes of its terms, not with the result: after
+    cancellation a result near zero carries the absolute error of the large terms, so rtol alone
+    (relative to that result) flakes. Both sums (accelpy's blocked one, NumPy's pairwise one)
+    err by about eps * sum(|terms|); half-precision sums accumulate in float32 in both.
+    """
+    t = to_numpy(terms)
+    if t.dtype.kind not in "fc" and not is_bf16(t.dtype):
+        return 0.0
+    acc = np.float32 if t.dtype.itemsize <= 2 else t.dtype
+    mags = np.sum(np.abs(t.astype(np.complex128 if t.dtype.kind == "c" else np.float64)),
+                  axis=axis)
+    return float(ulps * np.finfo(acc).eps * np.max(mags, initial=0.0))
+
+
 def assert_matches(actual, expected, *, rtol=None, atol=None, check_dtype=True, ulps=4):
     """accelpy `actual` equals NumPy `expected`: same dtype and shape, values within tolerance
     (NaN where NumPy has NaN, infinities where it has them)."""

@@ -379,3 +379,27 @@ def test_gpu_bench_fusion_cases_run_on_the_host_path(fake_driver, tmp_path):
         # The host's microseconds per call, alone and queued, end the row.
         alone, queued = (float(v) for v in row.split(";")[1].split()[:2])
         assert alone > 0 and queued > 0, row
+
+
+def test_cuda_in_a_forked_child_raises_naming_fork_and_spawn(fake_driver):
+    # CUDA does not survive fork: a child of a process that initialized it must get an error
+    # that says so (not a hang in the driver); the parent keeps working.
+    out = run_fake(fake_driver, """
+        import os, accelpy as ap
+        x = ap.ones(8)
+        ap.eval(x + 1)  # the parent has initialized CUDA
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ap.eval(x * 3)
+                os._exit(3)
+            except RuntimeError as e:
+                os._exit(0 if "fork" in str(e) and "spawn" in str(e) else 4)
+            except BaseException:
+                os._exit(5)
+        _, status = os.waitpid(pid, 0)
+        print("child", os.waitstatus_to_exitcode(status))
+        ap.eval(x * 3)
+        print("parent ok")
+    """)
+    assert out.split() == ["child", "0", "parent", "ok"]

@@ -153,19 +153,22 @@ def test_matmul_operators_and_out(device, rng):
     a = values(rng, (4, 4), np.float64)
     b = values(rng, (4, 4), np.float64)
     x, y = to_device(a), to_device(b)
-    assert_matches(x @ b, a @ b, rtol=1e-13)  # NumPy operand on the right
-    assert_matches(x.__rmatmul__(b), b @ a, rtol=1e-13)
-    assert_matches(ap.matmul(a.tolist(), y), a @ b, rtol=1e-13)  # array-like on the left
+    # Rounding error is relative to the products' magnitudes, not to a result that cancels.
+    scale = max(float((np.abs(a) @ np.abs(b)).max()), float((np.abs(b) @ np.abs(a)).max()))
+    tol = {"rtol": 1e-13, "atol": 1e-14 * scale}
+    assert_matches(x @ b, a @ b, **tol)  # NumPy operand on the right
+    assert_matches(x.__rmatmul__(b), b @ a, **tol)
+    assert_matches(ap.matmul(a.tolist(), y), a @ b, **tol)  # array-like on the left
     z = to_device(a)
     z @= y
-    assert_matches(z, a @ b, rtol=1e-13)
+    assert_matches(z, a @ b, **tol)
     with pytest.raises(ValueError):
         w = to_device(a)
         w @= to_device(values(rng, (4, 3), np.float64))
     out = ap.empty((4, 4), dtype=np.float64)
     r = ap.matmul(x, y, out=out)
     assert r is out
-    assert_matches(out, a @ b, rtol=1e-13)
+    assert_matches(out, a @ b, **tol)
     # Rounding error is relative to the products' magnitudes, not to a result that cancels.
     scale = float((np.abs(a) @ np.abs(b)).max())
     assert_matches(ap.matmul(x, y, dtype=np.float32), np.matmul(a, b, dtype=np.float32),

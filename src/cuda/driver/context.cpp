@@ -12,6 +12,7 @@
 namespace accel::cuda {
 
 const Driver& drv() {
+  if (forked_after_init()) throw Error(kForkedMessage);
   const Driver* d = driver();
   if (!d) throw Error("CUDA is not available: " + driver_status().error);
   return *d;
@@ -84,6 +85,7 @@ void init_context(DeviceContext& c, int index) {
 }  // namespace
 
 DeviceContext& context(int device) {
+  if (forked_after_init()) throw Error(kForkedMessage);
   if (device < 0 || device >= device_count()) {
     throw ValueError("device 'cuda:" + std::to_string(device) + "' does not exist: " +
                      std::to_string(device_count()) + " CUDA device(s) found" +

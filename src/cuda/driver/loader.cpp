@@ -1,5 +1,8 @@
 #include "src/cuda/driver/loader.hpp"
 
+#include <pthread.h>
+
+#include <atomic>
 #include <type_traits>
 
 namespace accel::cuda {
@@ -118,6 +121,11 @@ std::string error_name(const Driver& d, api::CUresult r) {
   return "CUDA error " + std::to_string(r);
 }
 
+// Set in a child forked after cuInit: the driver's state (contexts, memory, streams) does not
+// survive fork, and a CUDA call there fails or hangs. The child then sees no driver, and any
+// use of a GPU raises kForkedMessage.
+std::atomic<bool> g_forked_after_init{false};
+
 struct DriverState {
   Driver driver;
   LoadStatus status;
@@ -154,6 +162,7 @@ DriverState load_driver_state(const std::vector<std::string>& candidates) {
   }
   s.status.ok = true;
   s.usable = true;
+  pthread_atfork(nullptr, nullptr, [] { g_forked_after_init = true; });
   return s;
 }
 
@@ -256,9 +265,13 @@ CublasState& cublas_state() {
 
 const Driver* driver() {
   DriverState& s = driver_state();
-  return s.usable ? &s.driver : nullptr;
+  return s.usable && !g_forked_after_init ? &s.driver : nullptr;
 }
-const LoadStatus& driver_status() { return driver_state().status; }
+const LoadStatus& driver_status() {
+  static const LoadStatus forked{false, "", "", kForkedMessage, {}};
+  return g_forked_after_init ? forked : driver_state().status;
+}
+bool forked_after_init() { return g_forked_after_init; }
 
 const Nvrtc* nvrtc() {
   NvrtcState& s = nvrtc_state();

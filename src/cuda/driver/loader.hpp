@@ -40,6 +40,14 @@ struct Cublas {
 #undef ACCEL_CUBLASLT_FN
 };
 
+// Whether this process was forked from one that had initialized CUDA (then driver() is null
+// and using a GPU raises kForkedMessage: CUDA does not survive fork).
+bool forked_after_init();
+inline constexpr const char* kForkedMessage =
+    "CUDA was initialized in the parent process before fork(), and CUDA does not survive fork: "
+    "start the process with the 'spawn' method (multiprocessing.get_context('spawn'), or "
+    "'forkserver'), or initialize CUDA only in the child";
+
 // Each is loaded once, on first call, thread-safely. Null when unusable; the status says why.
 // Loading the driver also runs cuInit and counts the devices.
 const Driver* driver();

@@ -1,0 +1,31 @@
+#include "accel/interrupt.hpp"
+
+#include <atomic>
+
+namespace accel {
+
+namespace {
+
+std::atomic<InterruptPoll> g_poll{nullptr};
+std::atomic<bool> g_requested{false};
+thread_local bool t_worker = false;
+
+}  // namespace
+
+void set_interrupt_poll(InterruptPoll poll) { g_poll.store(poll); }
+
+void interruption_point() {
+  if (g_requested.load(std::memory_order_relaxed)) throw Interrupted("interrupted");
+  if (t_worker) return;
+  const InterruptPoll poll = g_poll.load(std::memory_order_relaxed);
+  if (poll && poll()) {
+    g_requested.store(true, std::memory_order_relaxed);
+    throw Interrupted("interrupted");
+  }
+}
+
+void set_worker_thread() { t_worker = true; }
+
+void clear_interrupt() { g_requested.store(false, std::memory_order_relaxed); }
+
+}  // namespace accel
