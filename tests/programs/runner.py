@@ -119,7 +119,7 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
     """Executes the program with its import rewritten to `module` (on `device` for accelpy)."""
     source = rewrite_import(program_source(program), module)
     mod = importlib.import_module(module)
-    scope = contextlib.nullcontext() if module == "numpy" else mod.device(device or "cpu")
+    scope = mod.device(device or "cpu") if module == "accelpy" else contextlib.nullcontext()
     namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
     out = io.StringIO()
     with scope, contextlib.redirect_stdout(out):
@@ -141,6 +141,8 @@ def _to_numpy(value):
         return np.asarray(value)
     if isinstance(value, np.ndarray):
         return value if value.dtype.kind in "biufcmM" else None
+    if type(value).__module__.startswith("cupy"):  # bench/programs.py runs the CuPy port too
+        return value.get()
     if type(value).__module__.startswith("accelpy"):
         try:
             return np.asarray(value)
