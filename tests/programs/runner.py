@@ -60,10 +60,11 @@ def load_corpus() -> tuple[dict, list[Program]]:
 
 
 def checkout_dir(source: str) -> Path | None:
-    """Where the pinned checkout of a source lies: PROGRAM_CORPUS_DIR, .gpu/program-corpus or
-    build/program-corpus (scripts/program-corpus fills the last); None if in none of them."""
+    """Where the pinned checkout of a source lies: PROGRAM_CORPUS_DIR, .gpu/program-corpus,
+    shared/program-corpus or build/program-corpus (scripts/program-corpus clones into the last);
+    None if in none of them."""
     places = [os.environ.get("PROGRAM_CORPUS_DIR"), ROOT / ".gpu" / "program-corpus",
-              ROOT / "build" / "program-corpus"]
+              ROOT / "shared" / "program-corpus", ROOT / "build" / "program-corpus"]
     for base in places:
         if base and (Path(base) / source).is_dir():
             return Path(base) / source
