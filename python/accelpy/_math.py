@@ -35,7 +35,6 @@ from ._core import (  # noqa: F401
     bitwise_xor,
     cbrt,
     ceil,
-    clip,
     conj,
     copysign,
     cos,
@@ -105,6 +104,15 @@ from ._util import (
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
+
+
+def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None, *,
+         out: ndarray | None = None) -> ndarray:
+    """Limits the values of x to [min, max] (numpy.clip, NumPy 2; the Array API's clip): either
+    bound may be None; NaN bounds propagate; Python ints beyond an integer array's range on
+    their side are ignored. A Python function so that its signature can be inspected."""
+    return _core.clip(x, min, max, out=out)
+
 
 __all__ = [
     "angle",

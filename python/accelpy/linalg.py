@@ -303,6 +303,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
             rcond = max(a.shape[-2:]) * _np.finfo(_np.dtype(s.dtype)).eps
         else:
             rcond = rtol
+    if not isinstance(rcond, (int, float)):  # one per matrix, as NumPy: against each row of s
+        rcond = _core.expand_dims(_asarray(rcond, device=s.device), -1)
     cutoff = _core.max(s, axis=-1, keepdims=True) * rcond if s.shape[-1] else s
     large = s > cutoff
     s_inv = _core.where(large, 1.0 / _core.where(large, s, 1.0), 0.0)

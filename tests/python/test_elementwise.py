@@ -95,6 +95,11 @@ def reference(name, np_ops):
     fn = np_function(name)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if name == "expm1" and np_ops[0].dtype.kind == "c":
+            # The Array API's special values, exp(z) - 1 by C99's: NumPy's formula gives NaN
+            # parts (inf * 0) at non-finite z. Finite z keep NumPy's result.
+            z = np_ops[0]
+            return np.where(np.isfinite(z), fn(z), np.exp(z) - 1).astype(z.dtype)
         if not any(is_bf16(a.dtype) for a in np_ops):
             return fn(*np_ops)
         proxy = fn(*[a.astype(np.float16) if is_bf16(a.dtype) else a for a in np_ops])
@@ -361,8 +366,7 @@ def test_complex_special_values(name, device):
     parts = [0.0, -0.0, 0.5, -2.0, np.inf, -np.inf, np.nan]
     z = np.array([complex(r, i) for r in parts for i in parts], np.complex128)
     got = to_numpy(getattr(ap, name)(to_device(z, device)))
-    with np.errstate(all="ignore"):
-        expected = getattr(np, name)(z)
+    expected = reference(name, [z])
     # Where the standard leaves a sign unspecified libraries differ; compare the class of each
     # part (NaN, infinite, finite) and finite values.
     for part in ("real", "imag"):
