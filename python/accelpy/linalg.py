@@ -28,6 +28,7 @@ __all__ = [
     "cond",
     "cross",
     "det",
+    "diagonal",
     "eig",
     "eigh",
     "eigvals",
@@ -45,6 +46,7 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "trace",
     "vector_norm",
 ]
 
@@ -411,10 +413,19 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
+def diagonal(x, /, *, offset=0):
+    """The diagonal `offset` of each matrix (the last two axes), numpy.linalg.diagonal."""
+    return _indexing.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sum of the diagonal `offset` of each matrix (the last two axes), numpy.linalg.trace."""
+    return _linear_algebra.trace(x, offset, -2, -1, dtype=dtype)
+
+
 # The products the Array API lists in linalg too: accelpy's own functions, from their chapters.
 _PRODUCTS = {"matmul": _linear_algebra, "tensordot": _linear_algebra, "outer": _linear_algebra,
-             "vecdot": _linear_algebra, "trace": _linear_algebra, "diagonal": _indexing,
-             "matrix_transpose": _manipulation}
+             "vecdot": _linear_algebra, "matrix_transpose": _manipulation}
 
 
 def __getattr__(name):
