@@ -255,6 +255,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):  # noqa: N803 - Num
     if tol is None:
         if rtol is None:
             rtol = max(a.shape[-2:]) * _np.finfo(_np.dtype(s.dtype)).eps
+        elif not _np.isscalar(rtol):  # one per matrix, as NumPy: against each row of s
+            rtol = _core.expand_dims(_asarray(rtol, device=s.device), -1)
         tol = _core.max(s, axis=-1, keepdims=True) * rtol
     else:
         tol = _core.expand_dims(_asarray(tol), -1) if not _np.isscalar(tol) else tol
