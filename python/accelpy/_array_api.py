@@ -67,12 +67,15 @@ class Info:
 
     def dtypes(self, *, device: DeviceLike | None = None,
                kind: _Kind | None = None) -> dict[str, np.dtype[Any]]:
-        """The dtypes accelpy stores (every dtype on every device), by name; `kind` as in
-        isdtype selects some. bfloat16 is included beyond the standard's list."""
+        """The standard's dtypes, all of which accelpy stores on every device, by name; `kind`
+        as in isdtype selects some. float16 and bfloat16, which accelpy also stores, are not
+        listed: the standard has no such dtypes, and generic code takes every dtype listed
+        here for one of its own."""
         self._check(device)
         out = {}
-        for t in _dtypes.ALL:
-            dt = np.dtype(t)
+        for dt in _dtypes.eager_dtypes():
+            if dt is None or dt == np.float16:  # None: bfloat16's place
+                continue
             if kind is None or isdtype(dt, kind):
                 out["bool" if dt.kind == "b" else dt.name] = dt
         return out

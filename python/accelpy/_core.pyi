@@ -1185,7 +1185,7 @@ def extract(condition: object, arr: object) -> ndarray:
     The elements of the flattened `arr` where the flattened `condition` is true (numpy.extract).
     """
 
-def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Any:
+def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> ndarray:
     """The number of nonzero elements (numpy.count_nonzero)."""
 
 def sort(a: object, axis: object | None = -1, kind: object | None = None, order: object | None = None, *, stable: object | None = None, descending: bool = False) -> ndarray:

@@ -22,7 +22,6 @@ from ._core import (  # noqa: F401
     astype,
     copy,
     empty,
-    eye,
     full,
     ndarray,
     ones,
@@ -41,6 +40,16 @@ from ._interop import (
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
+        device: DeviceLike | None = None) -> ndarray:
+    """Ones on diagonal `k` of an N x M matrix, zeros elsewhere (numpy.eye). A `k` beyond the
+    matrix (any Python int) gives zeros, as in NumPy."""
+    k = operator.index(k)
+    bound = max(N, N if M is None else M) + 1
+    return _core.eye(N, M, max(-bound, min(k, bound)), dtype, device=device)
+
 
 __all__ = [
     "array",

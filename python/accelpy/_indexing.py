@@ -22,7 +22,6 @@ from ._core import (  # noqa: F401
     put,
     put_along_axis,
     take,
-    take_along_axis,
 )
 from ._creation import (
     asarray,
@@ -33,6 +32,13 @@ from ._rearranging import resize
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
+
+
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None = -1) -> ndarray:
+    """Values of `arr` at `indices` along `axis` (numpy.take_along_axis; the last axis by
+    default, as NumPy 2.3 and the Array API)."""
+    return _core.take_along_axis(arr, indices, axis)
+
 
 __all__ = [
     "choose",

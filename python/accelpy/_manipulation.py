@@ -25,18 +25,30 @@ from ._core import (  # noqa: F401
     moveaxis,
     ndarray,
     ravel,
-    reshape,
     squeeze,
     stack,
     swapaxes,
     transpose,
 )
 from ._creation import asarray
+from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
 from ._util import normalize_axes
 
 if TYPE_CHECKING:
-    from ._core import ArrayLike
+    from ._core import ArrayLike, ShapeLike
+
+def reshape(a: ArrayLike, /, shape: ShapeLike, *, copy: bool | None = None) -> ndarray:
+    """`a` with a new shape (numpy.reshape; the Array API's copy): a view when the layout allows,
+    else a copy; copy=True always copies, copy=False raises ValueError where a view cannot be
+    made (a deferred `a` is computed first to tell)."""
+    if copy:
+        return _core.reshape(asarray(a).copy(), shape)
+    out = _core.reshape(a, shape)
+    if copy is False and out.size and not shares_memory(a, out):
+        raise ValueError("reshape: copy=False, but this shape needs a copy of the data")
+    return out
+
 
 __all__ = [
     "array_split",

@@ -19,7 +19,6 @@ from ._calculus import diff
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
-    clip,
     cumprod,
     cumsum,
     cumulative_prod,
@@ -46,6 +45,15 @@ from ._util import (
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
+
+
+def clip(x: ArrayLike, /, min: ArrayLike | None = None, max: ArrayLike | None = None, *,
+         out: ndarray | None = None) -> ndarray:
+    """Limits the values of x to [min, max] (numpy.clip, NumPy 2; the Array API's clip): either
+    bound may be None; NaN bounds propagate; Python ints beyond an integer array's range on
+    their side are ignored. A Python function so that its signature can be inspected."""
+    return _core.clip(x, min, max, out=out)
+
 
 __all__ = [
     "angle", "bitwise_count", "divmod", "fix", "float_power", "frexp", "gcd", "lcm", "ldexp",

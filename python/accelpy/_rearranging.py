@@ -125,7 +125,10 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> ndarray
     n = a.shape[axis]
     if isinstance(repeats, float):
         repeats = int(repeats)  # NumPy truncates a Python float (not a float array)
-    reps = np.asarray(repeats.tolist() if isinstance(repeats, ndarray) else repeats)
+    if isinstance(repeats, ndarray):  # its dtype kept: an empty array's list would be float
+        reps = np.asarray(repeats.tolist(), dtype=np.dtype(repeats.dtype))
+    else:
+        reps = np.asarray(repeats)
     if reps.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{reps.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")

@@ -239,24 +239,35 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 # ---- frequencies and shifts -----------------------------------------------------------------
 
 
-def fftfreq(n, d=1.0, device=None):
-    """The sample frequencies of an `n`-point transform with sample spacing `d` (float64)."""
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The sample frequencies of an `n`-point transform with sample spacing `d` (float64, or
+    the real floating `dtype` given, as the Array API allows)."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     n = int(n)
     kw = {} if device is None else {"device": device}
     positive = _core.arange(0, (n - 1) // 2 + 1, 1, dtype=_np.int64, **kw)
     negative = _core.arange(-(n // 2), 0, 1, dtype=_np.int64, **kw)
-    return _core.concatenate([positive, negative]) * (1.0 / (n * d))
+    return _frequencies(_core.concatenate([positive, negative]), n * d, dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
     """The sample frequencies of :func:`rfft` (the ``n // 2 + 1`` non-negative ones)."""
     if not isinstance(n, (int, _np.integer)):
         raise ValueError("n should be an integer")
     n = int(n)
     kw = {} if device is None else {"device": device}
-    return _core.arange(0, n // 2 + 1, 1, dtype=_np.int64, **kw) * (1.0 / (n * d))
+    return _frequencies(_core.arange(0, n // 2 + 1, 1, dtype=_np.int64, **kw), n * d, dtype)
+
+
+def _frequencies(k, span, dtype):
+    """k / span in float64, cast to `dtype` when one is given (a real floating dtype)."""
+    out = k * (1.0 / span)
+    if dtype is None:
+        return out
+    if _np.dtype(dtype).kind != "f":
+        raise ValueError(f"dtype must be a real floating dtype, got {_np.dtype(dtype)}")
+    return out.astype(dtype)
 
 
 def _roll_axes(x, axes, shift_of):

@@ -28,6 +28,7 @@ __all__ = [
     "cond",
     "cross",
     "det",
+    "diagonal",
     "eig",
     "eigh",
     "eigvals",
@@ -45,6 +46,7 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "trace",
     "vector_norm",
 ]
 
@@ -253,6 +255,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):  # noqa: N803 - Num
     if tol is None:
         if rtol is None:
             rtol = max(a.shape[-2:]) * _np.finfo(_np.dtype(s.dtype)).eps
+        elif not _np.isscalar(rtol):  # one per matrix, as NumPy: against each row of s
+            rtol = _core.expand_dims(_asarray(rtol, device=s.device), -1)
         tol = _core.max(s, axis=-1, keepdims=True) * rtol
     else:
         tol = _core.expand_dims(_asarray(tol), -1) if not _np.isscalar(tol) else tol
@@ -303,6 +307,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NO_VALUE):
             rcond = max(a.shape[-2:]) * _np.finfo(_np.dtype(s.dtype)).eps
         else:
             rcond = rtol
+    if not isinstance(rcond, (int, float)):  # one per matrix, as NumPy: against each row of s
+        rcond = _core.expand_dims(_asarray(rcond, device=s.device), -1)
     cutoff = _core.max(s, axis=-1, keepdims=True) * rcond if s.shape[-1] else s
     large = s > cutoff
     s_inv = _core.where(large, 1.0 / _core.where(large, s, 1.0), 0.0)
@@ -409,10 +415,19 @@ def multi_dot(arrays, *, out=None):
     return r
 
 
+def diagonal(x, /, *, offset=0):
+    """The diagonal `offset` of each matrix (the last two axes), numpy.linalg.diagonal."""
+    return _indexing.diagonal(x, offset, -2, -1)
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sum of the diagonal `offset` of each matrix (the last two axes), numpy.linalg.trace."""
+    return _linear_algebra.trace(x, offset, -2, -1, dtype=dtype)
+
+
 # The products the Array API lists in linalg too: accelpy's own functions, from their chapters.
 _PRODUCTS = {"matmul": _linear_algebra, "tensordot": _linear_algebra, "outer": _linear_algebra,
-             "vecdot": _linear_algebra, "trace": _linear_algebra, "diagonal": _indexing,
-             "matrix_transpose": _manipulation}
+             "vecdot": _linear_algebra, "matrix_transpose": _manipulation}
 
 
 def __getattr__(name):

@@ -47,11 +47,10 @@ Array compress_fn(nb::handle condition, nb::handle a, nb::handle axis) {
   return compress(to_array(condition, x.device()), x, axis_opt(axis));
 }
 
-nb::object count_nonzero_fn(nb::handle a, nb::handle axis, bool keepdims) {
-  const Array r = count_nonzero(to_array(a), to_axes(axis), keepdims);
-  // NumPy returns a Python int when counting over everything.
-  if (axis.is_none() && !keepdims) return to_python_scalar(r);
-  return nb::cast(r);
+// An array also when counting over everything (NumPy returns a Python int there): the Array
+// API's count_nonzero returns an array, and a 0-d array is accelpy's scalar everywhere else.
+Array count_nonzero_fn(nb::handle a, nb::handle axis, bool keepdims) {
+  return count_nonzero(to_array(a), to_axes(axis), keepdims);
 }
 
 // Whether `idx` is one integer per axis: NumPy then returns an independent scalar, not a view.
@@ -129,7 +128,8 @@ void bind_indexing(nb::module_& m) {
   m.def(
       "count_nonzero", &count_nonzero_fn, "a"_a, "axis"_a = nb::none(), "keepdims"_a = false,
       "The number of nonzero elements (numpy.count_nonzero).",
-      nb::sig("def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> Any"));
+      nb::sig(
+          "def count_nonzero(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> ndarray"));
 
   // ndarray methods.
   nb::object cls = m.attr("ndarray");

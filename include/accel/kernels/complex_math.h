@@ -171,10 +171,23 @@ ACCEL_HD complex<T> exp2(complex<T> z) {
   const T k = T(0.693147180559945309417232121458176568);  // ln(2)
   return exp(complex<T>(z.re * k, z.im * k));
 }
+// Finite arguments by NumPy's formula; the others as exp(z) - 1 by C99's special values of exp,
+// which the Array API standard spells out (NumPy's formula gives NaN parts there: inf * 0).
 template <class T>
 ACCEL_HD complex<T> expm1(complex<T> z) {
-  const T s = sin(z.im / T(2));
-  return {expm1(z.re) * cos(z.im) - T(2) * s * s, exp(z.re) * sin(z.im)};
+  const T a = z.re, b = z.im;
+  if (isfinite(a) && isfinite(b)) {
+    if (b == T(0)) return {expm1(a), b};
+    const T s = sin(b / T(2));
+    return {expm1(a) * cos(b) - T(2) * s * s, exp(a) * sin(b)};
+  }
+  if (isnan(a)) return {a, b == T(0) ? b : a};
+  if (isinf(a)) {
+    if (a < T(0)) return {T(-1), T(0)};
+    if (b == T(0)) return {a, b};
+    return isfinite(b) ? complex<T>(a * cos(b) - T(1), a * sin(b)) : complex<T>(a, b - b);
+  }
+  return {b - b, b - b};  // finite real part, infinite or NaN imaginary part
 }
 
 template <class T>
@@ -219,8 +232,8 @@ template <class T>
 ACCEL_HD complex<T> tanh(complex<T> z) {
   const T x = z.re, y = z.im;
   if (isinf(x)) {
-    const T im = isfinite(y) ? sin(y) * cos(y) : T(1);
-    return {copysign(T(1), x), copysign(T(0), im)};
+    // C99 gives the zero the sign of sin(2y); the Array API standard, that of y.
+    return {copysign(T(1), x), copysign(T(0), isfinite(y) ? y : T(1))};
   }
   if (isnan(x)) return {x, y == T(0) ? y : x};
   if (!isfinite(y)) return {x == T(0) ? x : y - y, y - y};

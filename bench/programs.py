@@ -1,0 +1,92 @@
+"""The corpus of public programs (tests/programs) timed under NumPy and accelpy, and on a GPU
+also under CuPy, in the same run: each program's import line is rewritten as in the tests
+(runner.rewrite_import), and a run counts until its final variables are NumPy values (so
+accelpy's deferred work and the device-to-host copies are inside the time). PyTorch has no port
+of these programs (they are written against NumPy's API), so its column is absent. A module that
+cannot run a program leaves its cell as "-".
+
+    python bench/programs.py [--repeat N] [--out PATH]
+
+Prints a ratio table (NumPy's time over each, >1 = faster than NumPy); --out writes the times as
+JSON. Needs the corpus checkouts (scripts/program-corpus).
+"""
+
+import argparse
+import functools
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
+
+import accelpy as ap  # noqa: E402
+import runner  # noqa: E402
+
+
+def median_time(fn, repeat):
+    """Median seconds of fn over `repeat` runs after one warm-up run (compiles, caches)."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def columns():
+    """(label, module, device) of each column this machine can run."""
+    cols = [("numpy", "numpy", None), ("accelpy cpu", "accelpy", "cpu")]
+    if ap.cuda.is_available():
+        cols.append(("accelpy cuda", "accelpy", "cuda"))
+        try:
+            import cupy  # noqa: F401
+
+            cols.append(("cupy", "cupy", None))
+        except ImportError:
+            pass
+    return cols
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--out", help="write the times (seconds) here as JSON")
+    args = parser.parse_args()
+    _, programs = runner.load_corpus()
+    programs = [p for p in programs if not p.xfail]
+    if any(runner.checkout_dir(p.source) is None for p in programs):
+        sys.exit("bench/programs.py: the corpus is not checked out (run scripts/program-corpus)")
+    cols = columns()
+    times = {}
+    warnings.simplefilter("ignore")
+    for p in programs:
+        row = times[p.name] = {}
+        for label, module, device in cols:
+            try:
+                run = functools.partial(runner.run_program, p, module, device)
+                row[label] = median_time(run, args.repeat)
+            except Exception:  # noqa: BLE001 - a module without the program's surface
+                row[label] = None
+    labels = [c[0] for c in cols]
+    print(f"==== programs: NumPy's time / each ({platform.node()}) ====")
+    print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))
+    for name, row in times.items():
+        base = row["numpy"]
+        cells = []
+        for label in labels[1:]:
+            t = row[label]
+            cells.append(f"{base / t:12.2f}x" if t and base else f"{'-':>13}")
+        print(f"{name:16} {base * 1e3 if base else float('nan'):9.3f} " + " ".join(cells))
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"host": platform.node(), "columns": labels, "seconds": times}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""The corpus of public programs run under NumPy and under accelpy (test_programs.py).
+
+Each source is a repository at a pinned commit, with its licence; scripts/program-corpus brings
+it into build/program-corpus. Only sources whose licence allows running and redistributing the
+code are listed. A program's `compare` is "values" (its final variables: integers exactly,
+floats within tolerance), "shapes" (it draws random numbers, and accelpy's generator is not
+NumPy's: shapes and dtypes only) or "printed" (it keeps no variables, only prints); `xfail`
+names the surface it needs that accelpy lacks today.
+
+numpy-100: each program is the solution of one exercise, run after exercise 1's
+`import numpy as np` (the order the collection is meant to be run in). Left out: exercises that
+need SciPy or pandas (52, 68), IPython syntax (5, 92), names from other exercises (27, 76, 79,
+81, 84), an exception NumPy raises by design (43), NumPy's datetime, string, object and
+structured dtypes, which accelpy does not store (33, 34, 46, 51, 54, 63, 73, 85, 91), printed
+scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives Python floats),
+and a shape that depends on random draws (93).
+"""
+
+SOURCES = {
+    "numpy-100": {
+        "url": "https://github.com/rougier/numpy-100",
+        "commit": "6447594ad639908dc979446a4ec7f0f2e62fb23b",
+        "licence": "MIT",
+    },
+}
+
+
+
+def _numpy_100(exercise, **how):
+    return {"name": f"numpy100_{exercise:03d}", "source": "numpy-100",
+            "path": "100_Numpy_exercises_with_solutions.md", "exercise": exercise, **how}
+
+
+PROGRAMS = [
+    # Print the numpy version and the configuration
+    _numpy_100(2, xfail="needs show_config"),
+    # Create a null vector of size 10
+    _numpy_100(3),
+    # How to find the memory size of any array
+    _numpy_100(4),
+    # Create a null vector of size 10 but the fifth value which is 1
+    _numpy_100(6),
+    # Create a vector with values ranging from 10 to 49
+    _numpy_100(7),
+    # Reverse a vector (first element becomes last)
+    _numpy_100(8),
+    # Create a 3x3 matrix with values ranging from 0 to 8
+    _numpy_100(9),
+    # Find indices of non-zero elements from [1,2,0,0,4,0]
+    _numpy_100(10),
+    # Create a 3x3 identity matrix
+    _numpy_100(11),
+    # Create a 3x3x3 array with random values
+    _numpy_100(12, compare="shapes"),
+    # Create a 10x10 array with random values and find the minimum and ma...
+    _numpy_100(13, compare="shapes"),
+    # Create a random vector of size 30 and find the mean value
+    _numpy_100(14, compare="shapes"),
+    # Create a 2d array with 1 on the border and 0 inside
+    _numpy_100(15),
+    # How to add a border (filled with 0's) around an existing array?
+    _numpy_100(16),
+    # What is the result of the following expression?
+    _numpy_100(17, compare="printed"),
+    # Create a 5x5 matrix with values 1,2,3,4 just below the diagonal
+    _numpy_100(18),
+    # Create a 8x8 matrix and fill it with a checkerboard pattern
+    _numpy_100(19),
+    # Create a checkerboard 8x8 matrix using the tile function
+    _numpy_100(21),
+    # Normalize a 5x5 random matrix
+    _numpy_100(22, compare="shapes"),
+    # Create a custom dtype that describes a color as four unsigned bytes...
+    _numpy_100(23, xfail="needs np.dtype (structured dtypes)"),
+    # Multiply a 5x3 matrix by a 3x2 matrix (real matrix product)
+    _numpy_100(24),
+    # Given a 1D array, negate all elements which are between 3 and 8, in...
+    _numpy_100(25),
+    # What is the output of the following script?
+    _numpy_100(26, compare="printed"),
+    # What are the result of the following expressions?
+    _numpy_100(28, compare="printed"),
+    # How to round away from zero a float array ?
+    _numpy_100(29, compare="shapes"),
+    # How to find common values between two arrays?
+    _numpy_100(30, compare="shapes"),
+    # How to ignore all numpy warnings (not recommended)?
+    _numpy_100(31, xfail="needs seterr/errstate"),
+    # Is the following expressions true?
+    _numpy_100(32, xfail="needs np.emath"),
+    # How to compute ((A+B)*(-A/2)) in place (without copy)?
+    _numpy_100(35),
+    # Extract the integer part of a random array of positive numbers usin...
+    _numpy_100(36, compare="shapes"),
+    # Create a 5x5 matrix with row values ranging from 0 to 4
+    _numpy_100(37),
+    # Consider a generator function that generates 10 integers and use it...
+    _numpy_100(38, xfail="needs fromiter"),
+    # Create a vector of size 10 with values ranging from 0 to 1, both ex...
+    _numpy_100(39),
+    # Create a random vector of size 10 and sort it
+    _numpy_100(40, compare="shapes"),
+    # How to sum a small array faster than np.sum?
+    _numpy_100(41, xfail="needs ufunc objects (np.add.reduce)"),
+    # Consider two random arrays A and B, check if they are equal
+    _numpy_100(42, compare="shapes"),
+    # Consider a random 10x2 matrix representing cartesian coordinates, c...
+    _numpy_100(44, compare="shapes"),
+    # Create random vector of size 10 and replace the maximum value by 0
+    _numpy_100(45, compare="shapes"),
+    # Given two arrays, X and Y, construct the Cauchy matrix C (Cij =1/(x...
+    _numpy_100(47, xfail="needs ufunc objects (np.subtract.outer)"),
+    # How to print all the values of an array?
+    _numpy_100(49, xfail="needs set_printoptions"),
+    # How to find the closest value (to a given scalar) in a vector?
+    _numpy_100(50, compare="shapes"),
+    # How to convert a float (32 bits) array into an integer (32 bits) ar...
+    _numpy_100(53, compare="shapes"),
+    # What is the equivalent of enumerate for numpy arrays?
+    _numpy_100(55, xfail="needs ndenumerate"),
+    # Generate a generic 2D Gaussian-like array
+    _numpy_100(56),
+    # How to randomly place p elements in a 2D array?
+    _numpy_100(57, compare="shapes"),
+    # Subtract the mean of each row of a matrix
+    _numpy_100(58, compare="shapes"),
+    # How to sort an array by the nth column?
+    _numpy_100(59, compare="shapes"),
+    # How to tell if a given 2D array has null columns?
+    _numpy_100(60),
+    # Find the nearest value from a given value in an array
+    _numpy_100(61, xfail="needs ndarray.flat"),
+    # Considering two arrays with shape (1,3) and (3,1), how to compute t...
+    _numpy_100(62, xfail="needs nditer"),
+    # Consider a given vector, how to add 1 to each element indexed by a...
+    _numpy_100(64, xfail="needs ufunc objects (np.add.at)"),
+    # How to accumulate elements of a vector (X) to an array (F) based on...
+    _numpy_100(65),
+    # Considering a (w,h,3) image of (dtype=ubyte), compute the number of...
+    _numpy_100(66, xfail="needs np.ubyte"),
+    # Considering a four dimensions array, how to get sum over the last t...
+    _numpy_100(67, compare="shapes"),
+    # How to get the diagonal of a dot product?
+    _numpy_100(69, compare="shapes"),
+    # Consider the vector [1, 2, 3, 4, 5], how to build a new vector with...
+    _numpy_100(70),
+    # Consider an array of dimension (5,5,3), how to multiply it by an ar...
+    _numpy_100(71),
+    # How to swap two rows of an array?
+    _numpy_100(72),
+    # Given a sorted array C that corresponds to a bincount, how to produ...
+    _numpy_100(74),
+    # How to compute averages using a sliding window over an array?
+    _numpy_100(75, xfail="needs sliding_window_view on accelpy arrays"),
+    # How to negate a boolean, or to change the sign of a float inplace?
+    _numpy_100(77, compare="shapes"),
+    # Consider 2 sets of points P0,P1 describing lines (2d) and a point p...
+    _numpy_100(78, compare="shapes"),
+    # Consider an arbitrary array, write a function that extracts a subpa...
+    _numpy_100(80, compare="shapes"),
+    # Compute a matrix rank
+    _numpy_100(82, compare="shapes"),
+    # How to find the most frequent value in an array?
+    _numpy_100(83, compare="shapes"),
+    # Consider a set of p matrices with shape (n,n) and a set of p vector...
+    _numpy_100(86),
+    # Consider a 16x16 array, how to get the block-sum (block size is 4x4)?
+    _numpy_100(87, xfail="needs ufunc objects (np.add.reduceat)"),
+    # How to implement the Game of Life using numpy arrays?
+    _numpy_100(88, compare="shapes"),
+    # How to get the n largest values of an array
+    _numpy_100(89, compare="shapes"),
+    # Given an arbitrary number of vectors, build the cartesian product (...
+    _numpy_100(90, compare="printed"),
+    # Considering a 10x3 matrix, extract rows with unequal values (e.g. [...
+    _numpy_100(94, compare="shapes"),
+    # Convert a vector of ints into a matrix binary representation
+    _numpy_100(95, xfail="needs unpackbits"),
+    # Given a two dimensional array, how to extract unique rows?
+    _numpy_100(96, xfail="needs np.dtype and void views"),
+    # Considering 2 vectors A & B, write the einsum equivalent of inner,...
+    _numpy_100(97, compare="shapes"),
+    # Considering a path described by two vectors (X,Y), how to sample it...
+    _numpy_100(98, xfail="needs linspace with array endpoints"),
+    # Given an integer n and a 2D array X, select from X the rows which c...
+    _numpy_100(99, xfail="needs ufunc objects (np.logical_and.reduce)"),
+    # Compute bootstrapped 95% confidence intervals for the mean of a 1D...
+    _numpy_100(100, compare="shapes"),
+]

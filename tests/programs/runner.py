@@ -1,0 +1,193 @@
+"""Runs one program of the corpus under NumPy or under accelpy and collects what it computed.
+
+The one change a user makes to move a NumPy (or CuPy) program to accelpy is its import line;
+rewrite_import makes exactly that change and nothing else:
+
+    import numpy as np      ->  import accelpy as np
+    import numpy            ->  import accelpy as numpy
+    import cupy as cp       ->  import accelpy as cp      (and import numpy as cp for the NumPy run)
+    import cupy             ->  import accelpy as cupy    (import numpy as cupy)
+    from numpy import *     ->  from accelpy import *
+
+Before a run the harness seeds the module's own generator (``<module>.random.seed(0)``), the
+way the program's author would make it repeatable. A run returns the program's final global
+variables converted to NumPy values (arrays, numbers, and tuples/lists of them) and its printed
+output. The programs themselves come from the pinned checkouts named in corpus.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import numbers
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+MODULES = ("numpy", "accelpy")
+
+_IMPORT = re.compile(r"^(?P<indent>[ \t]*)import (?P<mod>numpy|cupy)(?P<alias> as \w+)?[ \t]*$",
+                     re.MULTILINE)
+_FROM_IMPORT = re.compile(r"^(?P<indent>[ \t]*)from (?P<mod>numpy|cupy) import ", re.MULTILINE)
+
+
+@dataclass
+class Program:
+    """One program of the corpus: where it comes from and how to compare its two runs."""
+
+    name: str
+    source: str  # the key of its [sources.*] table
+    path: str  # the file in that checkout
+    exercise: int | None = None  # numpy-100: the exercise whose solution this is
+    compare: str = "values"  # "shapes": it draws random numbers (the generators differ);
+    # "printed": it keeps no variables, only prints
+    xfail: str | None = None  # "needs <what>": surface other work is adding
+    meta: dict = field(default_factory=dict)  # the source's url, commit, licence
+
+
+def load_corpus() -> tuple[dict, list[Program]]:
+    """The sources and programs of corpus.py."""
+    import corpus
+
+    return corpus.SOURCES, [Program(meta=corpus.SOURCES[p["source"]], **p) for p in corpus.PROGRAMS]
+
+
+def checkout_dir(source: str) -> Path | None:
+    """Where the pinned checkout of a source lies: PROGRAM_CORPUS_DIR, .gpu/program-corpus,
+    shared/program-corpus or build/program-corpus (scripts/program-corpus clones into the last);
+    None if in none of them."""
+    places = [os.environ.get("PROGRAM_CORPUS_DIR"), ROOT / ".gpu" / "program-corpus",
+              ROOT / "shared" / "program-corpus", ROOT / "build" / "program-corpus"]
+    for base in places:
+        if base and (Path(base) / source).is_dir():
+            return Path(base) / source
+    return None
+
+
+def program_source(program: Program) -> str:
+    """The program's text as its author wrote it. A numpy-100 exercise is its solution block
+    after exercise 1's (`import numpy as np`), as when the exercises are run in order."""
+    base = checkout_dir(program.source)
+    if base is None:
+        raise FileNotFoundError(f"no checkout of {program.source}: run scripts/program-corpus")
+    text = (base / program.path).read_text()
+    if program.exercise is None:
+        return text
+    return _solution(text, 1) + "\n" + _solution(text, program.exercise)
+
+
+def _solution(markdown: str, number: int) -> str:
+    """The last ```python block under the heading `#### <number>.` of a numpy-100 file."""
+    start = markdown.index(f"\n#### {number}. ")
+    end = markdown.find("\n#### ", start + 1)
+    blocks = re.findall(r"```python\n(.*?)```", markdown[start:end if end > 0 else None], re.S)
+    return blocks[-1]
+
+
+def rewrite_import(source: str, module: str) -> str:
+    """The program with its numpy/cupy import lines importing `module` under the same name."""
+    def swap(m):
+        alias = m["alias"] or f" as {m['mod']}"
+        if module == "numpy" and m["mod"] == "numpy":
+            return m[0]
+        return f"{m['indent']}import {module}{alias}"
+
+    def swap_from(m):
+        keep = module == "numpy" and m["mod"] == "numpy"
+        return m[0] if keep else f"{m['indent']}from {module} import "
+
+    rewritten, n = _IMPORT.subn(swap, source)
+    rewritten, n_from = _FROM_IMPORT.subn(swap_from, rewritten)
+    if n + n_from == 0:
+        raise ValueError("the program has no `import numpy` / `import cupy` line to rewrite")
+    return rewritten
+
+
+@dataclass
+class Run:
+    values: dict  # name -> NumPy value
+    printed: str
+
+
+def run_program(program: Program, module: str, device: str | None = None) -> Run:
+    """Executes the program with its import rewritten to `module` (on `device` for accelpy)."""
+    source = rewrite_import(program_source(program), module)
+    mod = importlib.import_module(module)
+    scope = mod.device(device or "cpu") if module == "accelpy" else contextlib.nullcontext()
+    namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
+    out = io.StringIO()
+    with scope, contextlib.redirect_stdout(out):
+        mod.random.seed(0)
+        exec(compile(source, f"<{program.name}>", "exec"), namespace)
+    values = {}
+    for name, value in namespace.items():
+        if name.startswith("__"):
+            continue
+        converted = _to_numpy(value)
+        if converted is not None:
+            values[name] = converted
+    return Run(values, out.getvalue())
+
+
+def _to_numpy(value):
+    """A NumPy array or tuple of them for an array, number or sequence of those; else None."""
+    if isinstance(value, (bool, numbers.Number, np.generic)):
+        return np.asarray(value)
+    if isinstance(value, np.ndarray):
+        return value if value.dtype.kind in "biufcmM" else None
+    if type(value).__module__.startswith("cupy"):  # bench/programs.py runs the CuPy port too
+        return value.get()
+    if type(value).__module__.startswith("accelpy"):
+        try:
+            return np.asarray(value)
+        except (TypeError, ValueError):
+            return None
+    if isinstance(value, (tuple, list)) and value:
+        items = [_to_numpy(v) for v in value]
+        return tuple(items) if all(i is not None for i in items) else None
+    return None
+
+
+def compare(expected: Run, got: Run, how: str) -> None:
+    """Asserts the accelpy run computed what the NumPy run did: same variables, integers and
+    booleans exactly, floats within tolerance; for `shapes`, the shapes and dtypes only; for
+    `printed` (a program that only prints), the same printed text."""
+    if how == "printed":
+        assert got.printed == expected.printed
+        return
+    missing = sorted(set(expected.values) - set(got.values))
+    assert not missing, f"variables not produced (or not arrays) under accelpy: {missing}"
+    for name, want in expected.values.items():
+        _compare_value(name, want, got.values[name], how)
+
+
+def _compare_value(name, want, have, how):
+    if isinstance(want, tuple):
+        assert isinstance(have, tuple) and len(have) == len(want), f"{name}: {have!r} vs {want!r}"
+        for i, (w, h) in enumerate(zip(want, have, strict=True)):
+            _compare_value(f"{name}[{i}]", w, h, how)
+        return
+    assert have.shape == want.shape, f"{name}: shape {have.shape}, NumPy {want.shape}"
+    assert have.dtype.kind == want.dtype.kind, f"{name}: dtype {have.dtype}, NumPy {want.dtype}"
+    if how == "shapes":
+        return
+    if want.dtype.kind in "fc":
+        tol = 1e-5 if want.dtype.itemsize <= 4 * (1 + (want.dtype.kind == "c")) else 1e-9
+        np.testing.assert_allclose(have, want, rtol=tol, atol=tol, equal_nan=True, err_msg=name)
+    else:
+        np.testing.assert_array_equal(have, want, err_msg=name)
+
+
+if __name__ == "__main__":  # python tests/programs/runner.py NAME [numpy|accelpy]
+    _, corpus = load_corpus()
+    chosen = next(p for p in corpus if p.name == sys.argv[1])
+    result = run_program(chosen, sys.argv[2] if len(sys.argv) > 2 else "accelpy")
+    print(result.printed)
+    print({k: getattr(v, "shape", v) for k, v in result.values.items()})
