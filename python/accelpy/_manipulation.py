@@ -38,13 +38,15 @@ from ._util import normalize_axes
 if TYPE_CHECKING:
     from ._core import ArrayLike, ShapeLike
 
-def reshape(a: ArrayLike, /, shape: ShapeLike, *, copy: bool | None = None) -> ndarray:
+def reshape(a: ArrayLike, /, shape: ShapeLike, order: str = "C", *,
+            copy: bool | None = None) -> ndarray:
     """`a` with a new shape (numpy.reshape; the Array API's copy): a view when the layout allows,
-    else a copy; copy=True always copies, copy=False raises ValueError where a view cannot be
-    made (a deferred `a` is computed first to tell)."""
+    else a copy; order 'F' reads and writes the elements with the first index fastest;
+    copy=True always copies, copy=False raises ValueError where a view cannot be made (a
+    deferred `a` is computed first to tell)."""
     if copy:
-        return _core.reshape(asarray(a).copy(), shape)
-    out = _core.reshape(a, shape)
+        return _core.reshape(asarray(a).copy(), shape, order)
+    out = _core.reshape(a, shape, order)
     if copy is False and out.size and not shares_memory(a, out):
         raise ValueError("reshape: copy=False, but this shape needs a copy of the data")
     return out

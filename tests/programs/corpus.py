@@ -71,7 +71,7 @@ PROGRAMS = [
     # Normalize a 5x5 random matrix
     _numpy_100(22, compare="shapes"),
     # Create a custom dtype that describes a color as four unsigned bytes...
-    _numpy_100(23, xfail="needs np.dtype (structured dtypes)"),
+    _numpy_100(23),
     # Multiply a 5x3 matrix by a 3x2 matrix (real matrix product)
     _numpy_100(24),
     # Given a 1D array, negate all elements which are between 3 and 8, in...
@@ -85,7 +85,7 @@ PROGRAMS = [
     # How to find common values between two arrays?
     _numpy_100(30, compare="shapes"),
     # How to ignore all numpy warnings (not recommended)?
-    _numpy_100(31, xfail="needs seterr/errstate"),
+    _numpy_100(31),
     # Is the following expressions true?
     _numpy_100(32, xfail="needs np.emath"),
     # How to compute ((A+B)*(-A/2)) in place (without copy)?
@@ -101,7 +101,7 @@ PROGRAMS = [
     # Create a random vector of size 10 and sort it
     _numpy_100(40, compare="shapes"),
     # How to sum a small array faster than np.sum?
-    _numpy_100(41, xfail="needs ufunc objects (np.add.reduce)"),
+    _numpy_100(41),
     # Consider two random arrays A and B, check if they are equal
     _numpy_100(42, compare="shapes"),
     # Consider a random 10x2 matrix representing cartesian coordinates, c...
@@ -109,15 +109,15 @@ PROGRAMS = [
     # Create random vector of size 10 and replace the maximum value by 0
     _numpy_100(45, compare="shapes"),
     # Given two arrays, X and Y, construct the Cauchy matrix C (Cij =1/(x...
-    _numpy_100(47, xfail="needs ufunc objects (np.subtract.outer)"),
+    _numpy_100(47),
     # How to print all the values of an array?
-    _numpy_100(49, xfail="needs set_printoptions"),
+    _numpy_100(49),
     # How to find the closest value (to a given scalar) in a vector?
     _numpy_100(50, compare="shapes"),
     # How to convert a float (32 bits) array into an integer (32 bits) ar...
     _numpy_100(53, compare="shapes"),
     # What is the equivalent of enumerate for numpy arrays?
-    _numpy_100(55, xfail="needs ndenumerate"),
+    _numpy_100(55),
     # Generate a generic 2D Gaussian-like array
     _numpy_100(56),
     # How to randomly place p elements in a 2D array?
@@ -183,7 +183,7 @@ PROGRAMS = [
     # Considering a path described by two vectors (X,Y), how to sample it...
     _numpy_100(98, xfail="needs linspace with array endpoints"),
     # Given an integer n and a 2D array X, select from X the rows which c...
-    _numpy_100(99, xfail="needs ufunc objects (np.logical_and.reduce)"),
+    _numpy_100(99),
     # Compute bootstrapped 95% confidence intervals for the mean of a 1D...
     _numpy_100(100, compare="shapes"),
 ]

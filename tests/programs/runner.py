@@ -144,7 +144,9 @@ def _to_numpy(value):
         return value if value.dtype.kind in "biufcmM" else None
     if type(value).__module__.startswith("cupy"):  # bench/programs.py runs the CuPy port too
         return value.get()
-    if type(value).__module__.startswith("accelpy"):
+    if type(value).__module__.startswith("accelpy") and type(value).__name__ == "ndarray":
+        # Only arrays: `from accelpy import *` also brings objects such as r_, whose
+        # never-ending __getitem__ NumPy would iterate as a sequence.
         try:
             return np.asarray(value)
         except (TypeError, ValueError):
