@@ -147,10 +147,7 @@ def _to_numpy(value):
     if type(value).__module__.startswith("accelpy") and type(value).__name__ == "ndarray":
         # Only arrays: `from accelpy import *` also brings objects such as r_, whose
         # never-ending __getitem__ NumPy would iterate as a sequence.
-        try:
-            return np.asarray(value)
-        except (TypeError, ValueError):
-            return None
+        return importlib.import_module("accelpy").asnumpy(value)  # from any device
     if isinstance(value, (tuple, list)) and value:
         items = [_to_numpy(v) for v in value]
         return tuple(items) if all(i is not None for i in items) else None
