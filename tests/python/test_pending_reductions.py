@@ -36,7 +36,10 @@ def test_pending_reductions_respect_the_bound(pending_limit):
         peak = max(peak, ap._core._pending_bytes())
     assert peak <= limit + n * 8, peak  # the bound, plus the input in flight
     # What the 60 pending sums hold: not 60 products of 1 MiB (the memory the count missed).
-    assert _rss() - rss_before < 4 * limit, _rss() - rss_before
+    # AddressSanitizer keeps freed blocks in quarantine to catch use-after-free, so there the
+    # resident size measures the sanitizer, not accelpy; the count above is checked anyway.
+    if "libasan" not in os.environ.get("LD_PRELOAD", ""):
+        assert _rss() - rss_before < 4 * limit, _rss() - rss_before
     assert ap.fusion.stats()["early_evaluations"] > 0
     np.testing.assert_array_equal([float(r) for r in results], expected)
 

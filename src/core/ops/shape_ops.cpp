@@ -47,6 +47,13 @@ std::optional<Strides> view_strides(const Array& a, const Shape& shape) {
 }
 
 Shape resolve_shape(const Array& a, const Shape& shape) {
+  // The known lengths must multiply without overflow ((2**62, 2**62, 0) is too big, as NumPy
+  // says) before the products below can be trusted.
+  Shape known_dims;
+  for (int64_t d : shape) {
+    if (d >= 0) known_dims.push_back(d);
+  }
+  check_size_fits(known_dims, 1);
   Shape out = shape;
   int unknown = -1;
   int64_t known = 1;
