@@ -6,8 +6,8 @@ printed last. Usage: python bench/gpu.py [--out DIR] [--quick] [--only CASE]...
 
 Beside it: gpu_timing.py (the peers and timers every case uses), gpu_host.py (dispatch,
 transfers, first use, import), gpu_indexing.py (indexing and NumPy breadth), gpu_fusion.py
-(fusion, issue 4), gpu_spectral.py (fft and linalg, issue 8) and raw_kernels.py (user kernels,
-issue 5).
+(fusion, issue 4), gpu_spectral.py (fft and linalg, issue 8), gpu_loops.py (loops of small
+steps, issue 31) and raw_kernels.py (user kernels, issue 5).
 """
 
 import argparse
@@ -248,6 +248,10 @@ def main():
 
     measure("spectral", lambda: gpu_spectral.cases(args.quick))
     cases.update(cases.pop("spectral", {}))
+    import gpu_loops  # issue 31: a loop of small steps, beside PyTorch's CUDA graphs
+
+    measure("loops", lambda: gpu_loops.cases(args.quick))
+    cases.update(cases.pop("loops", {}))
     import raw_kernels  # issue 5: raw kernel launch overhead and new-process startup
 
     measure("raw_launch_us", raw_kernels.launch_overhead_us)
@@ -266,6 +270,7 @@ def print_table(result, quick=False):
     floor = cases["d2d_copy"]
     floor_ms, floor_bytes = floor["ms"], floor["bytes"]
     mside = 2048 if quick else 8192
+    import gpu_loops
     import gpu_spectral
     import raw_kernels
 
@@ -306,7 +311,7 @@ def print_table(result, quick=False):
     if "dispatch_us" in cases:
         d = cases["dispatch_us"]
         print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
-              f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+              f"{fmt(d.get('torch')):>10} {'':>9} <=3us")
         print(f"{'  in short bursts':24} {fmt(d.get('accelpy_burst')):>10} "
               f"{fmt(d.get('cupy_burst')):>10} {fmt(d.get('torch_burst')):>10}")
         print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
@@ -373,6 +378,7 @@ def print_table(result, quick=False):
         print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
     print("\n".join(gpu_spectral.report(cases)))
     print_indexing(cases)
+    print("\n".join(gpu_loops.report(cases)))
 
 
 if __name__ == "__main__":
