@@ -16,6 +16,7 @@ from gpu_timing import cupy, torch
 import accelpy as ap
 
 N, STEPS = 1000, 2000
+CHECK = True  # the fake driver of tests/python computes nothing: its test turns this off
 
 
 def _expected():
@@ -28,9 +29,10 @@ def _expected():
 def _per_step_us(run, reps):
     """Median microseconds per step of run() (one whole loop, to a host number) after a
     warm-up run; checks the loop's result against NumPy's."""
-    want = _expected()
     got = run()
-    assert abs(got - want) <= 1e-3 * abs(want), (got, want)
+    if CHECK:
+        want = _expected()
+        assert abs(got - want) <= 1e-3 * abs(want), (got, want)
     times = []
     for _ in range(reps):
         t0 = time.perf_counter()

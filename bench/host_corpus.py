@@ -1,7 +1,8 @@
 """The corpus's loop programs (tests/programs/loops.py: public NumPy programs that loop over small
 and medium arrays) timed under NumPy and under accelpy on the CPU, and on a GPU under accelpy
 and CuPy (the same import swap), in the same run. Each time is the median of --repeat runs
-after one warm-up run (compiles, caches, the inputs a program builds once), and a run counts
+after one warm-up run (compiles, caches, the inputs a program builds once), the columns' runs
+interleaved (the machine's load changes fall on all of them), and a run counts
 until its final variables are NumPy values (deferred work and device-to-host copies inside).
 
     python bench/host_corpus.py [--repeat N] [--only NAME]... [--out PATH] [--smoke]
@@ -34,17 +35,28 @@ import accelpy as ap  # noqa: E402
 import runner  # noqa: E402
 
 
-def median_time(fn, repeat):
-    """(median, spread) seconds of fn over `repeat` runs after one warm-up run; the spread is
-    (max - min) / median, how noisy the machine was."""
-    fn()
-    samples = []
+def median_times(fns, repeat):
+    """{label: (median, spread)} seconds of each fn over `repeat` rounds after one warm-up run
+    of each. The rounds interleave the columns (numpy, accelpy, numpy, ...), so a change in the
+    shared machine's load falls on all of them; the spread is (max - min) / median, how noisy
+    the machine was. A column whose run raises is None."""
+    samples = {}
+    for label, fn in fns.items():
+        try:
+            fn()
+            samples[label] = []
+        except Exception as e:  # noqa: BLE001 - a module without the program's surface
+            print(f"  {label}: {type(e).__name__}: {e}", file=sys.stderr)
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    mid = statistics.median(samples)
-    return mid, (max(samples) - min(samples)) / mid
+        for label in samples:
+            t0 = time.perf_counter()
+            fns[label]()
+            samples[label].append(time.perf_counter() - t0)
+    out = {label: (None, None) for label in fns}
+    for label, ts in samples.items():
+        mid = statistics.median(ts)
+        out[label] = (mid, (max(ts) - min(ts)) / mid)
+    return out
 
 
 def columns():
@@ -82,15 +94,11 @@ def main():
     times, spread = {}, {}
     warnings.simplefilter("ignore")
     for p in programs:
-        times[p.name], spread[p.name] = {}, {}
-        for label, module, device in cols:
-            try:
-                run = functools.partial(runner.run_program, p, module, device)
-                t, s = median_time(run, repeat)
-            except Exception as e:  # noqa: BLE001 - a module without the program's surface
-                print(f"{p.name} under {label}: {type(e).__name__}: {e}", file=sys.stderr)
-                t, s = None, None
-            times[p.name][label], spread[p.name][label] = t, s
+        fns = {label: functools.partial(runner.run_program, p, module, device)
+               for label, module, device in cols}
+        measured = median_times(fns, repeat)
+        times[p.name] = {label: t for label, (t, _) in measured.items()}
+        spread[p.name] = {label: s for label, (_, s) in measured.items()}
         print(f"  {p.name}: " + ", ".join(
             f"{k} {v * 1e3:.1f} ms" for k, v in times[p.name].items() if v), flush=True)
     labels = [c[0] for c in cols]
