@@ -4,30 +4,27 @@ Each figure is the median of event-timed runs after warm-up; bandwidths count th
 must move. Results go to bench/results/<device>.json (date, device, versions); a table is
 printed last. Usage: python bench/gpu.py [--out DIR] [--quick] [--only CASE]...
 
-Beside it: gpu_timing.py (the peers and timers every case uses), gpu_fusion.py (fusion, issue
-4), gpu_spectral.py (fft and linalg, issue 8) and raw_kernels.py (user kernels, issue 5).
+Beside it: gpu_timing.py (the peers and timers every case uses), gpu_host.py (dispatch,
+transfers, first use, import), gpu_indexing.py (indexing and NumPy breadth), gpu_fusion.py
+(fusion, issue 4), gpu_spectral.py (fft and linalg, issue 8), gpu_loops.py (loops of small
+steps, issue 31) and raw_kernels.py (user kernels, issue 5).
 """
 
 import argparse
 import datetime
 import json
 import os
-import platform
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import traceback
 
 import numpy as np
 from gpu_fusion import FUSION_CASES, case_fused, first_use_fused_ms
+from gpu_host import dispatch_us, first_use_ms, host_cpus, import_seconds, transfers, versions
+from gpu_indexing import case_breadth, indexing_cases, print_indexing
 from gpu_timing import (
-    burst_us,
     cupy,
-    empty_cache_env,
     gbps,
-    per_op_us,
     timer_ap,
     timer_cupy,
     timer_torch,
@@ -156,233 +153,6 @@ def case_d2d(n):
     return res, 2 * 4 * n
 
 
-DISPATCH = """
-import sys
-import numpy as np
-import accelpy as ap
-sys.path.insert(0, sys.argv[2])
-from gpu_timing import per_op_us
-a = ap.ones(1, dtype=np.float32, device="cuda")
-print(per_op_us(lambda: ap.eval(a + a), ap.cuda.synchronize, int(sys.argv[1])))
-"""
-
-
-def dispatch_us(reps=20000):
-    a = ap.ones(1, dtype=np.float32, device="cuda")
-    b = ap.ones(1, dtype=np.float32, device="cuda")
-    out = {"accelpy": per_op_us(lambda: ap.eval(a + b), ap.cuda.synchronize, reps),
-           "accelpy_burst": burst_us(lambda: ap.eval(a + b), ap.cuda.synchronize)}
-    # The same loop without the small-block cache (every result allocated and freed through the
-    # driver's pool), in a new process: the cache stays only while it measurably helps.
-    r = subprocess.run([sys.executable, "-c", DISPATCH, str(reps), os.path.dirname(__file__)],
-                       capture_output=True, text=True,
-                       env=dict(os.environ, ACCELPY_CUDA_SMALL_BLOCK_CACHE="0"))
-    out["accelpy_no_block_cache"] = float(r.stdout.split()[-1]) if r.returncode == 0 else None
-    # A three-op chain, evaluated: planner, one fused kernel.
-    out["accelpy_3op_chain"] = per_op_us(lambda: ap.eval((a + b) * a - b), ap.cuda.synchronize,
-                                         reps)
-    if torch is not None:
-        ta = torch.ones(1, device="cuda")
-        out["torch"] = per_op_us(lambda: ta + ta, torch.cuda.synchronize, reps)
-        out["torch_burst"] = burst_us(lambda: ta + ta, torch.cuda.synchronize)
-    if cupy is not None:
-        ca = cupy.ones(1, dtype=np.float32)
-        out["cupy"] = per_op_us(lambda: ca + ca, cupy.cuda.runtime.deviceSynchronize, reps)
-        out["cupy_burst"] = burst_us(lambda: ca + ca, cupy.cuda.runtime.deviceSynchronize)
-    return out
-
-
-def transfers(nbytes=256 << 20, reps=5):
-    x = np.random.default_rng(2).integers(0, 255, nbytes, dtype=np.uint8)
-    res = {}
-
-    def measure(up, down, sync):
-        up_t, down_t = [], []
-        for _ in range(reps + 1):
-            sync()
-            t0 = time.perf_counter()
-            g = up()
-            sync()
-            t1 = time.perf_counter()
-            down(g)
-            t2 = time.perf_counter()
-            up_t.append(t1 - t0)
-            down_t.append(t2 - t1)
-        return (nbytes / statistics.median(up_t[1:]) / 1e9,
-                nbytes / statistics.median(down_t[1:]) / 1e9)
-
-    res["accelpy"] = measure(lambda: ap.asarray(x, device="cuda"), ap.asnumpy,
-                             ap.cuda.synchronize)
-    if torch is not None:
-        res["torch"] = measure(lambda: torch.from_numpy(x).cuda(), lambda g: g.cpu().numpy(),
-                               torch.cuda.synchronize)
-    if cupy is not None:
-        res["cupy"] = measure(lambda: cupy.asarray(x), cupy.asnumpy,
-                              cupy.cuda.runtime.deviceSynchronize)
-    # What bounds the pageable figures on this host: a fresh destination's first touch (every
-    # download writes one), one core's memcpy, and the DMA engine itself (pinned memory).
-    t0 = time.perf_counter()
-    np.ones(nbytes, np.uint8)
-    first_touch = nbytes / (time.perf_counter() - t0) / 1e9
-    dst = np.ones_like(x)
-    t0 = time.perf_counter()
-    np.copyto(dst, x)
-    memcpy = nbytes / (time.perf_counter() - t0) / 1e9
-    pinned = ap.cuda.pinned_empty(nbytes, np.uint8)
-    pinned[:] = x
-    up, _ = measure(lambda: ap.asarray(pinned, device="cuda"), lambda g: None,
-                    ap.cuda.synchronize)
-    res["host"] = {"first_touch_gbps": first_touch, "memcpy_1thread_gbps": memcpy,
-                   "pinned_h2d_gbps": up}
-    return res
-
-
-FIRST_USE = """
-import time, accelpy as ap, numpy as np
-x = ap.arange(1000, dtype=np.float32, device="cuda")
-ap.eval(x * 2.0)        # CUDA, NVRTC and the cache are warm
-ap.cuda.synchronize()
-def first(expr):        # a structure not used before: compile (or disk hit), load, launch
-    t0 = time.perf_counter()
-    ap.eval(expr())
-    ap.cuda.synchronize()
-    return (time.perf_counter() - t0) * 1e3
-arith = first(lambda: (x - 1.5) * x + 0.25)
-trans = first(lambda: ap.exp(ap.sin(x) * 0.5) - ap.sqrt(x + 1.25))
-s = ap.cuda.kernel_cache_stats()
-print(arith, trans, s["compiled"], s["disk_hits"])
-"""
-
-
-def first_use_ms():
-    with tempfile.TemporaryDirectory() as d:
-        env = empty_cache_env(d)
-        cold = subprocess.run([sys.executable, "-c", FIRST_USE], env=env, capture_output=True,
-                              text=True, check=True).stdout.split()
-        warm = subprocess.run([sys.executable, "-c", FIRST_USE], env=env, capture_output=True,
-                              text=True, check=True).stdout.split()
-    # Two new structures: arithmetic, and one with transcendental functions (sin's slow path
-    # alone is most of its NVRTC time).
-    return {"empty_cache_ms": float(cold[1]), "empty_cache_arith_ms": float(cold[0]),
-            "disk_hit_ms": float(warm[1]), "disk_hit_arith_ms": float(warm[0]),
-            "compiled_cold": int(cold[2]), "disk_hits_warm": int(warm[3])}
-
-
-def import_seconds(reps=5, module="accelpy"):
-    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                  check=True).stdout) for _ in range(reps)]
-    return statistics.median(times)
-
-
-def versions():
-    v = {"accelpy": ap.__version__, "numpy": np.__version__, "python": platform.python_version()}
-    if torch is not None:
-        v["torch"] = torch.__version__
-    if cupy is not None:
-        v["cupy"] = cupy.__version__
-    for lib in ap._core._cuda.libraries():
-        v[lib["name"]] = lib["version"] if lib["found"] else None
-    return v
-
-
-def host_cpus():
-    """The CPUs the host-bound cases (transfers, dispatch) had: what the OS shows, the
-    affinity mask, a cgroup CPU quota, and accelpy's CPU threads."""
-    def read(path):
-        try:
-            with open(path) as f:
-                return f.read().strip()
-        except OSError:
-            return None
-    return {"cpu_count": os.cpu_count(), "affinity": len(os.sched_getaffinity(0)),
-            "cgroup_cpu_max": read("/sys/fs/cgroup/cpu.max"),
-            "accelpy_threads": ap._core._num_threads(), "load_avg": os.getloadavg()}
-
-
-# ---- indexing: boolean selection and integer gather ------------------------------------------
-
-def case_mask_select(n):
-    """x[x > 0] on n float32 (about half selected): bytes = read x, write the selection."""
-    x = np.random.default_rng(2).standard_normal(n, dtype=np.float32)
-    a = ap.asarray(x, device="cuda")
-    expected = int((x > 0).sum())
-    assert ap.asnumpy(a[a > 0]).shape == (expected,)
-    out = {"accelpy": timer_ap(lambda: ap.eval(a[a > 0]))}
-    if torch is not None:
-        t = torch.from_numpy(x).cuda()
-        out["torch"] = timer_torch(lambda: t[t > 0])
-        del t
-    if cupy is not None:
-        c = cupy.asarray(x)
-        out["cupy"] = timer_cupy(lambda: c[c > 0])
-        del c
-    return out, 4 * n + 4 * expected
-
-
-def case_gather(n, m):
-    """x[idx]: m random int64 indices into n float32: bytes = indices, result, source reads."""
-    rng = np.random.default_rng(3)
-    x = rng.standard_normal(n, dtype=np.float32)
-    i = rng.integers(0, n, size=m, dtype=np.int64)
-    a, ia = ap.asarray(x, device="cuda"), ap.asarray(i, device="cuda")
-    np.testing.assert_array_equal(ap.asnumpy(a[ia][:1000]), x[i[:1000]])
-    out = {"accelpy": timer_ap(lambda: ap.eval(a[ia]))}
-    if torch is not None:
-        t, ti = torch.from_numpy(x).cuda(), torch.from_numpy(i).cuda()
-        out["torch"] = timer_torch(lambda: t[ti])
-        del t, ti
-    if cupy is not None:
-        c, ci = cupy.asarray(x), cupy.asarray(i)
-        out["cupy"] = timer_cupy(lambda: c[ci])
-        del c, ci
-    return out, 8 * m + 4 * m + 4 * m
-
-
-def indexing_cases(quick):
-    n = 1 << (22 if quick else 28)
-    m = 1 << (20 if quick else 26)
-    return [("mask_select_2^28_f32", lambda: case_mask_select(n)),
-            ("gather_2^26_of_2^28_f32", lambda: case_gather(n, m))]
-
-
-def print_indexing(cases):
-    print(f"\n{'indexing (ms)':28} {'accelpy':>8} {'cupy':>8} {'torch':>8} {'vs best':>8} target")
-    for name, _ in indexing_cases(True):
-        if name not in cases:
-            continue
-        m = cases[name]["ms"]
-        peers = [v for k, v in m.items() if k != "accelpy" and v is not None]
-        ratio = (min(peers) / m["accelpy"]) if peers else None
-        fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
-        print(f"{name:28} {fmt(m['accelpy']):>8} {fmt(m.get('cupy')):>8} "
-              f"{fmt(m.get('torch')):>8} {fmt(ratio):>8} >=0.97x")
-
-
-# ---- NumPy breadth A: histogram2d (4096 bins) and a three-case select ---------------------
-
-def case_breadth(name, n):
-    """accelpy against CuPy (and PyTorch where it has the op on CUDA) on n random float32."""
-    rng = np.random.default_rng(4)
-    x, y = (rng.standard_normal(n, dtype=np.float32) for _ in range(2))
-    ops = {"histogram2d": (lambda m, a, b: m.histogram2d(a, b, bins=64)[0], None),
-           "select": (lambda m, a, b: m.select([a > 1, a < -1, b > 0], [a, b, a * b]),
-                      lambda a, b: torch.where(a > 1, a, torch.where(
-                          a < -1, b, torch.where(b > 0, a * b, 0.0))))}
-    run, run_torch = ops[name]
-    a, b = ap.asarray(x, device="cuda"), ap.asarray(y, device="cuda")
-    out = {"accelpy": timer_ap(lambda: ap.eval(run(ap, a, b)))}
-    if torch is not None and run_torch is not None:
-        ta, tb = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
-        out["torch"] = timer_torch(lambda: run_torch(ta, tb))
-        del ta, tb
-    if cupy is not None:
-        ca, cb = cupy.asarray(x), cupy.asarray(y)
-        out["cupy"] = timer_cupy(lambda: run(cupy, ca, cb))
-        del ca, cb
-    return out
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results"))
@@ -478,6 +248,10 @@ def main():
 
     measure("spectral", lambda: gpu_spectral.cases(args.quick))
     cases.update(cases.pop("spectral", {}))
+    import gpu_loops  # issue 31: a loop of small steps, beside PyTorch's CUDA graphs
+
+    measure("loops", lambda: gpu_loops.cases(args.quick))
+    cases.update(cases.pop("loops", {}))
     import raw_kernels  # issue 5: raw kernel launch overhead and new-process startup
 
     measure("raw_launch_us", raw_kernels.launch_overhead_us)
@@ -496,6 +270,7 @@ def print_table(result, quick=False):
     floor = cases["d2d_copy"]
     floor_ms, floor_bytes = floor["ms"], floor["bytes"]
     mside = 2048 if quick else 8192
+    import gpu_loops
     import gpu_spectral
     import raw_kernels
 
@@ -536,7 +311,7 @@ def print_table(result, quick=False):
     if "dispatch_us" in cases:
         d = cases["dispatch_us"]
         print(f"{'dispatch 1-elem add us':24} {fmt(d['accelpy']):>10} {fmt(d.get('cupy')):>10} "
-              f"{fmt(d.get('torch')):>10} {'':>9} <=5us")
+              f"{fmt(d.get('torch')):>10} {'':>9} <=3us")
         print(f"{'  in short bursts':24} {fmt(d.get('accelpy_burst')):>10} "
               f"{fmt(d.get('cupy_burst')):>10} {fmt(d.get('torch_burst')):>10}")
         print(f"{'  no small-block cache':24} {fmt(d.get('accelpy_no_block_cache')):>10}")
@@ -603,6 +378,7 @@ def print_table(result, quick=False):
         print(f"{'new fused expr, disk hit':30} {fmt(fu['disk_hit_ms'], 'ms'):>10} <=2ms")
     print("\n".join(gpu_spectral.report(cases)))
     print_indexing(cases)
+    print("\n".join(gpu_loops.report(cases)))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives P
 and a shape that depends on random draws (93).
 """
 
+from loops import LOOP_PROGRAMS, LOOP_SOURCES
+
 SOURCES = {
     "numpy-100": {
         "url": "https://github.com/rougier/numpy-100",
@@ -187,3 +189,6 @@ PROGRAMS = [
     # Compute bootstrapped 95% confidence intervals for the mean of a 1D...
     _numpy_100(100, compare="shapes"),
 ]
+
+SOURCES.update(LOOP_SOURCES)
+PROGRAMS += LOOP_PROGRAMS

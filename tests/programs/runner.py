@@ -13,10 +13,16 @@ Before a run the harness seeds the module's own generator (``<module>.random.see
 way the program's author would make it repeatable. A run returns the program's final global
 variables converted to NumPy values (arrays, numbers, and tuples/lists of them) and its printed
 output. The programs themselves come from the pinned checkouts named in corpus.py.
+
+A program that draws, animates or runs forever names an `adapter` (adapters.py): the harness
+then executes only the program's imports and definitions (load_definitions, with the same
+import rewrite) and the adapter calls the program's own functions at `size`, on inputs made by
+NumPy and moved to the module under test, and returns the final state to compare.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import io
@@ -49,6 +55,10 @@ class Program:
     compare: str = "values"  # "shapes": it draws random numbers (the generators differ);
     # "printed": it keeps no variables, only prints
     xfail: str | None = None  # "needs <what>": surface other work is adding
+    adapter: str | None = None  # the function of adapters.py that drives the program
+    size: int | None = None  # the problem size the adapter runs it at
+    rtol: float | None = None  # floats: a wider tolerance where an iterative method amplifies
+    # the rounding of reductions (whose order NumPy does not fix either)
     meta: dict = field(default_factory=dict)  # the source's url, commit, licence
 
 
@@ -110,6 +120,30 @@ def rewrite_import(source: str, module: str) -> str:
     return rewritten
 
 
+def load_definitions(program: Program, module: str) -> dict:
+    """The namespace of the program's imports, functions and classes, with its imports rewritten
+    to `module`: what `from program import *` gives, without the top-level code that draws,
+    animates or parses a command line. Imports other than numpy, cupy and the standard library
+    (matplotlib, scipy: drawing and commented-out alternatives) are left out."""
+    tree = ast.parse(rewrite_import(program_source(program), module))
+    keep = (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    tree.body = [node for node in tree.body if isinstance(node, keep) and _kept_import(node)]
+    namespace = {"__name__": program.name}
+    exec(compile(tree, f"<{program.name}>", "exec"), namespace)
+    return namespace
+
+
+def _kept_import(node) -> bool:
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom):
+        names = [node.module or ""]
+    else:
+        return True
+    allowed = {"numpy", "cupy", "accelpy", "__future__"} | set(sys.stdlib_module_names)
+    return all(name.split(".")[0] in allowed for name in names)
+
+
 @dataclass
 class Run:
     values: dict  # name -> NumPy value
@@ -118,14 +152,19 @@ class Run:
 
 def run_program(program: Program, module: str, device: str | None = None) -> Run:
     """Executes the program with its import rewritten to `module` (on `device` for accelpy)."""
-    source = rewrite_import(program_source(program), module)
     mod = importlib.import_module(module)
     scope = mod.device(device or "cpu") if module == "accelpy" else contextlib.nullcontext()
-    namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
     out = io.StringIO()
     with scope, contextlib.redirect_stdout(out):
         mod.random.seed(0)
-        exec(compile(source, f"<{program.name}>", "exec"), namespace)
+        if program.adapter:
+            import adapters
+
+            namespace = getattr(adapters, program.adapter)(program, mod)
+        else:
+            namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
+            source = rewrite_import(program_source(program), module)
+            exec(compile(source, f"<{program.name}>", "exec"), namespace)
     values = {}
     for name, value in namespace.items():
         if name.startswith("__"):
@@ -154,7 +193,7 @@ def _to_numpy(value):
     return None
 
 
-def compare(expected: Run, got: Run, how: str) -> None:
+def compare(expected: Run, got: Run, how: str, rtol: float | None = None) -> None:
     """Asserts the accelpy run computed what the NumPy run did: same variables, integers and
     booleans exactly, floats within tolerance; for `shapes`, the shapes and dtypes only; for
     `printed` (a program that only prints), the same printed text."""
@@ -164,14 +203,14 @@ def compare(expected: Run, got: Run, how: str) -> None:
     missing = sorted(set(expected.values) - set(got.values))
     assert not missing, f"variables not produced (or not arrays) under accelpy: {missing}"
     for name, want in expected.values.items():
-        _compare_value(name, want, got.values[name], how)
+        _compare_value(name, want, got.values[name], how, rtol)
 
 
-def _compare_value(name, want, have, how):
+def _compare_value(name, want, have, how, rtol=None):
     if isinstance(want, tuple):
         assert isinstance(have, tuple) and len(have) == len(want), f"{name}: {have!r} vs {want!r}"
         for i, (w, h) in enumerate(zip(want, have, strict=True)):
-            _compare_value(f"{name}[{i}]", w, h, how)
+            _compare_value(f"{name}[{i}]", w, h, how, rtol)
         return
     assert have.shape == want.shape, f"{name}: shape {have.shape}, NumPy {want.shape}"
     assert have.dtype.kind == want.dtype.kind, f"{name}: dtype {have.dtype}, NumPy {want.dtype}"
@@ -179,6 +218,7 @@ def _compare_value(name, want, have, how):
         return
     if want.dtype.kind in "fc":
         tol = 1e-5 if want.dtype.itemsize <= 4 * (1 + (want.dtype.kind == "c")) else 1e-9
+        tol = max(tol, rtol or 0)
         np.testing.assert_allclose(have, want, rtol=tol, atol=tol, equal_nan=True, err_msg=name)
     else:
         np.testing.assert_array_equal(have, want, err_msg=name)

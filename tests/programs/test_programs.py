@@ -14,7 +14,7 @@ def test_program(program, device, numpy_runs):
     if program.name not in numpy_runs:
         numpy_runs[program.name] = runner.run_program(program, "numpy")
     got = runner.run_program(program, "accelpy", device)
-    runner.compare(numpy_runs[program.name], got, program.compare)
+    runner.compare(numpy_runs[program.name], got, program.compare, program.rtol)
 
 
 def test_import_rewrite_is_the_only_change():

@@ -1,0 +1,133 @@
+"""The corpus's loop programs (tests/programs/loops.py: public NumPy programs that loop over small
+and medium arrays) timed under NumPy and under accelpy on the CPU, and on a GPU under accelpy
+and CuPy (the same import swap), in the same run. Each time is the median of --repeat runs
+after one warm-up run (compiles, caches, the inputs a program builds once), the columns' runs
+interleaved (the machine's load changes fall on all of them), and a run counts
+until its final variables are NumPy values (deferred work and device-to-host copies inside).
+
+    python bench/host_corpus.py [--repeat N] [--only NAME]... [--out PATH] [--smoke]
+
+Prints NumPy's time over each (>1 = faster than NumPy), per program and as a geometric mean;
+the CPU targets (issue 31): geometric mean >= 1.2x, no program < 0.9x. --smoke (CI): one timed
+run each, no targets. --out writes the times as JSON. Needs the corpus checkouts
+(scripts/program-corpus).
+"""
+
+import argparse
+import datetime
+import functools
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
+
+import numpy as np  # noqa: E402
+from loops import LOOP_PROGRAMS  # noqa: E402
+
+import accelpy as ap  # noqa: E402
+import runner  # noqa: E402
+
+
+def median_times(fns, repeat):
+    """{label: (median, spread)} seconds of each fn over `repeat` rounds after one warm-up run
+    of each. The rounds interleave the columns (numpy, accelpy, numpy, ...), so a change in the
+    shared machine's load falls on all of them; the spread is (max - min) / median, how noisy
+    the machine was. A column whose run raises is None."""
+    samples = {}
+    for label, fn in fns.items():
+        try:
+            fn()
+            samples[label] = []
+        except Exception as e:  # noqa: BLE001 - a module without the program's surface
+            print(f"  {label}: {type(e).__name__}: {e}", file=sys.stderr)
+    for _ in range(repeat):
+        for label in samples:
+            t0 = time.perf_counter()
+            fns[label]()
+            samples[label].append(time.perf_counter() - t0)
+    out = {label: (None, None) for label in fns}
+    for label, ts in samples.items():
+        mid = statistics.median(ts)
+        out[label] = (mid, (max(ts) - min(ts)) / mid)
+    return out
+
+
+def columns():
+    """(label, module, device) of each column this machine can run; NumPy's first."""
+    cols = [("numpy", "numpy", None), ("accelpy cpu", "accelpy", "cpu")]
+    if ap.cuda.is_available():
+        cols.append(("accelpy cuda", "accelpy", "cuda"))
+        try:
+            import cupy  # noqa: F401
+
+            cols.append(("cupy", "cupy", None))
+        except ImportError:
+            pass
+    return cols
+
+
+def geomean(ratios):
+    ratios = [r for r in ratios if r]
+    return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--only", action="append", default=[], metavar="NAME")
+    parser.add_argument("--out", help="write the times (seconds) here as JSON")
+    parser.add_argument("--smoke", action="store_true", help="one timed run each (CI)")
+    args = parser.parse_args()
+    programs = [runner.Program(meta={}, **p) for p in LOOP_PROGRAMS
+                if not args.only or p["name"] in args.only]
+    if any(runner.checkout_dir(p.source) is None for p in programs):
+        sys.exit("bench/host_corpus.py: the corpus is not checked out (run scripts/program-corpus)")
+    repeat = 1 if args.smoke else args.repeat
+    cols = columns()
+    times, spread = {}, {}
+    warnings.simplefilter("ignore")
+    for p in programs:
+        fns = {label: functools.partial(runner.run_program, p, module, device)
+               for label, module, device in cols}
+        measured = median_times(fns, repeat)
+        times[p.name] = {label: t for label, (t, _) in measured.items()}
+        spread[p.name] = {label: s for label, (_, s) in measured.items()}
+        print(f"  {p.name}: " + ", ".join(
+            f"{k} {v * 1e3:.1f} ms" for k, v in times[p.name].items() if v), flush=True)
+    labels = [c[0] for c in cols]
+    ratios = {name: {label: row["numpy"] / row[label] if row[label] and row["numpy"] else None
+                     for label in labels[1:]} for name, row in times.items()}
+    means = {label: geomean([r[label] for r in ratios.values()]) for label in labels[1:]}
+    print(f"==== loop programs: NumPy's time / each ({platform.node()}) ====")
+    print(f"{'program':26} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))
+    for name, row in times.items():
+        cells = [f"{ratios[name][label]:12.2f}x" if ratios[name][label] else f"{'-':>13}"
+                 for label in labels[1:]]
+        base = row["numpy"]
+        print(f"{name:26} {base * 1e3 if base else float('nan'):9.2f} " + " ".join(cells))
+    print(f"{'geometric mean':26} {'':9} " + " ".join(
+        f"{means[label]:12.2f}x" if means[label] else f"{'-':>13}" for label in labels[1:]))
+    cpu = [r["accelpy cpu"] for r in ratios.values() if r["accelpy cpu"]]
+    if cpu and not args.smoke:
+        print(f"CPU targets: geometric mean >= 1.20x (is {means['accelpy cpu']:.2f}x), none "
+              f"< 0.90x ({sum(r < 0.9 for r in cpu)} of {len(cpu)} are)")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                       "host": platform.node(), "cores": os.cpu_count(),
+                       "load_avg": os.getloadavg(), "repeat": repeat,
+                       "versions": {"accelpy": ap.__version__, "numpy": np.__version__,
+                                    "python": platform.python_version()},
+                       "columns": labels, "seconds": times, "spread": spread,
+                       "ratio": ratios, "geomean": means}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
