@@ -58,7 +58,15 @@ void bind_fusion(nb::module_& m) {
       "eval",
       [](nb::args arrays) {
         std::vector<Array> list;
-        for (nb::handle h : arrays) list.push_back(nb::cast<Array>(h));
+        for (nb::handle h : arrays) {
+          if (!nb::isinstance<Array>(h)) {
+            const nb::handle t = h.type();
+            const std::string what = nb::cast<std::string>(nb::str(t.attr("__module__"))) + "." +
+                                     nb::cast<std::string>(nb::str(t.attr("__qualname__")));
+            throw nb::type_error(("eval() takes accelpy arrays, got " + what).c_str());
+          }
+          list.push_back(nb::cast<Array>(h));
+        }
         eval(list);
       },
       "Evaluates the given arrays now, together, and everything they depend on.",

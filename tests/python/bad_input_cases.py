@@ -127,6 +127,8 @@ CASES = {
          "np.exceptions.AxisError"),
         (K + "ap.ElementwiseKernel('T x', 'T y', 'y = x', 'k')('not an array')", "TypeError"),
         (K + "ap.RawModule(code=5)", "TypeError"),
+        (K + "ap.eval(np.ones(3))", "TypeError"),
+        (K + "ap.eval(a, [1])", "TypeError"),
     ],
 }
 

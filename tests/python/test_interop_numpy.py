@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import assert_matches, make_operands
+from helpers import assert_matches, make_operands, sum_atol
 
 UNARY = ["sin", "exp", "sqrt", "absolute", "negative", "arccos", "conjugate", "rint", "isnan"]
 BINARY = ["add", "subtract", "multiply", "true_divide", "power", "maximum", "arctan2", "equal",
@@ -99,7 +99,9 @@ def test_ufunc_methods_run_accelpys_ufunc_methods(device, rng):
                                         (np.add, "reduce", (), {"initial": 1.0})]:
         got = getattr(ufunc, method)(a, *args, **kwargs)
         assert isinstance(got, ap.ndarray)
-        assert_matches(got, getattr(ufunc, method)(n, *args, **kwargs), ulps=16)
+        # subtract.reduce cancels: its error follows the terms' magnitudes, not the result's.
+        assert_matches(got, getattr(ufunc, method)(n, *args, **kwargs), ulps=16,
+                       atol=sum_atol(n, axis=0, ulps=4))
     np.add.at(a, [0, 1, 1], 1.0)
     np.add.at(n, [0, 1, 1], 1.0)
     assert_matches(a, n)
