@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "accel/dtype_traits.hpp"
@@ -130,6 +131,37 @@ struct ProdR {
   Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
+// The max (or min) of float32/float64 values in one cache line of independent lanes, which
+// compilers vectorize; the scalar fold below chains every element through one comparison.
+// Returns false where the lanes could differ from the scalar fold: a NaN (the first one is the
+// result) or a zero result (the fold keeps the last of tied +0 and -0).
+template <class T, bool Max>
+bool fold_lanes(const T* x, int64_t n, T& out) {
+  constexpr int L = 64 / sizeof(T);
+  T m[L];
+  int nan = 0;
+  for (int j = 0; j < L; ++j) {
+    m[j] = x[j];
+    nan |= x[j] != x[j];
+  }
+  int64_t i = L;
+  for (; i + L <= n; i += L) {
+    for (int j = 0; j < L; ++j) {
+      const T v = x[i + j];
+      m[j] = (Max ? v > m[j] : v < m[j]) ? v : m[j];
+      nan |= v != v;
+    }
+  }
+  T r = m[0];
+  for (int j = 1; j < L; ++j) r = (Max ? m[j] > r : m[j] < r) ? m[j] : r;
+  for (; i < n; ++i) {
+    nan |= x[i] != x[i];
+    r = (Max ? x[i] > r : x[i] < r) ? x[i] : r;
+  }
+  out = r;
+  return !nan && r != T(0);
+}
+
 // max/min. Never empty: the front-end rejects empty max/min as NumPy does. Column accumulators
 // are plain values: every column sees its first row before any merge.
 template <class T, class Op>
@@ -142,6 +174,14 @@ struct FoldR {
   Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
     if (n == 0) return;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      constexpr bool kMax = std::is_same_v<Op, ops::Maximum>;
+      T r;
+      if (n >= 64 && (kMax || std::is_same_v<Op, ops::Minimum>) && fold_lanes<T, kMax>(x, n, r)) {
+        acc = Sem::lift(acc.valid ? Sem::fold(acc.v, r) : r, 0);
+        return;
+      }
+    }
     T v = acc.valid ? Sem::fold(acc.v, x[0]) : x[0];
     for (int64_t i = 1; i < n; ++i) v = Sem::fold(v, x[i]);
     acc = Sem::lift(v, 0);

@@ -19,6 +19,7 @@
 #include "src/cpu/row_group.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "accel/interrupt.hpp"
@@ -36,10 +37,12 @@ namespace {
 // leaving room for the passes' block buffers.
 constexpr int64_t kTileBytes = int64_t(512) << 10;
 
-// A tile: indices [lo, hi) of axis `axis` of the iteration space (axis -1: the whole space).
+// A tile: indices [lo, hi) of axis `axis` of the iteration space (axis -1: the whole space),
+// and, per step, the tile's buffer of values kept for later passes (empty: recomputed).
 struct Tile {
   int axis = -1;
   int64_t lo = 0, hi = 0;
+  const std::vector<Array>* kept = nullptr;
 };
 
 class RowRunner {
@@ -64,9 +67,11 @@ class RowRunner {
   // Adds per-element step k (and the per-element steps it reads) to `sub`.
   struct Sub {
     Group group;
+    int pass;  // passes_.size(): the last (per-element results)
     std::vector<int> step_at, input_at, row_at;
   };
-  Sub start(Group::Kind kind, const Shape& shape) const;
+  Sub start(Group::Kind kind, const Shape& shape, int pass) const;
+  void choose_kept();
   int add_element(Sub& s, int k, const Tile& t) const;
   StepArg map_arg(Sub& s, const StepArg& a, const Tile& t, bool per_row_step,
                   const Shape& step_shape) const;
@@ -82,6 +87,11 @@ class RowRunner {
   std::vector<SmallVector<int, 1>> outs_;    // per step: its outputs
   std::vector<int> pre_rows_;                // per-row steps that need no reduction
   std::vector<Pass> passes_;
+  std::vector<int> pass_of_;  // per reduction step: its pass
+  // Per per-element step: the pass that computes it and keeps its values in a tile buffer for
+  // later passes (exp(x - max) in softmax: computed for the sum, read again for the result), or
+  // -1 where every pass that needs it recomputes it.
+  std::vector<int> kept_in_;
 };
 
 RowRunner::RowRunner(const Group& g) : g_(g), nd_(int(g.shape.size())) {
@@ -119,14 +129,47 @@ RowRunner::RowRunner(const Group& g) : g_(g), nd_(int(g.shape.size())) {
     homes_[k] = usable ? *dest : Array::empty(st.node->shape, st.node->dtype, g.device);
   }
   passes_.resize(last);
+  pass_of_.assign(n, -1);
   for (int k = 0; k < n; ++k) {
     if (!g.steps[k].per_row) continue;
     if (op_class(g.steps[k].node->op) == OpClass::Reduction) {
+      pass_of_[k] = avail[k] - 1;
       passes_[avail[k] - 1].reductions.push_back(k);
     } else if (avail[k] == 0) {
       pre_rows_.push_back(k);
     } else {
       passes_[avail[k] - 1].rows_after.push_back(k);
+    }
+  }
+  choose_kept();
+}
+
+// A per-element step is kept when passes after the one that first needs it read it too (through
+// consumers that are not kept themselves): walking consumers first, the passes that need a
+// step are those of the reductions and outputs reading it, and those its consumers are
+// computed in.
+void RowRunner::choose_kept() {
+  const int n = int(g_.steps.size());
+  const int final_pass = int(passes_.size());
+  std::vector<uint64_t> uses(n, 0);  // bit p: pass p computes the step
+  kept_in_.assign(n, -1);
+  auto first = [](uint64_t bits) { return bits ? std::countr_zero(bits) : 0; };
+  for (int k = n; k-- > 0;) {
+    const Step& st = g_.steps[k];
+    uint64_t mine = 0;
+    if (st.per_row) {
+      if (pass_of_[k] >= 0) mine = uint64_t{1} << pass_of_[k];
+    } else {
+      mine = uses[k];
+      if (!outs_[k].empty()) mine |= uint64_t{1} << final_pass;
+      if (std::popcount(mine) >= 2) {
+        kept_in_[k] = first(mine);
+        mine = uint64_t{1} << kept_in_[k];
+      }
+    }
+    if (st.per_row && pass_of_[k] < 0) continue;  // per-row elementwise: reads no element
+    for (const StepArg& a : st.args) {
+      if (a.kind == StepArg::Step && !g_.steps[a.index].per_row) uses[a.index] |= mine;
     }
   }
 }
@@ -174,8 +217,9 @@ Array RowRunner::slice(const Array& a, const Tile& t, bool per_row) const {
   return a.view(shape, a.strides(), a.offset() + t.lo * a.strides()[d]);
 }
 
-RowRunner::Sub RowRunner::start(Group::Kind kind, const Shape& shape) const {
+RowRunner::Sub RowRunner::start(Group::Kind kind, const Shape& shape, int pass) const {
   Sub s;
+  s.pass = pass;
   s.group.kind = kind;
   s.group.device = g_.device;
   s.group.shape = shape;
@@ -201,7 +245,10 @@ StepArg RowRunner::map_arg(Sub& s, const StepArg& a, const Tile& t, bool per_row
     case StepArg::Step:
       break;
   }
-  if (!g_.steps[a.index].per_row) return {StepArg::Step, add_element(s, a.index, t), nullptr};
+  if (!g_.steps[a.index].per_row) {
+    const int at = add_element(s, a.index, t);
+    return at >= 0 ? StepArg{StepArg::Step, at, nullptr} : StepArg{StepArg::Input, -2 - at, nullptr};
+  }
   // A per-row value: an input of this pass, from the pass that computed it.
   int& at = s.row_at[a.index];
   if (at < 0) {
@@ -215,11 +262,25 @@ StepArg RowRunner::map_arg(Sub& s, const StepArg& a, const Tile& t, bool per_row
 
 int RowRunner::add_element(Sub& s, int k, const Tile& t) const {
   if (s.step_at[k] >= 0) return s.step_at[k];
+  const bool kept = t.kept && kept_in_[k] >= 0;
+  if (kept && kept_in_[k] < s.pass) {
+    // Computed by an earlier pass of this tile: read back from its buffer.
+    s.step_at[k] = -2 - int(s.group.inputs.size());
+    s.group.inputs.push_back((*t.kept)[k]);
+    return s.step_at[k];
+  }
   const Step& st = g_.steps[k];
   Step out{st.node, {}, false};
   for (const StepArg& a : st.args) out.args.push_back(map_arg(s, a, t, false, g_.shape));
   s.group.steps.push_back(std::move(out));
-  return s.step_at[k] = int(s.group.steps.size()) - 1;
+  s.step_at[k] = int(s.group.steps.size()) - 1;
+  if (kept) {
+    s.group.outputs.push_back({s.step_at[k], (*t.kept)[k]});
+    for (const int o : outs_[k]) {
+      s.group.outputs.push_back({s.step_at[k], slice(g_.outputs[o].dest, t, false)});
+    }
+  }
+  return s.step_at[k];
 }
 
 // Copies a per-row array into another view of the same shape (a reduction's extra outputs).
@@ -246,7 +307,7 @@ void copy_view(const Array& src, const Array& dst) {
 
 void RowRunner::run_reduction_step(int k, const Tile& t) const {
   const Step& st = g_.steps[k];
-  Sub s = start(Group::Kind::Reduction, tile_shape(g_.shape, t, false));
+  Sub s = start(Group::Kind::Reduction, tile_shape(g_.shape, t, false), pass_of_[k]);
   Step red{st.node, {}, false};
   for (const StepArg& a : st.args) red.args.push_back(map_arg(s, a, t, false, g_.shape));
   s.group.steps.push_back(std::move(red));
@@ -262,7 +323,7 @@ void RowRunner::run_reduction_step(int k, const Tile& t) const {
 void RowRunner::run_row_step(int k, const Tile& t) const {
   const Step& st = g_.steps[k];
   const Shape& shape = st.node->shape;
-  Sub s = start(Group::Kind::Elementwise, tile_shape(shape, t, true));
+  Sub s = start(Group::Kind::Elementwise, tile_shape(shape, t, true), 0);
   Step out{st.node, {}, false};
   for (const StepArg& a : st.args) out.args.push_back(map_arg(s, a, t, true, shape));
   s.group.steps.push_back(std::move(out));
@@ -272,10 +333,11 @@ void RowRunner::run_row_step(int k, const Tile& t) const {
 }
 
 void RowRunner::run_elements(const Tile& t) const {
-  Sub s = start(Group::Kind::Elementwise, tile_shape(g_.shape, t, false));
+  Sub s = start(Group::Kind::Elementwise, tile_shape(g_.shape, t, false), int(passes_.size()));
   for (size_t k = 0; k < g_.steps.size(); ++k) {
     if (g_.steps[k].per_row || outs_[k].empty()) continue;
     const int at = add_element(s, int(k), t);
+    if (at < 0) continue;  // kept: the pass that computed it wrote it out
     for (const int o : outs_[k]) s.group.outputs.push_back({at, slice(g_.outputs[o].dest, t, false)});
   }
   if (!s.group.outputs.empty()) run_elementwise(s.group);
@@ -296,7 +358,7 @@ void RowRunner::run() {
   // Tiles only where each reduction sums every row in the same order over a slice of the rows.
   for (const Pass& p : passes_) {
     for (const int k : p.reductions) {
-      Sub s = start(Group::Kind::Reduction, g_.shape);
+      Sub s = start(Group::Kind::Reduction, g_.shape, pass_of_[k]);
       Step red{g_.steps[k].node, {}, false};
       for (const StepArg& a : g_.steps[k].args) red.args.push_back(map_arg(s, a, Tile{}, false, g_.shape));
       s.group.steps.push_back(std::move(red));
@@ -315,6 +377,9 @@ void RowRunner::run() {
   for (const GroupOutput& o : g_.outputs) {
     if (!g_.steps[o.step].per_row) element_bytes += itemsize(o.dest.dtype());
   }
+  for (size_t k = 0; k < g_.steps.size(); ++k) {
+    if (kept_in_[k] >= 0) element_bytes += itemsize(g_.steps[k].node->dtype);
+  }
   const int64_t bytes_per_index = std::max<int64_t>(1, per_index * int64_t(element_bytes));
   // At least 16 rows (and one per thread) per tile: the reductions choose their order as they
   // would over all rows (reduce.cpp), and at least 2 indices, which keeps the axis in the layout.
@@ -324,9 +389,21 @@ void RowRunner::run() {
   if (len >= n0) return run_tile(Tile{});
   const int64_t tiles = (n0 + len - 1) / len;
   parallel_for(tiles, 1, [&](int64_t lo, int64_t hi, int) {
+    // This thread's buffers for kept values, reused by each of its tiles.
+    std::vector<Array> buffers(g_.steps.size()), kept(g_.steps.size());
+    for (size_t k = 0; k < g_.steps.size(); ++k) {
+      if (kept_in_[k] >= 0) {
+        buffers[k] = Array::empty({len * per_index}, g_.steps[k].node->dtype, g_.device);
+      }
+    }
     for (int64_t i = lo; i < hi; ++i) {
       interruption_point();
-      run_tile(Tile{axis_, i * len, std::min(n0, (i + 1) * len)});
+      const Tile t{axis_, i * len, std::min(n0, (i + 1) * len), &kept};
+      const Shape shape = tile_shape(g_.shape, t, false);
+      for (size_t k = 0; k < g_.steps.size(); ++k) {
+        if (kept_in_[k] >= 0) kept[k] = buffers[k].view(shape, contiguous_strides(shape), 0);
+      }
+      run_tile(t);
     }
   });
 }
