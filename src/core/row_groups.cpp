@@ -109,6 +109,19 @@ bool edges_ok(const Plan& plan, int id, std::span<const int> added, const RowSpa
   return true;
 }
 
+// Whether a member of group `id` reads a per-row value of the group: what makes it a row group.
+bool reads_row_values(const Plan& plan, const GroupDraft& g, int id, const RowSpace& rs) {
+  for (const int m : g.members) {
+    for (const Operand& in : plan.nodes[m].node->inputs) {
+      const Node* p = pending_producer(in);
+      if (p && plan.nodes[plan.index_of(p)].group == id && space_of(p, rs) == Space::Row) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The groups that read members of draft `id` or that its members read.
 SmallVector<int, 8> neighbours(const Plan& plan, const std::vector<GroupDraft>& drafts, int id) {
   SmallVector<int, 8> out = successors(plan, drafts[id], id);
@@ -171,17 +184,29 @@ void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts) {
     if (!fits(plan, g, rs)) continue;
     g.kind = Group::Kind::Rows;  // counted as one while others join
     g.row_axes = rs.axes;
-    bool joined = false;
+    const size_t own = g.members.size();
+    std::vector<std::pair<int, std::vector<int>>> joined;  // drafts taken, with their members
     for (bool grew = true; grew;) {
       grew = false;
       for (const int h : neighbours(plan, drafts, int(seed))) {
-        if (gone[h] || !try_join(plan, drafts, int(seed), h, rs)) continue;
+        if (gone[h]) continue;
+        std::vector<int> members = drafts[h].members;
+        if (!try_join(plan, drafts, int(seed), h, rs)) continue;
         gone[h] = 1;
-        grew = joined = true;
+        joined.emplace_back(h, std::move(members));
+        grew = true;
         break;  // the neighbours changed
       }
     }
-    if (!joined) {
+    if (!reads_row_values(plan, g, int(seed), rs)) {
+      // Only producers joined: a reduction group with its inputs, which the other rules
+      // already fuse where they can; left as it was.
+      for (auto& [h, members] : joined) {
+        for (const int m : members) plan.nodes[m].group = h;
+        drafts[h].members = std::move(members);
+        gone[h] = 0;
+      }
+      g.members.resize(own);
       g.kind = Group::Kind::Reduction;
       g.row_axes = 0;
       continue;
