@@ -155,8 +155,7 @@ size_t operand_bytes(const ParamLayout& l, const Array& a, const Shape& space) {
 // Fields every kernel of a group has: sizes, the shape, launch values, the reduction's bookkeeping.
 size_t fixed_bytes(const ParamLayout& l, Group::Kind kind, const Shape& space) {
   const bool reduces = kind == Group::Kind::Reduction || kind == Group::Kind::Rows;
-  return (reduces ? l.fixed_reduction : l.fixed_elementwise) +
-         l.per_dim * space.size();
+  return (reduces ? l.fixed_reduction : l.fixed_elementwise) + l.per_dim * space.size();
 }
 
 size_t scalar_bytes(const ParamLayout& l, const Node& n) {
@@ -501,7 +500,8 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
     const PlanNode& pn = plan.nodes[m];
     Step step{pn.node, {}};
     // Per-element steps have the group's shape (row_groups.cpp's rule).
-    step.per_row = rows && (op_class(pn.node->op) == OpClass::Reduction || pn.node->shape != g.shape);
+    step.per_row =
+        rows && (op_class(pn.node->op) == OpClass::Reduction || pn.node->shape != g.shape);
     for (const Operand& in : pn.node->inputs) {
       StepArg arg{StepArg::Scalar};
       const Node* p = pending_producer(in);

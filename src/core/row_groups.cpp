@@ -26,11 +26,11 @@ namespace accel::plan {
 namespace {
 
 struct RowSpace {
-  Shape shape;           // S
-  uint64_t axes = 0;     // M
-  Shape kept;            // S without M: the shape of a reduction's result
-  Shape keep;            // S with M as 1s: the keepdims shape
-  Strides broadcast;     // a per-row value (C order over the rows) broadcast over S
+  Shape shape;        // S
+  uint64_t axes = 0;  // M
+  Shape kept;         // S without M: the shape of a reduction's result
+  Shape keep;         // S with M as 1s: the keepdims shape
+  Strides broadcast;  // a per-row value (C order over the rows) broadcast over S
 };
 
 RowSpace row_space(const Shape& shape, uint64_t axes) {

@@ -177,7 +177,7 @@ struct FoldR {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       constexpr bool kMax = std::is_same_v<Op, ops::Maximum>;
       T r;
-      if (n >= 64 && (kMax || std::is_same_v<Op, ops::Minimum>) && fold_lanes<T, kMax>(x, n, r)) {
+      if (n >= 64 && (kMax || std::is_same_v<Op, ops::Minimum>)&&fold_lanes<T, kMax>(x, n, r)) {
         acc = Sem::lift(acc.valid ? Sem::fold(acc.v, r) : r, 0);
         return;
       }

@@ -81,11 +81,11 @@ class RowRunner {
 
   const Group& g_;
   int nd_;
-  std::vector<int> kept_;  // kept axes of the group's space
-  int axis_ = -1;          // the axis tiles slice: the outermost kept one
-  std::vector<Array> homes_;                 // per per-row step: where its values live
-  std::vector<SmallVector<int, 1>> outs_;    // per step: its outputs
-  std::vector<int> pre_rows_;                // per-row steps that need no reduction
+  std::vector<int> kept_;                  // kept axes of the group's space
+  int axis_ = -1;                          // the axis tiles slice: the outermost kept one
+  std::vector<Array> homes_;               // per per-row step: where its values live
+  std::vector<SmallVector<int, 1>> outs_;  // per step: its outputs
+  std::vector<int> pre_rows_;              // per-row steps that need no reduction
   std::vector<Pass> passes_;
   std::vector<int> pass_of_;  // per reduction step: its pass
   // Per per-element step: the pass that computes it and keeps its values in a tile buffer for
@@ -124,8 +124,8 @@ RowRunner::RowRunner(const Group& g) : g_(g), nd_(int(g.shape.size())) {
     last = std::max(last, avail[k]);
     // A reduction writes its values contiguously (reduce.cpp); others anywhere.
     const Array* dest = outs_[k].empty() ? nullptr : &g.outputs[outs_[k][0]].dest;
-    const bool usable = dest && (!reduces || (dest->offset() == 0 &&
-                                              is_row_major(dest->shape(), dest->strides())));
+    const bool usable =
+        dest && (!reduces || (dest->offset() == 0 && is_row_major(dest->shape(), dest->strides())));
     homes_[k] = usable ? *dest : Array::empty(st.node->shape, st.node->dtype, g.device);
   }
   passes_.resize(last);
@@ -247,7 +247,8 @@ StepArg RowRunner::map_arg(Sub& s, const StepArg& a, const Tile& t, bool per_row
   }
   if (!g_.steps[a.index].per_row) {
     const int at = add_element(s, a.index, t);
-    return at >= 0 ? StepArg{StepArg::Step, at, nullptr} : StepArg{StepArg::Input, -2 - at, nullptr};
+    return at >= 0 ? StepArg{StepArg::Step, at, nullptr}
+                   : StepArg{StepArg::Input, -2 - at, nullptr};
   }
   // A per-row value: an input of this pass, from the pass that computed it.
   int& at = s.row_at[a.index];
@@ -338,7 +339,8 @@ void RowRunner::run_elements(const Tile& t) const {
     if (g_.steps[k].per_row || outs_[k].empty()) continue;
     const int at = add_element(s, int(k), t);
     if (at < 0) continue;  // kept: the pass that computed it wrote it out
-    for (const int o : outs_[k]) s.group.outputs.push_back({at, slice(g_.outputs[o].dest, t, false)});
+    for (const int o : outs_[k])
+      s.group.outputs.push_back({at, slice(g_.outputs[o].dest, t, false)});
   }
   if (!s.group.outputs.empty()) run_elementwise(s.group);
 }
@@ -360,7 +362,8 @@ void RowRunner::run() {
     for (const int k : p.reductions) {
       Sub s = start(Group::Kind::Reduction, g_.shape, pass_of_[k]);
       Step red{g_.steps[k].node, {}, false};
-      for (const StepArg& a : g_.steps[k].args) red.args.push_back(map_arg(s, a, Tile{}, false, g_.shape));
+      for (const StepArg& a : g_.steps[k].args)
+        red.args.push_back(map_arg(s, a, Tile{}, false, g_.shape));
       s.group.steps.push_back(std::move(red));
       if (reduction_order_depends_on_threads(s.group)) return run_tile(Tile{});
     }

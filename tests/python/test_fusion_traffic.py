@@ -82,7 +82,8 @@ def gray_scott(xp, u, v, du=0.16, dv=0.08, f=0.035, k=0.065, dt=1.0):
 
     uc, vc = u[1:-1, 1:-1], v[1:-1, 1:-1]
     uvv = uc * vc * vc
-    return uc + dt * (du * lap(u) - uvv + f * (1 - uc)), vc + dt * (dv * lap(v) + uvv - (f + k) * vc)
+    return (uc + dt * (du * lap(u) - uvv + f * (1 - uc)),
+            vc + dt * (dv * lap(v) + uvv - (f + k) * vc))
 
 
 def leapfrog(xp, x, v, m, dt=0.01):
