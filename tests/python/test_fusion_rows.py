@@ -265,3 +265,4 @@ def test_a_reduction_read_back_by_a_group_it_depends_on_joins_a_row_group(rng, d
     u_np = t_np + 1.0
     assert_matches(w, t_np * u_np.sum(axis=0), rtol=1e-12, atol=1e-10)
     assert_matches(v, u_np[::-1] * 2.0)
+
