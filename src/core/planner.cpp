@@ -13,6 +13,9 @@
 // when fused, so it is never computed twice; in a reduction group too, where the backend writes
 // such values (the CPU: the reduction's prologue runs block by block over the same elements).
 //
+// Row groups (row_groups.cpp) are formed from these groups afterwards: a reduction and the work
+// that reads its result broadcast back over the same rows.
+//
 // Horizontal fusion: groups that nothing else in the plan reads (the arrays `eval` was given)
 // can run in any order after their inputs; elementwise ones over the same iteration space are
 // merged, so that `eval(a + b, a * b)` reads a and b once.
