@@ -71,6 +71,38 @@ _expr_black_scholes.inputs = lambda rng, n: [
     rng.uniform(lo, hi, n).astype(np.float32) for lo, hi in ((5, 30), (1, 100), (0.25, 10))]
 
 
+def _expr_softmax(xp, x):
+    """Row softmax: the max, exp(x - max), and its sum, broadcast back over each row."""
+    e = xp.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+# 8192 rows of n / 8192 float32 (8192 x 8192 at 2^26).
+_expr_softmax.inputs = lambda rng, n: [rng.standard_normal((8192, n // 8192), dtype=np.float32)]
+_expr_softmax.torch_expr = lambda x: (lambda e: e / e.sum(-1, keepdim=True))(
+    torch.exp(x - x.amax(-1, keepdim=True)))
+_expr_softmax.torch_library = lambda x: torch.softmax(x, -1)
+
+
+def _expr_layer_norm(xp, x, g, b):
+    """Layer norm: the mean, the centred variance, then scale and shift per column."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / xp.sqrt(var + 1e-5) * g + b
+
+
+# 8192 rows of n / 16384 float32 (8192 x 4096 at 2^26), a scale and a shift per column.
+_expr_layer_norm.inputs = lambda rng, n: [
+    rng.standard_normal((8192, n // 16384), dtype=np.float32),
+    rng.uniform(0.5, 1.5, n // 16384).astype(np.float32),
+    rng.standard_normal(n // 16384, dtype=np.float32)]
+_expr_layer_norm.nbytes = lambda n: 4 * (2 * (n // 2) + 2 * (n // 16384))
+_expr_layer_norm.torch_expr = lambda x, g, b: (lambda m: (x - m) / torch.sqrt(
+    ((x - m) ** 2).mean(-1, keepdim=True) + 1e-5) * g + b)(x.mean(-1, keepdim=True))
+_expr_layer_norm.torch_library = lambda x, g, b: torch.nn.functional.layer_norm(
+    x, x.shape[-1:], g, b, 1e-5)
+
+
 def _expr_sinc(xp, x):
     return xp.sinc(x)
 
@@ -90,6 +122,9 @@ FUSION_CASES = [
     ("fused 20 ops 6x2^26", _expr_twenty, 6, 1),
     ("fused t=a-b kept, (t*t).sum()", _expr_kept_sumsq, 2, 1),
     ("black-scholes 3x2^26 -> 2", _expr_black_scholes, 3, 2),
+    # Reductions broadcast back over their rows (row groups; the bytes: x read, result written).
+    ("softmax 8192x8192 f32", _expr_softmax, 1, 1),
+    ("layer norm 8192x4096 f32", _expr_layer_norm, 3, 1),
     # NumPy breadth beyond the op table (issue 6, part B): one kernel each.
     ("sinc 2^26", _expr_sinc, 1, 1),
     ("i0 2^26", _expr_i0, 1, 1),
@@ -117,7 +152,7 @@ def case_fused(fn, nin, nout, n):
     make = getattr(fn, "inputs", None)
     host = make(rng, n) if make else [rng.standard_normal(n, dtype=np.float32)
                                       for _ in range(nin)]
-    nbytes = 4 * n * (nin + nout)
+    nbytes = fn.nbytes(n) if hasattr(fn, "nbytes") else 4 * n * (nin + nout)
     xs = [ap.asarray(h, device="cuda") for h in host]
     def run_ap():
         r = fn(ap, *xs)
@@ -144,8 +179,12 @@ def case_fused(fn, nin, nout, n):
     if torch is not None:
         ts = [torch.from_numpy(h).cuda() for h in host]
         ns = _torch_ns()
-        out["torch"] = timer_torch(lambda: fn(ns, *ts))
-        compiled = torch.compile(lambda *args: fn(ns, *args))
+        expr = getattr(fn, "torch_expr", None) or (lambda *args: fn(ns, *args))
+        out["torch"] = timer_torch(lambda: expr(*ts))
+        library = getattr(fn, "torch_library", None)
+        if library is not None:  # torch's own kernel for the whole operation (torch.softmax)
+            out["torch_library"] = timer_torch(lambda: library(*ts))
+        compiled = torch.compile(expr)
         t0 = time.perf_counter()
         compiled(*ts)
         torch.cuda.synchronize()

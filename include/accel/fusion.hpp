@@ -20,6 +20,10 @@ struct FusionRecord {
   std::string cache;                 // "hit" or "miss" (CUDA: "memory hit", "disk hit", "compiled")
   bool structure_seen = false;       // a group of this structure ran before (since the reset)
   size_t param_bytes = 0;            // kernel parameter bytes, as the planner counts them
+  // Memory traffic the group needs at least: each input's distinct elements (a broadcast axis
+  // counts once) and each output's elements, in bytes.
+  size_t bytes_read = 0;
+  size_t bytes_written = 0;
 };
 
 // Receives every group run while set (null: off). ACCELPY_DEBUG_FUSION=1 in the environment

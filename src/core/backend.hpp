@@ -35,6 +35,9 @@ struct ParamLayout {
 struct BackendLimits {
   size_t param_block_bytes = 4000;  // a group's kernel parameters
   size_t max_group_steps = 128;     // steps of one group
+  // Whether the backend runs Rows groups (group.hpp); without them a reduction whose result is
+  // broadcast back into elementwise work ends its group, as it did before row groups.
+  bool row_groups = true;
   ParamLayout params;
 };
 

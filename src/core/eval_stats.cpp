@@ -41,6 +41,7 @@ std::atomic<uint64_t> g_structures_generation{0};
 uint64_t structure_of(const Group& g) {
   WordHash f;
   f.add(uint64_t(g.kind));
+  f.add(g.row_axes);
   f.add(uint64_t(g.device.type));
   f.add(g.shape.size());
   for (const Array& in : g.inputs) {
@@ -56,6 +57,7 @@ uint64_t structure_of(const Group& g) {
     f.add(uint64_t(st.node->op));
     f.add(uint64_t(st.node->dtype));
     f.add(st.node->params.axes);
+    f.add(uint64_t(st.per_row));
     for (const StepArg& a : st.args) {
       f.add(uint64_t(a.kind));
       f.add(a.kind == StepArg::Scalar ? uint64_t(a.scalar->dtype) : uint64_t(a.index));

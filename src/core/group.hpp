@@ -1,6 +1,8 @@
 // A Group is one kernel's worth of work, as the planner (planner.cpp) cuts the pending graph:
-// elementwise steps over one iteration space, optionally ended by one reduction, or a single
-// node of another kind. Backends execute groups; they never walk the graph themselves.
+// elementwise steps over one iteration space, optionally ended by one reduction; a row group
+// (reductions over the same axes and the elementwise work that reads their results broadcast
+// back over the rows: softmax, layer norm); or a single node of another kind. Backends execute
+// groups; they never walk the graph themselves.
 #pragma once
 
 #include <vector>
@@ -18,6 +20,9 @@ struct StepArg {
 struct Step {
   const Node* node;
   SmallVector<StepArg, 3> args;  // one per node operand, in order
+  // Rows groups: the step computes one value per row (a reduction, or elementwise work over
+  // the reductions' results); the others compute one value per element of the space.
+  bool per_row = false;
 };
 
 struct GroupOutput {
@@ -26,7 +31,7 @@ struct GroupOutput {
 };
 
 struct Group {
-  enum class Kind : uint8_t { Elementwise, Reduction, Single };
+  enum class Kind : uint8_t { Elementwise, Reduction, Rows, Single };
   Kind kind = Kind::Elementwise;
   Device device;
   // Elementwise and Reduction: the iteration space of the elementwise steps (for a reduction,
@@ -35,6 +40,15 @@ struct Group {
   std::vector<Array> inputs;
   std::vector<Step> steps;  // in dependency order; a Reduction group's last step reduces
   std::vector<GroupOutput> outputs;
+  // Rows groups (row_groups.cpp): every reduction step reduces the axes of this mask (bit d:
+  // dimension d of `shape`); a row is one index of the other (kept) axes, and rows are numbered
+  // in C order of the kept axes. Per-row steps have the reduction's result shape, with or
+  // without the reduced axes as 1s; they read per-row values as laid out and per-element steps
+  // read them broadcast over the reduced axes. An input read by per-row steps has their shape
+  // (row_inputs[i] set), the others the group's shape. Outputs of per-row steps have the step's
+  // shape.
+  uint64_t row_axes = 0;
+  std::vector<char> row_inputs;
 };
 
 }  // namespace accel

@@ -58,6 +58,7 @@ struct GroupDraft {
   std::vector<int> members;
   size_t param_bound = 0;  // an upper bound of the kernel parameter bytes (see planner.cpp)
   const BackendLimits* limits = nullptr;  // of the device's backend
+  uint64_t row_axes = 0;                  // Rows: the reduced axes (Group::row_axes)
 };
 
 // Cuts the plan into groups, walking consumers first; drafts come out in reverse execution
@@ -65,6 +66,32 @@ struct GroupDraft {
 // reads (the results `eval(a + b, a * b)` asks for) are merged into one.
 // `fusion` false: every node is a group of its own (ACCELPY_FUSION=0).
 std::vector<GroupDraft> form_groups(Plan& plan, bool fusion);
+
+// Grouping rules shared by the planner's files (planner.cpp, row_groups.cpp).
+
+// Whether operand `in` of a consumer reads producer `p`'s output exactly as laid out.
+bool reads_as_is(const Operand& in, const Node* p);
+// Elementwise ops and generators: what joins its consumers' group.
+bool fusible(OpKind op);
+// The groups that read the results of group `g`'s members (other than g).
+SmallVector<int, 8> successors(const Plan& plan, const GroupDraft& g, int id);
+// Whether a path of plan edges leads from group `from` to any of `to` (groups are formed
+// consumers first, so every consumer already has its group).
+bool reaches(const Plan& plan, const std::vector<GroupDraft>& drafts, int from,
+             std::span<const int> to);
+// The exact parameter count for a draft plus a candidate member (-1: none): distinct views read
+// from outside, outputs, scalars (the same accounting as param_bytes(Group)).
+size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, int candidate,
+                         bool candidate_writes);
+// Drops the drafts marked in `gone` and orders the rest so that, run from the last draft to the
+// first (as the evaluator does), every group runs after the groups it reads: a merged group may
+// have to run earlier or later than either of its parts did. Kahn's algorithm over the group
+// graph, taking ready groups in their former order where the graph leaves a choice.
+void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
+                          const std::vector<char>& gone);
+// Merges reductions over the same axes with the elementwise work that reads their results
+// broadcast back over the rows into Rows groups, where the backend runs them (row_groups.cpp).
+void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts);
 
 // The node's own output storage, as a fresh contiguous array: where its group writes it.
 Array contiguous_dest(const Node* n);

@@ -13,6 +13,9 @@
 // when fused, so it is never computed twice; in a reduction group too, where the backend writes
 // such values (the CPU: the reduction's prologue runs block by block over the same elements).
 //
+// Row groups (row_groups.cpp) are formed from these groups afterwards: a reduction and the work
+// that reads its result broadcast back over the same rows.
+//
 // Horizontal fusion: groups that nothing else in the plan reads (the arrays `eval` was given)
 // can run in any order after their inputs; elementwise ones over the same iteration space are
 // merged, so that `eval(a + b, a * b)` reads a and b once.
@@ -122,9 +125,6 @@ void analyze_references(std::span<Storage* const> targets, Plan& plan) {
   }
 }
 
-namespace {
-
-// Whether operand `in` of a consumer reads producer `p`'s output exactly as laid out.
 bool reads_as_is(const Operand& in, const Node* p) {
   const Array& a = in.array;
   return a.dtype() == p->dtype && a.offset() == 0 && a.shape() == p->shape &&
@@ -135,6 +135,8 @@ bool fusible(OpKind op) {
   const OpClass c = op_class(op);
   return c == OpClass::Elementwise || c == OpClass::Generator;
 }
+
+namespace {
 
 // Every backend writes values computed inside a reduction group (its prologue) to memory, so a
 // referenced intermediate joins the reduction's group. Each element of the iteration space is
@@ -155,8 +157,8 @@ size_t operand_bytes(const ParamLayout& l, const Array& a, const Shape& space) {
 
 // Fields every kernel of a group has: sizes, the shape, launch values, the reduction's bookkeeping.
 size_t fixed_bytes(const ParamLayout& l, Group::Kind kind, const Shape& space) {
-  return (kind == Group::Kind::Reduction ? l.fixed_reduction : l.fixed_elementwise) +
-         l.per_dim * space.size();
+  const bool reduces = kind == Group::Kind::Reduction || kind == Group::Kind::Rows;
+  return (reduces ? l.fixed_reduction : l.fixed_elementwise) + l.per_dim * space.size();
 }
 
 size_t scalar_bytes(const ParamLayout& l, const Node& n) {
@@ -168,12 +170,12 @@ size_t scalar_bytes(const ParamLayout& l, const Node& n) {
 }
 
 size_t output_bytes(const ParamLayout& l, Group::Kind kind, const Shape& space) {
-  return l.operand +
-         (kind == Group::Kind::Reduction ? l.reduction_output_stride * space.size() : 0);
+  const bool reduces = kind == Group::Kind::Reduction || kind == Group::Kind::Rows;
+  return l.operand + (reduces ? l.reduction_output_stride * space.size() : 0);
 }
 
-// The exact count for a draft plus a candidate member: distinct views read from outside, outputs,
-// scalars (the same accounting as param_bytes(Group)).
+}  // namespace
+
 size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, int candidate,
                          bool candidate_writes) {
   const ParamLayout& l = g.limits->params;
@@ -183,7 +185,8 @@ size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, in
     const PlanNode& pn = plan.nodes[m];
     bytes += scalar_bytes(l, *pn.node);
     if (writes) bytes += output_bytes(l, g.kind, g.shape) * (1 + pn.duplicates.size());
-    if (op_class(pn.node->op) == OpClass::Reduction) return;  // reads the group's values
+    // A Reduction group's reduction reads the group's values; a Rows group's may read an input.
+    if (g.kind == Group::Kind::Reduction && op_class(pn.node->op) == OpClass::Reduction) return;
     for (const Operand& in : pn.node->inputs) {
       if (in.is_scalar()) continue;
       const Node* p = pending_producer(in);
@@ -202,6 +205,8 @@ size_t draft_param_bytes(const Plan& plan, const GroupDraft& g, int group_id, in
   if (candidate >= 0) add_member(candidate, candidate_writes);
   return bytes;
 }
+
+namespace {
 
 // An upper bound of what node `pn` adds to a group's parameters (every array operand an input).
 size_t member_bound(const PlanNode& pn, const GroupDraft& g, bool writes) {
@@ -293,7 +298,8 @@ void merge_roots(Plan& plan, std::vector<GroupDraft>& drafts) {
   drafts = std::move(kept);
 }
 
-// The groups that read the results of group `g`'s members (other than g).
+}  // namespace
+
 SmallVector<int, 8> successors(const Plan& plan, const GroupDraft& g, int id) {
   SmallVector<int, 8> out;
   for (int m : g.members) {
@@ -305,8 +311,6 @@ SmallVector<int, 8> successors(const Plan& plan, const GroupDraft& g, int id) {
   return out;
 }
 
-// Whether a path of plan edges leads from group `from` to any of `to` (groups are formed
-// consumers first, so every consumer already has its group).
 bool reaches(const Plan& plan, const std::vector<GroupDraft>& drafts, int from,
              std::span<const int> to) {
   SmallVector<int, 16> stack;
@@ -326,6 +330,8 @@ bool reaches(const Plan& plan, const std::vector<GroupDraft>& drafts, int from,
   }
   return false;
 }
+
+namespace {
 
 // Node `ii` feeds several elementwise groups over its own iteration space that do not depend on
 // each other (Black-Scholes' call and put both read cnd(d1)): merges them into one, with several
@@ -376,10 +382,8 @@ int merge_consumer_groups(Plan& plan, std::vector<GroupDraft>& drafts, std::vect
   return into;
 }
 
-// Drops the merged-away drafts and orders the rest so that, run from the last draft to the
-// first (as the evaluator does), every group runs after the groups it reads: a merged group
-// may have to run earlier or later than either of its parts did. Kahn's algorithm over the
-// group graph, taking ready groups in their former order where the graph leaves a choice.
+}  // namespace
+
 void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
                           const std::vector<char>& gone) {
   const int count = int(drafts.size());
@@ -418,8 +422,6 @@ void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
   }
   drafts = std::move(kept);
 }
-
-}  // namespace
 
 Array contiguous_dest(const Node* n) {
   return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape,
@@ -480,7 +482,10 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
     gone.resize(drafts.size(), 0);
     reorder_after_merges(plan, drafts, gone);
   }
-  if (fusion) merge_roots(plan, drafts);
+  if (fusion) {
+    form_row_groups(plan, drafts);
+    merge_roots(plan, drafts);
+  }
   return drafts;
 }
 
@@ -489,12 +494,17 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
   g.kind = draft.kind;
   g.device = draft.device;
   g.shape = draft.shape;
+  g.row_axes = draft.row_axes;
+  const bool rows = g.kind == Group::Kind::Rows;
   std::sort(draft.members.begin(), draft.members.end());  // topological order
   const std::vector<int>& members = draft.members;
   const int group_id = plan.nodes[members[0]].group;
   for (int m : members) {
     const PlanNode& pn = plan.nodes[m];
     Step step{pn.node, {}};
+    // Per-element steps have the group's shape (row_groups.cpp's rule).
+    step.per_row =
+        rows && (op_class(pn.node->op) == OpClass::Reduction || pn.node->shape != g.shape);
     for (const Operand& in : pn.node->inputs) {
       StepArg arg{StepArg::Scalar};
       const Node* p = pending_producer(in);
@@ -511,7 +521,10 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
         for (size_t i = 0; i < g.inputs.size(); ++i) {
           if (g.inputs[i].same_view(in.array)) arg.index = int(i);
         }
-        if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
+        if (arg.index == int(g.inputs.size())) {
+          g.inputs.push_back(in.array);
+          if (rows) g.row_inputs.push_back(in.array.shape() != g.shape);
+        }
       }
       step.args.push_back(arg);
     }

@@ -14,6 +14,7 @@
 #include "src/cpu/lapack.hpp"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
+#include "src/cpu/row_group.hpp"
 #include "src/cpu/scatter.hpp"
 #include "src/cpu/sort_scan.hpp"
 #include "src/cpu/thread_pool.hpp"
@@ -35,6 +36,8 @@ class CpuBackend final : public Backend {
         return run_elementwise(group);
       case Group::Kind::Reduction:
         return run_reduction(group);
+      case Group::Kind::Rows:
+        return run_rows(group);
       case Group::Kind::Single:
         return run_concatenate_as_copies(group, run_elementwise);
     }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "accel/dtype_traits.hpp"
@@ -130,6 +131,37 @@ struct ProdR {
   Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
+// The max (or min) of float32/float64 values in one cache line of independent lanes, which
+// compilers vectorize; the scalar fold below chains every element through one comparison.
+// Returns false where the lanes could differ from the scalar fold: a NaN (the first one is the
+// result) or a zero result (the fold keeps the last of tied +0 and -0).
+template <class T, bool Max>
+bool fold_lanes(const T* x, int64_t n, T& out) {
+  constexpr int L = 64 / sizeof(T);
+  T m[L];
+  int nan = 0;
+  for (int j = 0; j < L; ++j) {
+    m[j] = x[j];
+    nan |= x[j] != x[j];
+  }
+  int64_t i = L;
+  for (; i + L <= n; i += L) {
+    for (int j = 0; j < L; ++j) {
+      const T v = x[i + j];
+      m[j] = (Max ? v > m[j] : v < m[j]) ? v : m[j];
+      nan |= v != v;
+    }
+  }
+  T r = m[0];
+  for (int j = 1; j < L; ++j) r = (Max ? m[j] > r : m[j] < r) ? m[j] : r;
+  for (; i < n; ++i) {
+    nan |= x[i] != x[i];
+    r = (Max ? x[i] > r : x[i] < r) ? x[i] : r;
+  }
+  out = r;
+  return !nan && r != T(0);
+}
+
 // max/min. Never empty: the front-end rejects empty max/min as NumPy does. Column accumulators
 // are plain values: every column sees its first row before any merge.
 template <class T, class Op>
@@ -142,6 +174,14 @@ struct FoldR {
   Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
     if (n == 0) return;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      constexpr bool kMax = std::is_same_v<Op, ops::Maximum>;
+      T r;
+      if (n >= 64 && (kMax || std::is_same_v<Op, ops::Minimum>)&&fold_lanes<T, kMax>(x, n, r)) {
+        acc = Sem::lift(acc.valid ? Sem::fold(acc.v, r) : r, 0);
+        return;
+      }
+    }
     T v = acc.valid ? Sem::fold(acc.v, x[0]) : x[0];
     for (int64_t i = 1; i < n; ++i) v = Sem::fold(v, x[i]);
     acc = Sem::lift(v, 0);
@@ -221,6 +261,16 @@ struct Geometry {
   int64_t reduced;  // product of the reduced axes
 };
 
+// Whether an inner reduction splits each output's range across the threads (few, long outputs).
+bool inner_splits(const Geometry& g, int threads) {
+  return !(g.outputs >= threads || g.outputs * g.reduced < kParallelMin || g.reduced <= kBlock);
+}
+
+// Whether an outer reduction accumulates bands of rows per thread (few columns, many rows).
+bool outer_bands(const Geometry& g, int threads) {
+  return !(g.outputs >= int64_t(threads) * kBlock || g.reduced * g.outputs < kParallelMin);
+}
+
 // Kept axes first: output o reduces linear range [o * reduced, (o + 1) * reduced).
 template <class R>
 void run_inner(const R& r, const Program& prog, const StepArg& arg, typename R::Out* out,
@@ -236,7 +286,7 @@ void run_inner(const R& r, const Program& prog, const StepArg& arg, typename R::
     }
   };
   const int threads = num_threads();
-  if (no >= threads || no * rn < kParallelMin || rn <= kBlock) {
+  if (!inner_splits(g, threads)) {
     const int64_t per_block = rn > 0 && rn <= kBlock ? kBlock / rn : 1;
     const int64_t grain = no * rn < kParallelMin ? no : std::max<int64_t>(per_block, 1);
     parallel_for(no, grain, [&](int64_t lo, int64_t hi, int) {
@@ -291,7 +341,7 @@ void run_outer(const R& r, const Program& prog, const StepArg& arg, typename R::
     }
   };
   const int threads = num_threads();
-  if (cols >= int64_t(threads) * kBlock || rows * cols < kParallelMin) {
+  if (!outer_bands(g, threads)) {
     parallel_for(
         cols, rows * cols < kParallelMin ? cols : kBlock, [&](int64_t lo, int64_t hi, int) {
           Program::Scratch s;
@@ -346,13 +396,19 @@ void run_with(const R& r, const Group& group, bool outer, const std::vector<int>
   }
 }
 
-}  // namespace
+// The order a reduction group sums in: kept axes first (inner) or reduced axes first (outer).
+struct Order {
+  Geometry geo{1, 1};
+  bool outer = false;
+  std::vector<int> perm;  // the iteration space's dimensions, outermost first
+};
 
-void run_reduction(const Group& group) {
+Order reduction_order(const Group& group) {
   const Node& node = *group.steps.back().node;
   const int nd = int(group.shape.size());
   std::vector<int> kept, reduced;
-  Geometry geo{1, 1};
+  Order order;
+  Geometry& geo = order.geo;
   for (int d = 0; d < nd; ++d) {
     if ((node.params.axes >> d) & 1) {
       reduced.push_back(d);
@@ -362,7 +418,6 @@ void run_reduction(const Group& group) {
       geo.outputs *= group.shape[d];
     }
   }
-  if (geo.outputs == 0) return;
   // Outer when the fastest-moving memory axis of the reduced values is kept and there are
   // enough outputs for column blocks to pay off. Values computed by the group's steps are laid
   // out as they would be in memory of their own (C order): the order of summation, and so the
@@ -381,9 +436,27 @@ void run_reduction(const Group& group) {
     }
     outer = fastest >= 0 && !((node.params.axes >> fastest) & 1);
   }
-  std::vector<int> perm = outer ? reduced : kept;
+  order.outer = outer;
+  order.perm = outer ? reduced : kept;
   const std::vector<int>& rest = outer ? kept : reduced;
-  perm.insert(perm.end(), rest.begin(), rest.end());
+  order.perm.insert(order.perm.end(), rest.begin(), rest.end());
+  return order;
+}
+
+}  // namespace
+
+bool reduction_order_depends_on_threads(const Group& group) {
+  const Order o = reduction_order(group);
+  return o.outer ? outer_bands(o.geo, num_threads()) : inner_splits(o.geo, num_threads());
+}
+
+void run_reduction(const Group& group) {
+  const Node& node = *group.steps.back().node;
+  const Order order = reduction_order(group);
+  const Geometry& geo = order.geo;
+  const bool outer = order.outer;
+  const std::vector<int>& perm = order.perm;
+  if (geo.outputs == 0) return;
 
   dispatch_dtype(node.compute, [&](auto tag) {
     using T = typename decltype(tag)::type;

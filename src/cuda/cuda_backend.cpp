@@ -103,6 +103,9 @@ class CudaBackend final : public Backend {
       case Group::Kind::Elementwise:
       case Group::Kind::Reduction:
         return run_kernel(c, group);
+      case Group::Kind::Rows:
+        // limits() says this backend runs no row groups: the planner never forms one for it.
+        throw Error("internal: a row group reached the CUDA backend");
       case Group::Kind::Single:
         if (group.steps[0].node->op == OpKind::Concatenate) {
           // One copy kernel per input.
@@ -142,6 +145,7 @@ class CudaBackend final : public Backend {
     static const BackendLimits l = [] {
       BackendLimits r;
       r.param_block_bytes = kMaxParamBytes;
+      r.row_groups = false;  // no generated row kernel yet: reductions end their groups
       return r;
     }();
     return l;

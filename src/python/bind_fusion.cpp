@@ -27,6 +27,8 @@ nb::dict record_dict(const FusionRecord& r) {
   d["cache"] = r.cache;
   d["structure_seen"] = r.structure_seen;
   d["param_bytes"] = r.param_bytes;
+  d["bytes_read"] = r.bytes_read;
+  d["bytes_written"] = r.bytes_written;
   d["line"] = format_fusion_record(r);
   return d;
 }

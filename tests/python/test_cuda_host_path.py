@@ -403,3 +403,18 @@ def test_cuda_in_a_forked_child_raises_naming_fork_and_spawn(fake_driver):
         print("parent ok")
     """)
     assert out.split() == ["child", "0", "parent", "ok"]
+
+
+def test_cuda_keeps_reductions_apart_until_it_has_a_row_kernel(fake_driver):
+    """BackendLimits::row_groups is off on CUDA: softmax plans as the four groups it was (run on
+    the fake driver, which launches nothing: the plan is what is checked)."""
+    out = run_fake(fake_driver, """
+    import numpy as np, accelpy as ap
+    x = ap.asarray(np.ones((64, 96), np.float32), device="cuda")
+    with ap.debug_fusion(stream=None) as log:
+        e = ap.exp(x - x.max(axis=-1, keepdims=True))
+        ap.eval(e / e.sum(axis=-1, keepdims=True))
+    print("kinds:", ",".join(r["kind"] for r in log))
+    """)
+    kinds = out.splitlines()[-1].removeprefix("kinds: ").split(",")
+    assert "rows" not in kinds and len(kinds) == 4, kinds

@@ -82,7 +82,8 @@ def test_a_kept_shared_subexpression_is_written_by_the_merged_kernel(rng, device
 
 def test_groups_with_a_path_between_them_are_not_merged(rng, device, fused):
     # t feeds u's group and w's; w also reads a reduction of u: merging u's and w's groups would
-    # put the reduction both before and after the merged kernel.
+    # put the reduction both before and after the merged kernel. (w reads the sum reversed, which
+    # keeps it out of a row group: test_fusion_rows.py has the row group this would otherwise be.)
     a_np = rng.uniform(-2, 2, (30, 40))
     a = ap.asarray(a_np)
     with ap.debug_fusion(stream=None) as log:
@@ -90,12 +91,12 @@ def test_groups_with_a_path_between_them_are_not_merged(rng, device, fused):
         u = t + 1.0
         s = u.sum(axis=0)
         v = u[::-1] * 2.0  # keeps u out of the reduction's group
-        w = t * s
+        w = t * s[::-1]
         ap.eval(w, v)
     assert len(log) >= 3
     t_np = a_np * 3.0
     u_np = t_np + 1.0
-    assert_matches(w, t_np * u_np.sum(axis=0), rtol=1e-12, atol=1e-10)
+    assert_matches(w, t_np * u_np.sum(axis=0)[::-1], rtol=1e-12, atol=1e-10)
     assert_matches(v, u_np[::-1] * 2.0)
 
 

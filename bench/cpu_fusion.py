@@ -1,0 +1,103 @@
+"""CPU benchmarks of whole-program fusion beside NumPy, measured in the same run: Black-Scholes
+(one group, two outputs), row softmax and layer norm (row groups: one read of the input, one
+write of the result). Targets on 2 cores: Black-Scholes >= 2.5x NumPy's speed, softmax and layer
+norm >= 2x. Each figure is the median of timed runs after warm-up; the spread (min..max over the
+runs) is printed beside it, since the machine may be shared.
+
+    python bench/cpu_fusion.py [--quick] [--repeat N]
+"""
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import accelpy as ap
+
+
+def black_scholes(xp, S, X, T, R=0.02, V=0.30):
+    def cnd(d):
+        k = 1.0 / (1.0 + 0.2316419 * xp.abs(d))
+        ret = 0.3989422804014327 * xp.exp(-0.5 * d * d) * (k * (0.31938153 + k * (
+            -0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))
+        return xp.where(d > 0, 1.0 - ret, ret)
+
+    sqrt_t = xp.sqrt(T)
+    d1 = (xp.log(S / X) + (R + 0.5 * V * V) * T) / (V * sqrt_t)
+    d2 = d1 - V * sqrt_t
+    c1, c2 = cnd(d1), cnd(d2)
+    exp_rt = xp.exp(-R * T)
+    return S * c1 - X * exp_rt * c2, X * exp_rt * (1.0 - c2) - S * (1.0 - c1)
+
+
+def softmax(xp, x):
+    e = xp.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def layer_norm(xp, x, g, b):
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    return (x - mean) / xp.sqrt(var + 1e-5) * g + b
+
+
+def times(fn, repeat, warmup=2):
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def cases(rng, quick):
+    n = 1 << (20 if quick else 22)
+    rows, cols = (1024, 1024) if quick else (4096, 4096)
+    S, X, T = (rng.uniform(lo, hi, n).astype(np.float32) for lo, hi in ((5, 30), (1, 100),
+                                                                         (0.25, 10)))
+    x = rng.standard_normal((rows, cols), dtype=np.float32)
+    g = rng.uniform(0.5, 1.5, cols).astype(np.float32)
+    b = rng.standard_normal(cols, dtype=np.float32)
+    return [
+        (f"black-scholes {n} f32 -> 2", black_scholes, (S, X, T), 2.5),
+        (f"softmax {rows}x{cols} f32", softmax, (x,), 2.0),
+        (f"layer norm {rows}x{cols} f32", layer_norm, (x, g, b), 2.0),
+    ]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--repeat", type=int, default=9)
+    args = p.parse_args()
+    rng = np.random.default_rng(0)
+    print(f"accelpy {ap.__version__}, NumPy {np.__version__}, {ap._core._num_threads()} threads")
+    print(f"{'case':34} {'numpy ms':>18} {'accelpy ms':>18} {'speed-up':>9} target")
+    ok = True
+    for name, fn, host, target in cases(rng, args.quick):
+        dev = [ap.asarray(h) for h in host]
+
+        def run_ap(fn=fn, dev=dev):
+            r = fn(ap, *dev)
+            ap.eval(*r) if isinstance(r, tuple) else ap.eval(r)
+
+        # Interleaved, so that both see the same load from the machine's other users.
+        t_np, t_ap = [], []
+        for _ in range(3):
+            t_np += times(lambda fn=fn, host=host: fn(np, *host), args.repeat // 3 or 1)
+            t_ap += times(run_ap, args.repeat // 3 or 1)
+        m_np, m_ap = statistics.median(t_np), statistics.median(t_ap)
+        speed = m_np / m_ap
+        ok = ok and speed >= target
+        print(f"{name:34} {m_np * 1e3:7.2f} ({min(t_np) * 1e3:.1f}..{max(t_np) * 1e3:.1f}) "
+              f"{m_ap * 1e3:7.2f} ({min(t_ap) * 1e3:.1f}..{max(t_ap) * 1e3:.1f}) "
+              f"{speed:8.2f}x >={target}x")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
