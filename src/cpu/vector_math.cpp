@@ -89,8 +89,10 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
   }
 }
 
+// The scalar-operand variants go: they would call the functor, not this loop.
 void set(loops::Table& t, OpKind op, DType dt, LoopFn fn) {
-  t[static_cast<int>(op)][static_cast<int>(dt)] = fn;
+  t.arrays[static_cast<int>(op)][static_cast<int>(dt)] = fn;
+  t.scalar[static_cast<int>(op)][static_cast<int>(dt)] = {nullptr, nullptr};
 }
 
 }  // namespace
