@@ -31,6 +31,7 @@ Table build_table() {
     table.arrays[static_cast<int>(OpKind::Where)][static_cast<int>(D)] = &where_loop<dtype_t<D>>;
   });
   add_vector_math_loops(table);
+  add_exact_simd_loops(table);
   return table;
 }
 
