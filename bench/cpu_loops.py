@@ -94,25 +94,27 @@ def function_cases(rng, n=1_000_000):
         out.append((f"abs {_size_name(n)} {np.dtype(dtype).name}", z.nbytes * 3 // 2,
                     lambda Z=Z: ap.eval(ap.abs(Z)), lambda z=z: np.abs(z)))
     for dtype in (np.float32, np.float64):
-        x = rng.standard_normal(n).astype(dtype)
-        y = rng.standard_normal(n).astype(dtype)
-        p = np.abs(x)
-        X, Y, P = ap.asarray(x), ap.asarray(y), ap.asarray(p)
-        name = np.dtype(dtype).name
-        funcs = [
-            ("hypot", lambda: ap.hypot(X, Y), lambda: np.hypot(x, y)),
-            ("exp", lambda: ap.exp(X), lambda: np.exp(x)),
-            ("log", lambda: ap.log(P), lambda: np.log(p)),
-            ("sin", lambda: ap.sin(X), lambda: np.sin(x)),
-            ("cos", lambda: ap.cos(X), lambda: np.cos(x)),
-            ("tanh", lambda: ap.tanh(X), lambda: np.tanh(x)),
-            ("arctan2", lambda: ap.arctan2(X, Y), lambda: np.arctan2(x, y)),
-            ("power", lambda: ap.power(P, Y), lambda: np.power(p, y)),
-        ]
-        for fname, f_ap, f_np in funcs:
-            out.append((f"{fname} {_size_name(n)} {name}", 3 * x.nbytes,
-                        lambda f_ap=f_ap: ap.eval(f_ap()), f_np))
+        out += _math_cases(rng, n, dtype)
     return out
+
+
+def _math_cases(rng, n, dtype):
+    x = rng.standard_normal(n).astype(dtype)
+    y = rng.standard_normal(n).astype(dtype)
+    p = np.abs(x)
+    X, Y, P = ap.asarray(x), ap.asarray(y), ap.asarray(p)
+    funcs = [
+        ("hypot", lambda: ap.hypot(X, Y), lambda: np.hypot(x, y)),
+        ("exp", lambda: ap.exp(X), lambda: np.exp(x)),
+        ("log", lambda: ap.log(P), lambda: np.log(p)),
+        ("sin", lambda: ap.sin(X), lambda: np.sin(x)),
+        ("cos", lambda: ap.cos(X), lambda: np.cos(x)),
+        ("tanh", lambda: ap.tanh(X), lambda: np.tanh(x)),
+        ("arctan2", lambda: ap.arctan2(X, Y), lambda: np.arctan2(x, y)),
+        ("power", lambda: ap.power(P, Y), lambda: np.power(p, y)),
+    ]
+    return [(f"{fname} {_size_name(n)} {np.dtype(dtype).name}", 3 * x.nbytes,
+             lambda f_ap=f_ap: ap.eval(f_ap()), f_np) for fname, f_ap, f_np in funcs]
 
 
 def cases(rng):
@@ -156,7 +158,7 @@ def main():
         for _ in range(args.rounds):
             t_np.append(_median(f_np, repeat, clock))
             t_ap.append(_median(f_ap, repeat, clock))
-        ratios = [a / b for a, b in zip(t_np, t_ap)]
+        ratios = [a / b for a, b in zip(t_np, t_ap, strict=True)]
         med_np, med_ap = statistics.median(t_np), statistics.median(t_ap)
         print(f"| {name} | {med_np * 1e6:.1f} us | {med_ap * 1e6:.1f} us | "
               f"{med_np / med_ap:.2f}x ({min(ratios):.2f}-{max(ratios):.2f}) |", flush=True)
