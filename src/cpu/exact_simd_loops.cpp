@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "src/cpu/vector_math.hpp"
 
@@ -154,8 +155,8 @@ void hypot_loop(const char* const* in, char* out, int64_t n, const Node*) {
 // (a C library other than glibc 2.35+ rounds some of them differently: its loop then stays).
 template <class T>
 bool hypot_matches_libm() {
-  constexpr int64_t n = 4096;
-  T x[n], y[n], got[n];
+  constexpr int64_t n = 4099;         // whole vectors and a tail
+  std::vector<T> x(n), y(n), got(n);  // on the heap: the table may be built on a small stack
   uint64_t state = 0x9E3779B97F4A7C15u;
   for (int64_t i = 0; i < n; ++i) {
     state = state * 6364136223846793005u + 1442695040888963407u;
@@ -164,8 +165,9 @@ bool hypot_matches_libm() {
     x[i] = T(std::ldexp(m1 - 0.5, e));
     y[i] = T(std::ldexp(m2 - 0.5, e + int(i % 7) - 3));
   }
-  const char* in[2] = {reinterpret_cast<const char*>(x), reinterpret_cast<const char*>(y)};
-  hypot_loop<T>(in, reinterpret_cast<char*>(got), n, nullptr);
+  const char* in[2] = {reinterpret_cast<const char*>(x.data()),
+                       reinterpret_cast<const char*>(y.data())};
+  hypot_loop<T>(in, reinterpret_cast<char*>(got.data()), n, nullptr);
   for (int64_t i = 0; i < n; ++i) {
     const T want = std::hypot(x[i], y[i]);
     if (std::memcmp(&want, &got[i], sizeof(T)) != 0) return false;
