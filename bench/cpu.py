@@ -4,7 +4,10 @@ Each figure is the median of many timed runs after warm-up; accelpy's runs inclu
 the result (ap.eval), so deferred work is counted. Results go to bench/results/cpu-<host>.json
 with the date, the processor and the versions; a ratio table is printed last.
 
-    python bench/cpu.py [--quick] [--out PATH]
+    python bench/cpu.py [--quick] [--loops] [--out PATH]
+
+--loops runs the inner-loop cases of cpu_loops.py instead (fused chains, complex abs, hypot,
+transcendentals; results to bench/results/cpu-<host>-loops.json).
 """
 
 import argparse
@@ -168,6 +171,7 @@ def check_correct(rng):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--loops", action="store_true", help="the cases of cpu_loops.py only")
     parser.add_argument("--out", help="JSON path (default bench/results/cpu-<host>.json)")
     args = parser.parse_args()
     rng = np.random.default_rng()
@@ -175,12 +179,17 @@ def main():
     repeat = 5 if args.quick else 21
     rows = []
     import cpu_kernels  # users' CUDA C kernels on the CPU, beside this file
+    import cpu_loops  # the elementwise inner loops, beside this file
     import cpu_spectral  # fft and linalg (issue 8), beside this file
 
-    extra = cpu_spectral.cases(rng) + cpu_kernels.cases(rng, N)
-    for name, nbytes, f_ap, f_np, f_ne in cases(rng, N) + extra:
+    if args.loops:
+        all_cases = cpu_loops.cases(rng)
+    else:
+        all_cases = cases(rng, N) + cpu_spectral.cases(rng) + cpu_kernels.cases(rng, N)
+    for name, nbytes, f_ap, f_np, f_ne in all_cases:
         small = nbytes == 0 and "dispatch" in name
-        kw = dict(repeat=repeat, inner=20000 if small else 1)
+        inner = 20000 if small else 50 if args.loops and nbytes < (1 << 20) else 1
+        kw = dict(repeat=repeat, inner=inner)
         t_ap = median_time(f_ap, **kw)
         t_np = median_time(f_np, **kw)
         t_ne = median_time(f_ne, **kw) if f_ne is not None else None
@@ -194,14 +203,15 @@ def main():
                       numexpr=getattr(ne, "__version__", None), python=platform.python_version()),
         rows=rows)
     path = args.out or os.path.join(os.path.dirname(__file__), "results",
-                                    f"cpu-{platform.node() or 'host'}.json")
+                                    f"cpu-{platform.node() or 'host'}"
+                                    f"{'-loops' if args.loops else ''}.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         json.dump(result, f, indent=2)
     print(f"\n{result['cpu_model']}, {result['cores']} cores, {result['date']}")
     print(f"{'case':36} {'accelpy':>10} {'numpy':>10} {'numexpr':>10} {'vs numpy':>9}")
     for r in rows:
-        unit, scale = ("us", 1e6) if "dispatch" in r["case"] else ("ms", 1e3)
+        unit, scale = ("us", 1e6) if "dispatch" in r["case"] or args.loops else ("ms", 1e3)
         ne_s = f"{r['numexpr_s'] * scale:8.3f}{unit}" if r["numexpr_s"] else f"{'-':>10}"
         t_ap, t_np = r["accelpy_s"] * scale, r["numpy_s"] * scale
         print(f"{r['case']:36} {t_ap:8.3f}{unit} {t_np:8.3f}{unit} {ne_s}"

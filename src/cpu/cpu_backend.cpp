@@ -1,5 +1,6 @@
 #include "src/cpu/cpu_backend.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -23,8 +24,11 @@ namespace accel::cpu {
 
 namespace {
 
-// Below this many elements an elementwise group runs on one thread.
-constexpr int64_t kParallelMin = 1 << 15;
+// An elementwise group runs on one thread below this many element-steps (elements times
+// steps): waking the pool's threads (a condition variable) costs 10-30 us on the 2-core build
+// machine, and far more when the other core is busy; a 2-step chain pays from about 256K
+// elements, a 20-step one from about 26K (docs/subsystems/cpu.md).
+constexpr int64_t kParallelWork = int64_t(1) << 19;
 
 class CpuBackend final : public Backend {
  public:
@@ -109,7 +113,9 @@ void run_elementwise(const Group& group) {
   std::iota(perm.begin(), perm.end(), 0);
   const Program prog(group, int(group.steps.size()), make_layout(group, perm));
   const int64_t n = prog.size();
-  parallel_for(n, n < kParallelMin ? n : kBlock, [&](int64_t lo, int64_t hi, int) {
+  const int64_t work = n * std::max<int64_t>(1, int64_t(group.steps.size()));
+  const bool one_thread = work < kParallelWork || n < 2 * kBlock;
+  parallel_for(n, one_thread ? n : kBlock, [&](int64_t lo, int64_t hi, int) {
     Program::Scratch s;
     for (int64_t b = lo; b < hi; b += kBlock) {
       interruption_point();

@@ -28,18 +28,29 @@ Table build_table() {
   loops::add_part<loops::Part::Floating>(table);
   for_each_dtype([&](auto d) {
     constexpr DType D = decltype(d)::value;
-    table[static_cast<int>(OpKind::Where)][static_cast<int>(D)] = &where_loop<dtype_t<D>>;
+    table.arrays[static_cast<int>(OpKind::Where)][static_cast<int>(D)] = &where_loop<dtype_t<D>>;
   });
   add_vector_math_loops(table);
+  add_exact_simd_loops(table);
   return table;
+}
+
+const Table& table() {
+  static const Table t = build_table();
+  return t;
 }
 
 }  // namespace
 
 LoopFn elementwise_loop(OpKind op, DType compute) {
-  static const Table table = build_table();
   const int row = static_cast<int>(op);
-  return row < loops::kNumOps ? table[row][static_cast<int>(compute)] : nullptr;
+  return row < loops::kNumOps ? table().arrays[row][static_cast<int>(compute)] : nullptr;
+}
+
+LoopFn elementwise_scalar_loop(OpKind op, DType compute, int scalar_operand) {
+  const int row = static_cast<int>(op);
+  if (row >= loops::kNumOps || scalar_operand < 0 || scalar_operand > 1) return nullptr;
+  return table().scalar[row][static_cast<int>(compute)][scalar_operand];
 }
 
 LoopFn step_loop(const Node& node) {

@@ -34,7 +34,16 @@ struct result_type<Result::Int32, T> {
 };
 
 constexpr int kNumOps = static_cast<int>(OpKind::Cast);  // the table rows plus Where
-using Table = std::array<std::array<LoopFn, kNumDTypes>, kNumOps>;
+template <class Entry>
+using PerOpDType = std::array<std::array<Entry, kNumDTypes>, kNumOps>;
+struct Table {
+  PerOpDType<LoopFn> arrays{};  // every operand an array of n values
+  // Binary rows with one scalar operand, [0] for a scalar first operand and [1] for a scalar
+  // second one: in[k] of that operand points to a single value, held in a register for the
+  // whole loop instead of read from a buffer of copies. Null where the array loop computes
+  // differently from the functor (vector_math.cpp), so both agree bit for bit.
+  PerOpDType<std::array<LoopFn, 2>> scalar{};
+};
 
 enum class Part {
   Logic,     // results are bool: comparisons, logical ops, classification
@@ -61,6 +70,22 @@ void binary_loop(const char* const* in, char* out, int64_t n, const Node*) {
   for (int64_t i = 0; i < n; ++i) o[i] = Op{}(a[i], b[i]);
 }
 
+template <class Op, class T, class R>
+void binary_scalar_a_loop(const char* const* in, char* out, int64_t n, const Node*) {
+  const T a = *reinterpret_cast<const T*>(in[0]);
+  const T* b = reinterpret_cast<const T*>(in[1]);
+  R* o = reinterpret_cast<R*>(out);
+  for (int64_t i = 0; i < n; ++i) o[i] = Op{}(a, b[i]);
+}
+
+template <class Op, class T, class R>
+void binary_scalar_b_loop(const char* const* in, char* out, int64_t n, const Node*) {
+  const T* a = reinterpret_cast<const T*>(in[0]);
+  const T b = *reinterpret_cast<const T*>(in[1]);
+  R* o = reinterpret_cast<R*>(out);
+  for (int64_t i = 0; i < n; ++i) o[i] = Op{}(a[i], b);
+}
+
 template <class Op, int Arity, DTypeSet Inputs, Result R>
 void add_row(Table& table, OpKind op) {
   for_each_dtype([&](auto d) {
@@ -68,13 +93,14 @@ void add_row(Table& table, OpKind op) {
     if constexpr (contains(Inputs, D)) {
       using T = dtype_t<D>;
       using Out = typename result_type<R, T>::type;
-      LoopFn fn;
+      const int row = static_cast<int>(op), col = static_cast<int>(D);
       if constexpr (Arity == 1) {
-        fn = &unary_loop<Op, T, Out>;
+        table.arrays[row][col] = &unary_loop<Op, T, Out>;
       } else {
-        fn = &binary_loop<Op, T, Out>;
+        table.arrays[row][col] = &binary_loop<Op, T, Out>;
+        table.scalar[row][col] = {&binary_scalar_a_loop<Op, T, Out>,
+                                  &binary_scalar_b_loop<Op, T, Out>};
       }
-      table[static_cast<int>(op)][static_cast<int>(D)] = fn;
     }
   });
 }

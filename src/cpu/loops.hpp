@@ -15,6 +15,9 @@ using LoopFn = void (*)(const char* const* in, char* out, int64_t n, const Node*
 // The loop of an elementwise op (a row of elementwise_ops.def, or Where) computing in
 // `compute`; null when the op has no loop for that dtype.
 LoopFn elementwise_loop(OpKind op, DType compute);
+// The loop of a binary row whose operand `scalar_operand` (0 or 1) is one value: in[k] of that
+// operand points to it. Null when the row has none; the array loop then takes a buffer of copies.
+LoopFn elementwise_scalar_loop(OpKind op, DType compute, int scalar_operand);
 LoopFn cast_loop(DType from, DType to);
 // Generators read int64 logical flat indices from in[0].
 LoopFn generator_loop(OpKind op, DType out);

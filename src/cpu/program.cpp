@@ -228,26 +228,93 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     return v && *v ? std::strtod(v, nullptr) : double(kStreamBytes);
   }();
   stream_ = double(out_bytes) * double(size_) >= stream_bytes;
+  // The last step reading each step's values; the steps past num_steps (a reduction) read
+  // theirs through values() after run(), so those stay live to the end.
+  const int num_all = int(group.steps.size());
+  std::vector<int> last_use(size_t(num_all), -1);
+  for (int k = 0; k < num_all; ++k) {
+    for (const StepArg& a : group.steps[k].args) {
+      if (a.kind == StepArg::Step) last_use[a.index] = k < num_steps ? k : num_all;
+    }
+  }
+  std::vector<std::pair<size_t, size_t>> free_buffers;  // (bytes, offset) of released buffers
+  auto take_buffer = [&](size_t bytes) {
+    for (size_t i = 0; i < free_buffers.size(); ++i) {
+      if (free_buffers[i].first == bytes) {
+        const size_t at = free_buffers[i].second;
+        free_buffers.erase(free_buffers.begin() + i);
+        return at;
+      }
+    }
+    return reserve(bytes);
+  };
+  auto constant = [&](const ScalarArg* scalar) {
+    for (const auto& [c, at] : constants_) {
+      if (c->dtype == scalar->dtype && std::memcmp(c->bytes, scalar->bytes, sizeof(c->bytes)) == 0)
+        return at;
+    }
+    constants_.push_back({scalar, reserve(kBlock * itemsize(scalar->dtype))});
+    return constants_.back().second;
+  };
   for (int k = 0; k < num_steps; ++k) {
     const Step& step = group.steps[k];
     const Node& node = *step.node;
-    CompiledStep cs{nullptr, step.args, {}, itemsize(node.dtype), 0};
+    CompiledStep cs{nullptr, {}, {}, itemsize(node.dtype), 0};
+    cs.generator = op_class(node.op) == OpClass::Generator;
+    needs_index_ = needs_index_ || cs.generator;
     cs.fn = step_loop(node);
-    needs_index_ = needs_index_ || op_class(node.op) == OpClass::Generator;
+    // A binary step with one scalar operand of the computing dtype takes it by value.
+    int by_value = -1;
+    if (!cs.generator && node.op != OpKind::Cast && step.args.size() == 2) {
+      for (int a = 0; a < 2; ++a) {
+        const StepArg& arg = step.args[a];
+        if (arg.kind == StepArg::Scalar && arg.scalar->dtype == node.compute &&
+            step.args[1 - a].kind != StepArg::Scalar) {
+          if (LoopFn fn = elementwise_scalar_loop(node.op, node.compute, a)) {
+            cs.fn = fn;
+            by_value = a;
+            break;
+          }
+        }
+      }
+    }
+    for (size_t a = 0; a < step.args.size(); ++a) {
+      const StepArg& arg = step.args[a];
+      ArgRef ref{ArgRef::Input, arg.index, 0, nullptr};
+      if (arg.kind == StepArg::Step) {
+        ref.kind = ArgRef::Step;
+      } else if (arg.kind == StepArg::Scalar && int(a) == by_value) {
+        ref.kind = ArgRef::Value;
+        ref.value = reinterpret_cast<const char*>(arg.scalar->bytes);
+      } else if (arg.kind == StepArg::Scalar) {
+        ref.kind = ArgRef::Buffer;
+        ref.buffer = constant(arg.scalar);
+      }
+      cs.args.push_back(ref);
+    }
     for (size_t o = 0; o < group.outputs.size(); ++o) {
       if (group.outputs[o].step == k) cs.outputs.push_back(int(o));
     }
     // A contiguous destination takes the step's results directly; the others copy them.
     std::stable_partition(cs.outputs.begin(), cs.outputs.end(),
                           [&](int o) { return outputs_[o].contiguous; });
-    cs.buffer = reserve(kBlock * cs.out_itemsize);
-    for (const StepArg& a : cs.args) {
-      if (a.kind == StepArg::Scalar &&
-          std::none_of(constants_.begin(), constants_.end(),
-                       [&](const auto& c) { return c.first == a.scalar; })) {
-        constants_.push_back({a.scalar, reserve(kBlock * itemsize(a.scalar->dtype))});
+    cs.direct = !stream_ && !cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous;
+    // A fresh buffer is taken before the step's operands release theirs, so a loop never
+    // writes the buffer it reads.
+    if (!cs.direct) cs.buffer = take_buffer(kBlock * cs.out_itemsize);
+    auto release = [&](const CompiledStep& done) {
+      const std::pair<size_t, size_t> buffer{kBlock * done.out_itemsize, done.buffer};
+      if (std::find(free_buffers.begin(), free_buffers.end(), buffer) == free_buffers.end()) {
+        free_buffers.push_back(buffer);
+      }
+    };
+    for (const StepArg& a : step.args) {
+      if (a.kind == StepArg::Step && last_use[a.index] == k && !steps_[a.index].direct) {
+        release(steps_[a.index]);
       }
     }
+    // Results nobody reads are copied out within the step: the buffer is free after it.
+    if (last_use[k] < 0 && !cs.direct) release(cs);
     steps_.push_back(cs);
   }
   if (needs_index_) index_buffer_ = reserve(kBlock * sizeof(int64_t));
@@ -319,18 +386,33 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
   for (size_t k = 0; k < steps_.size(); ++k) {
     const CompiledStep& cs = steps_[k];
     const char* in[3] = {nullptr, nullptr, nullptr};
-    if (op_class(group_.steps[k].node->op) == OpClass::Generator) {
+    if (cs.generator) {
       in[0] = reinterpret_cast<const char*>(index);
     } else {
-      for (size_t a = 0; a < cs.args.size(); ++a) in[a] = values(cs.args[a], scratch);
+      for (size_t a = 0; a < cs.args.size(); ++a) {
+        const ArgRef& ref = cs.args[a];
+        switch (ref.kind) {
+          case ArgRef::Input:
+            in[a] = scratch.inputs[ref.index];
+            break;
+          case ArgRef::Step:
+            in[a] = scratch.values[ref.index];
+            break;
+          case ArgRef::Buffer:
+            in[a] = mem + ref.buffer;
+            break;
+          case ArgRef::Value:
+            in[a] = ref.value;
+            break;
+        }
+      }
     }
-    char* out = mem + cs.buffer;
     const size_t offset = size_t(start) * cs.out_itemsize;
-    const bool direct = !stream_ && !cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous;
-    if (direct) out = const_cast<char*>(outputs_[cs.outputs[0]].base) + offset;
+    char* out =
+        cs.direct ? const_cast<char*>(outputs_[cs.outputs[0]].base) + offset : mem + cs.buffer;
     cs.fn(in, out, n, group_.steps[k].node);
     scratch.values[k] = out;
-    for (size_t j = direct ? 1 : 0; j < cs.outputs.size(); ++j) {
+    for (size_t j = cs.direct ? 1 : 0; j < cs.outputs.size(); ++j) {
       const Operand& dest = outputs_[cs.outputs[j]];
       char* to = const_cast<char*>(dest.base) + offset;
       const size_t bytes = size_t(n) * cs.out_itemsize;
@@ -353,7 +435,10 @@ const char* Program::values(const StepArg& arg, Scratch& scratch) const {
       return scratch.values[arg.index];
     case StepArg::Scalar:
       for (const auto& [scalar, at] : constants_) {
-        if (scalar == arg.scalar) return scratch.memory + at;
+        if (scalar->dtype == arg.scalar->dtype &&
+            std::memcmp(scalar->bytes, arg.scalar->bytes, sizeof(scalar->bytes)) == 0) {
+          return scratch.memory + at;
+        }
       }
   }
   return nullptr;

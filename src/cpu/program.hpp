@@ -3,8 +3,10 @@
 // A group's iteration space is walked in blocks of at most kBlock elements along a linear
 // index. For each block, array inputs that are contiguous along that index are read in place;
 // others (strided, broadcast, transposed) are gathered into a small buffer; then every step
-// runs its precompiled loop over buffers that stay in L1/L2, and results that the group
-// writes out go straight to their destination when it is contiguous, else are scattered.
+// runs its precompiled loop over the whole block, and results that the group writes out go
+// straight to their destination when it is contiguous, else are scattered. A step's buffer is
+// reused once its last reader has run, so a chain of any length works in a few buffers that
+// stay in L1/L2; a binary step with a scalar operand takes it by value (no buffer of copies).
 // Reductions (reduce.cpp) use the same evaluator to produce the values they consume, so a
 // chain of elementwise ops feeding a reduction never touches memory in between.
 #pragma once
@@ -62,12 +64,21 @@ class Program {
     Strides strides;  // in elements
     bool contiguous;  // strides are the C-order strides of the layout's shape
   };
+  // Where a step reads one operand from in a block.
+  struct ArgRef {
+    enum Kind : uint8_t { Input, Step, Buffer, Value } kind;
+    int index = 0;                // Input: into scratch.inputs; Step: into scratch.values
+    size_t buffer = 0;            // Buffer: a constant's block of copies in scratch memory
+    const char* value = nullptr;  // Value: one scalar, for a loop taking it by value
+  };
   struct CompiledStep {
     LoopFn fn;
-    SmallVector<StepArg, 3> args;
+    SmallVector<ArgRef, 3> args;
     SmallVector<int, 1> outputs;  // indices into outputs_ written with this step's values
     size_t out_itemsize;
-    size_t buffer;  // offset of the step's result buffer in scratch memory
+    size_t buffer;        // offset of the step's result buffer in scratch memory
+    bool direct = false;  // results go straight to outputs_[outputs[0]] (no buffer)
+    bool generator = false;
   };
 
   void gather(const Operand& op, int64_t start, int64_t n, char* dst) const;
@@ -84,7 +95,8 @@ class Program {
   bool stream_ = false;  // results go out with non-temporal stores
   std::vector<CompiledStep> steps_;
   std::vector<size_t> input_buffers_;  // offset of each input's gather buffer
-  std::vector<std::pair<const ScalarArg*, size_t>> constants_;  // scalar -> buffer offset
+  // Scalars that a loop reads as a block of copies -> that block's offset.
+  std::vector<std::pair<const ScalarArg*, size_t>> constants_;
   size_t index_buffer_ = 0;
   size_t scratch_bytes_ = 0;
 };

@@ -15,6 +15,10 @@ namespace accel::cpu {
 // the CPU backend is compiled for (AVX-512, AVX2, SSE4.1). No-op without SLEEF.
 void add_vector_math_loops(loops::Table& table);
 
+// Replaces the loops of complex abs and float hypot with AVX2 ones, bit-identical to the
+// functors (exact_simd_loops.cpp). No-op without AVX2 and FMA.
+void add_exact_simd_loops(loops::Table& table);
+
 // Which implementation the transcendental loops use: "sleef-avx512f", ..., or "libm".
 const char* vector_math_backend();
 
