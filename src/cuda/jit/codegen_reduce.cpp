@@ -124,7 +124,8 @@ std::string reduction_kernel(const KernelPlan& p, const std::string& name) {
   const int no = int(p.outputs.size());
   const int wbase = ni + (p.needs_index ? 1 : 0);  // koff[wbase + j]: prologue output j
   const int nk = wbase + nw;
-  const DType vt = arg_dtype(g, g.steps.back().args[0]);  // the reduced values
+  // The reduced values, in the dtype type_rules decided for the reduction (Node::compute).
+  const DType vt = g.steps.back().node->compute;
   const std::string VT = ctype(vt);
   const std::string ns = name + "_ns";
   std::string out = "namespace " + ns + " {\n";
