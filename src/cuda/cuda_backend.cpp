@@ -137,15 +137,7 @@ class CudaBackend final : public Backend {
   }
   FftBackend* fft() override { return &cuda_fft(index_); }
   LinalgBackend* linalg() override { return &cuda_linalg(index_); }
-  const BackendLimits& limits() const override {
-    // A launch's parameter block; ParamLayout's costs bound codegen's visit_params layout.
-    static const BackendLimits l = [] {
-      BackendLimits r;
-      r.param_block_bytes = kMaxParamBytes;
-      return r;
-    }();
-    return l;
-  }
+  const BackendLimits& limits() const override { return kernel_limits(); }
 
  private:
   int index_;
@@ -153,6 +145,17 @@ class CudaBackend final : public Backend {
 };
 
 }  // namespace
+
+const BackendLimits& kernel_limits() {
+  static const BackendLimits l = [] {
+    BackendLimits r;
+    r.param_block_bytes = kMaxParamBytes;
+    r.max_group_steps = kMaxGroupSteps;
+    r.params = param_layout();
+    return r;
+  }();
+  return l;
+}
 
 Backend& cuda_backend(int index) {
   // Every operation on a CUDA array passes here (allocation, run, free): once made, a device's
