@@ -375,12 +375,12 @@ ParamLayout param_layout() {
   constexpr size_t padding = 16;
   ParamLayout l;
   l.fixed_elementwise = (idx /* n */ + i32 /* aligned */ + 7) / 8 * 8 + padding;
-  l.fixed_reduction = 2 * ptr /* part, count */ + 3 * idx /* O, R, chunk */ +
-                      2 * i32 /* splits, tpo */ + padding;
-  l.per_dim = 2 * idx;                // the shape (rshape; kshape + rshape) and the index's strides
-  l.operand = ptr;                    // in<j>, out<j>, w<j>
-  l.operand_stride = idx;             // ir<j>; ik<j> + ir<j>: one IDX per dimension
-  l.reduction_output_stride = idx;    // ok<j>; wk<j> + wr<j>
+  l.fixed_reduction =
+      2 * ptr /* part, count */ + 3 * idx /* O, R, chunk */ + 2 * i32 /* splits, tpo */ + padding;
+  l.per_dim = 2 * idx;              // the shape (rshape; kshape + rshape) and the index's strides
+  l.operand = ptr;                  // in<j>, out<j>, w<j>
+  l.operand_stride = idx;           // ir<j>; ik<j> + ir<j>: one IDX per dimension
+  l.reduction_output_stride = idx;  // ok<j>; wk<j> + wr<j>
   l.scalar = itemsize(DType::Complex128);  // s<j>: the widest scalar
   l.generator = 2 * sizeof(long long);     // ga<k>, gb<k>
   return l;
