@@ -113,6 +113,11 @@ def _pointer_arg(obj):
     return np.uintp(_ptr(obj))
 
 
+def _kernel_attribute(name):
+    """A read-only property giving the kernel's attribute `name` (PyCUDA's Function has them)."""
+    return property(lambda self: getattr(self._kernel, name), doc=f"The kernel's {name}.")
+
+
 class Function:
     """A kernel of a SourceModule, called PyCUDA's way::
 
@@ -231,22 +236,8 @@ class Function:
             raise ValueError(f"unknown attribute {name!r}; known: {sorted(attrs)}")
         return attrs[key]
 
-    @property
-    def num_regs(self):
-        return self._kernel.num_regs
-
-    @property
-    def shared_size_bytes(self):
-        return self._kernel.shared_size_bytes
-
-    @property
-    def local_size_bytes(self):
-        return self._kernel.local_size_bytes
-
-    @property
-    def const_size_bytes(self):
-        return self._kernel.const_size_bytes
-
-    @property
-    def max_threads_per_block(self):
-        return self._kernel.max_threads_per_block
+    num_regs = _kernel_attribute("num_regs")
+    shared_size_bytes = _kernel_attribute("shared_size_bytes")
+    local_size_bytes = _kernel_attribute("local_size_bytes")
+    const_size_bytes = _kernel_attribute("const_size_bytes")
+    max_threads_per_block = _kernel_attribute("max_threads_per_block")

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "accel/cpu_user_kernels.hpp"
+#include "src/user_kernels/program_cache.hpp"
 #include "src/util/compile_counts.hpp"
 #include "src/util/disk_cache.hpp"
 #include "src/util/embedded_headers.hpp"
@@ -279,12 +280,6 @@ std::vector<std::string> write_headers(const std::string& dir) {
   return paths;
 }
 
-util::DiskCache cache_for(const ProgramSpec& spec) {
-  if (spec.cache_dir == "off") return util::DiskCache("");
-  if (!spec.cache_dir.empty()) return util::DiskCache(spec.cache_dir);
-  return util::DiskCache(util::default_cache_dir());
-}
-
 }  // namespace
 
 BuiltProgram build_program(const ProgramSpec& spec) {
@@ -309,7 +304,7 @@ BuiltProgram build_program(const ProgramSpec& spec) {
   key += "\n" + full_source(unnamed, out.scanned, checked, unused_entries, unused_names);
   for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) key += util::kEmbeddedHeaders[i].text;
   for (int i = 1; i < util::kNumCpuKernelPrelude; ++i) key += util::kCpuKernelPrelude[i].text;
-  const util::DiskCache cache = cache_for(spec);
+  const util::DiskCache cache = program_cache(spec);
   if (std::optional<util::CompiledImage> hit = cache.load(key)) {
     out.shared_object = std::move(hit->data);
     out.from_disk = true;

@@ -155,40 +155,40 @@ inline unsigned __activemask() {
   char none = 0, all[32];
   return __accel_exchange(&none, 1, all);
 }
+// A shuffle's view of the warp: every lane's value of v, this lane, and the first lane and width
+// of its segment.
+template <class T>
+struct __accel_warp_values {
+  T all[32];
+  int lane, base, w;
+  __accel_warp_values(T v, int width) : w(width <= 0 || width > 32 ? 32 : width) {
+    __accel_exchange(&v, sizeof(T), all);
+    lane = int(__accel_lane());
+    base = lane - lane % w;
+  }
+};
 template <class T>
 inline T __shfl_sync(unsigned, T v, int src_lane, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  return all[lane - lane % w + ((src_lane % w) + w) % w];
+  const __accel_warp_values<T> g(v, width);
+  return g.all[g.base + ((src_lane % g.w) + g.w) % g.w];
 }
 template <class T>
 inline T __shfl_up_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane - int(delta);
-  return src < lane - lane % w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane - int(delta);
+  return src < g.base ? v : g.all[src];
 }
 template <class T>
 inline T __shfl_down_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane + int(delta);
-  return src >= lane - lane % w + w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane + int(delta);
+  return src >= g.base + g.w ? v : g.all[src];
 }
 template <class T>
 inline T __shfl_xor_sync(unsigned, T v, int mask, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane ^ mask;
-  return src >= lane - lane % w + w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane ^ mask;
+  return src >= g.base + g.w ? v : g.all[src];
 }
 inline unsigned __ballot_sync(unsigned mask, int pred) {
   int all[32];
