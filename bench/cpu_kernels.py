@@ -1,7 +1,9 @@
 """Users' CUDA C kernels on the CPU device, beside NumPy (cases for bench/cpu.py), and their
-compile times: run alone it prints the seed's add kernel and a tiled 512 x 512 matrix multiply
-(GFLOP/s per core), the first launch of a new kernel (compile included) and a disk-cache hit
-in a new process.
+compile times: run alone it prints the seed's add kernel, a tiled (shared memory, barriers:
+fibers) and a naive (no barriers: a plain loop over a block's threads) 512 x 512 matrix
+multiply in GFLOP/s per core, counted both by wall time over the pool's threads and by the
+process's CPU time (steadier on a shared machine), the first launch of a new kernel (compile
+included) and a disk-cache hit in a new process.
 
     python bench/cpu_kernels.py
 """
@@ -41,6 +43,16 @@ extern "C" __global__ void matmul(const float* A, const float* B, float* C, int 
 }
 """
 
+NAIVE_MATMUL = r"""
+extern "C" __global__ void matmul_naive(const float* A, const float* B, float* C, int n) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n || col >= n) return;
+    float acc = 0.0f;
+    for (int k = 0; k < n; ++k) acc += A[row * n + k] * B[k * n + col];
+    C[row * n + col] = acc;
+}
+"""
+
 MATMUL_N = 512
 
 
@@ -62,13 +74,19 @@ def cases(rng, n=1 << 24):
     x_ap, y_ap = ap.asarray(x, device="cpu"), ap.asarray(y, device="cpu")
     z_ap = ap.empty((m, m), dtype=ap.float32, device="cpu")
     mm = ap.RawKernel(MATMUL, "matmul")
+    naive = ap.RawKernel(NAIVE_MATMUL, "matmul_naive")
 
     def matmul_kernel():
         mm((m // 16, m // 16), (16, 16), (x_ap, y_ap, z_ap, np.int32(m)))
 
+    def naive_matmul_kernel():
+        naive((m // 16, m // 16), (16, 16), (x_ap, y_ap, z_ap, np.int32(m)))
+
     return [
         ("raw kernel add 16M f32", 3 * 4 * n, add_kernel, lambda: a + b, None),
         (f"raw kernel tiled matmul {m} f32", 3 * 4 * m * m, matmul_kernel, lambda: x @ y, None),
+        (f"raw kernel naive matmul {m} f32", 3 * 4 * m * m, naive_matmul_kernel, lambda: x @ y,
+         None),
     ]
 
 
@@ -106,8 +124,10 @@ def main():
         t_np = min(_timed(f_np) for _ in range(7))
         line = f"{name:34} accelpy {t_ap * 1e3:8.2f} ms  numpy {t_np * 1e3:8.2f} ms"
         if "matmul" in name:
-            gflops = 2 * MATMUL_N ** 3 / t_ap / 1e9
-            line += f"  {gflops:.2f} GFLOP/s ({gflops / threads:.2f} per core)"
+            flop = 2 * MATMUL_N ** 3
+            cpu = sorted(_cpu_timed(f_ap) for _ in range(7))[3]
+            line += (f"  {flop / t_ap / 1e9:.2f} GFLOP/s ({flop / t_ap / 1e9 / threads:.2f} per "
+                     f"core; {flop / cpu / 1e9:.2f} per CPU-second)")
         else:
             line += f"  {t_np / t_ap:.2f}x NumPy"
         print(line)
@@ -120,6 +140,13 @@ def _timed(fn):
     t0 = time.perf_counter()
     fn()
     return time.perf_counter() - t0
+
+
+def _cpu_timed(fn):
+    """The process's CPU time for one call: what a core spent, whatever else the machine ran."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
 
 
 if __name__ == "__main__":

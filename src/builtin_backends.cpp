@@ -8,6 +8,8 @@
 namespace accel {
 
 void register_builtin_backends() {
+  // Devices without a kernel parameter block (the CPU) group as CUDA's kernels must.
+  set_default_limits(cuda::kernel_limits());
   cpu::register_cpu_backend();
   cuda::register_cuda_backend();
 }

@@ -55,6 +55,8 @@ class UserModule : public std::enable_shared_from_this<UserModule> {
   // A __device__ / __constant__ variable: (address, bytes).
   std::pair<uintptr_t, size_t> global(const std::string& name) const;
   bool from_disk() const { return from_disk_; }
+  // Built in the checked mode (bounds of pointer arguments, barrier divergence).
+  bool checked() const { return checked_; }
   const std::string& log() const { return log_; }
   ~UserModule();
 
@@ -66,6 +68,7 @@ class UserModule : public std::enable_shared_from_this<UserModule> {
   int fd_ = -1;             // the memfd holding the shared object, open while it is loaded
   std::vector<std::string> kernel_names_;  // index i: entry __accelpy_kernel_<i>
   bool barriers_ = false;
+  bool checked_ = false;
   bool from_disk_ = false;
   std::string log_;
 };

@@ -61,6 +61,10 @@ struct KernelArg {
   const void* data;  // points at the value (for a pointer argument: at the pointer)
   size_t size;
   const char* what;  // what was given, for messages ("a float64", "a pointer")
+  // For an array argument, the memory its pointer may reach (its storage), which the CPU's
+  // checked mode checks accesses against; null for other arguments.
+  const void* lo = nullptr;
+  const void* hi = nullptr;
 };
 
 // A device's launch limits (the CPU device has its own, shaped like a GPU's).

@@ -34,10 +34,13 @@ Backend& backend_for(Device device) {
   return factory(device.index);
 }
 
-const BackendLimits& Backend::limits() const {
-  static const BackendLimits defaults;
-  return defaults;
-}
+namespace {
+BackendLimits g_default_limits;  // written once, before the first lookup returns
+}  // namespace
+
+void set_default_limits(const BackendLimits& limits) { g_default_limits = limits; }
+
+const BackendLimits& Backend::limits() const { return g_default_limits; }
 
 void run_concatenate_as_copies(const Group& group,
                                const std::function<void(const Group&)>& run_copy) {

@@ -19,27 +19,34 @@ class IndexingBackend;  // backend_indexing.hpp
 class ScatterBackend;   // backend_scatter.hpp
 
 // How a generated kernel's parameter block grows with a group, in bytes at most: what the
-// planner counts to keep a group's parameters within BackendLimits::param_block_bytes.
+// planner counts to keep a group's parameters within BackendLimits::param_block_bytes. The
+// numbers come from the backend that generates the kernels (the CUDA codegen's param_layout(),
+// derived from the fields it packs); nothing in the core writes them down.
 struct ParamLayout {
-  size_t fixed_elementwise = 32;  // sizes and launch values of an elementwise kernel
-  size_t fixed_reduction = 96;    // ... of a reduction kernel (its bookkeeping included)
-  size_t per_dim = 16;            // per dimension of the iteration space (its shape)
-  size_t operand = 8;             // per array operand or output (its pointer)
-  size_t operand_stride = 8;      // per dimension, for an operand neither contiguous nor broadcast
-  size_t reduction_output_stride = 8;  // per dimension, for a reduction's output
-  size_t scalar = 16;                  // per scalar operand
-  size_t generator = 16;               // per generator step (linspace, eye, ... fields)
+  size_t fixed_elementwise = 0;        // sizes and launch values of an elementwise kernel
+  size_t fixed_reduction = 0;          // ... of a reduction kernel (its bookkeeping included)
+  size_t per_dim = 0;                  // per dimension of the iteration space (its shape)
+  size_t operand = 0;                  // per array operand or output (its pointer)
+  size_t operand_stride = 0;           // per dimension, for an operand neither contiguous nor
+                                       // broadcast
+  size_t reduction_output_stride = 0;  // per dimension, for a reduction's output
+  size_t scalar = 0;                   // per scalar operand
+  size_t generator = 0;                // per generator step (linspace, eye, ... fields)
 };
 
 // What the planner keeps a group within on a device.
 struct BackendLimits {
-  size_t param_block_bytes = 4000;  // a group's kernel parameters
-  size_t max_group_steps = 128;     // steps of one group
+  size_t param_block_bytes = 0;  // a group's kernel parameters
+  size_t max_group_steps = 0;    // steps of one group
   // Whether the backend runs Rows groups (group.hpp); without them a reduction whose result is
   // broadcast back into elementwise work ends its group, as it did before row groups.
   bool row_groups = true;
   ParamLayout params;
 };
+
+// The limits of backends that have none of their own (Backend::limits()'s default): set once, by
+// register_builtin_backends(), to those of the backend whose kernels bound groups.
+void set_default_limits(const BackendLimits& limits);
 
 class Backend {
  public:
@@ -73,9 +80,9 @@ class Backend {
   // default throws NotImplementedError.
   virtual void gemm(const Gemm& g);
 
-  // The planner's bounds for groups on this device. The default (the CPU's) is the bound of the
-  // CUDA backend's kernels: the CPU needs none, but a program is then cut into the same groups
-  // on every device, so that results (summation orders) and the fusion log agree.
+  // The planner's bounds for groups on this device. The default (the CPU's) is set_default_limits'
+  // (the bound of the CUDA backend's kernels): the CPU needs none, but a program is then cut into
+  // the same groups on every device, so that results (summation orders) and the fusion log agree.
   virtual const BackendLimits& limits() const;
 
   // Waits until all work queued on this device has finished.

@@ -141,10 +141,10 @@ class CudaBackend final : public Backend {
   FftBackend* fft() override { return &cuda_fft(index_); }
   LinalgBackend* linalg() override { return &cuda_linalg(index_); }
   const BackendLimits& limits() const override {
-    // A launch's parameter block; ParamLayout's costs bound codegen's visit_params layout.
+    // The kernels' limits (kernel_limits(), also the default of backends without their own),
+    // less what codegen cannot generate yet.
     static const BackendLimits l = [] {
-      BackendLimits r;
-      r.param_block_bytes = kMaxParamBytes;
+      BackendLimits r = kernel_limits();
       r.row_groups = false;  // no generated row kernel yet: reductions end their groups
       return r;
     }();
@@ -157,6 +157,17 @@ class CudaBackend final : public Backend {
 };
 
 }  // namespace
+
+const BackendLimits& kernel_limits() {
+  static const BackendLimits l = [] {
+    BackendLimits r;
+    r.param_block_bytes = kMaxParamBytes;
+    r.max_group_steps = kMaxGroupSteps;
+    r.params = param_layout();
+    return r;
+  }();
+  return l;
+}
 
 Backend& cuda_backend(int index) {
   // Every operation on a CUDA array passes here (allocation, run, free): once made, a device's

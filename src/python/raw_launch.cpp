@@ -122,7 +122,10 @@ Arg array_arg(PyObject* o, size_t i, int device, const Fn& fn, ArgPack& pack) {
   arr.eval();
   prepare_write(*arr.storage());  // also bumps the version
   void* p = arr.size() ? arr.data() : arr.storage()->data();
-  return put(pack, &p, sizeof(p), "an array (a pointer)");
+  Arg a = put(pack, &p, sizeof(p), "an array (a pointer)");
+  a.lo = arr.storage()->data();
+  a.hi = static_cast<const char*>(a.lo) + arr.storage()->nbytes();
+  return a;
 }
 
 // A Python int takes the size of its parameter when the driver reports it (int or long long),

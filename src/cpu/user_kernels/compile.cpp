@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "accel/cpu_user_kernels.hpp"
+#include "src/user_kernels/program_cache.hpp"
 #include "src/util/compile_counts.hpp"
 #include "src/util/disk_cache.hpp"
 #include "src/util/embedded_headers.hpp"
@@ -61,9 +62,22 @@ bool kernels_forced_on_cpu() {
   return v && *v && std::string(v) != "0";
 }
 
+bool kernel_check_requested() {  // declared in compile.hpp
+  const char* v = std::getenv("ACCELPY_KERNEL_CHECK");
+  return v && *v && std::string(v) != "0";
+}
+
 }  // namespace accel::cpu
 
 namespace accel::cpu::user_kernels {
+
+bool checked_build(const ProgramSpec& spec) {
+  if (kernel_check_requested()) return true;
+  for (const std::string& o : spec.options) {
+    if (o == "-DACCELPY_KERNEL_CHECK" || o.rfind("-DACCELPY_KERNEL_CHECK=", 0) == 0) return true;
+  }
+  return false;
+}
 
 namespace {
 
@@ -123,7 +137,8 @@ bool is_gcc(const std::string& cxx) {
          out.find("Free Software Foundation") != std::string::npos;
 }
 
-std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::string& cxx) {
+std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::string& cxx,
+                                        bool checked) {
   static const bool gcc = is_gcc(cxx);
   std::vector<std::string> f = {"-std=c++17",
                                 "-O2",
@@ -137,6 +152,14 @@ std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::stri
   // __shared__ arrays, the entry points' parameter tables) process-wide unique symbols, which
   // would join same-named entities of different modules despite RTLD_LOCAL.
   if (gcc) f.push_back("-fno-gnu-unique");
+#if defined(__x86_64__)
+  // __shared__ arrays and the current thread are thread-local in a dlopen'ed object: with TLS
+  // descriptors GCC resolves their address once per kernel call instead of calling
+  // __tls_get_addr after every barrier (a fiber never leaves its OS thread, so the address
+  // holds).
+  if (gcc) f.push_back("-mtls-dialect=gnu2");
+#endif
+  if (checked) f.push_back("-DACCELPY_KERNEL_CHECK=1");
   for (const std::string& o : spec.options) {
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0 ||
         o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0) {
@@ -154,10 +177,24 @@ std::string file_name(const ProgramSpec& spec) {
   return (spec.name.empty() ? std::string("module") : spec.name) + ".cu";
 }
 
-std::string full_source(const ProgramSpec& spec, const ScannedSource& s,
+// A file of the CPU prelude (cuda_prelude.h and the headers beside it, embedded by CMake).
+const char* prelude_file(const char* name) {
+  for (int i = 0; i < util::kNumCpuKernelPrelude; ++i) {
+    if (std::string(util::kCpuKernelPrelude[i].name) == name)
+      return util::kCpuKernelPrelude[i].text;
+  }
+  throw Error(std::string("the CPU kernel prelude lacks ") + name);
+}
+
+std::string full_source(const ProgramSpec& spec, const ScannedSource& s, bool checked,
                         std::vector<std::string>& entries, std::vector<std::string>& names) {
-  std::string src = "#line 1 \"accelpy_cpu_prelude.h\"\n";
+  // accelpy's float16 and bfloat16, compiled for the host, for cuda_fp16.h and cuda_bf16.h.
+  std::string src = "#include \"half.h\"\n#line 1 \"accelpy_cpu_prelude.h\"\n";
   src += util::kCpuKernelPrelude[0].text;
+  if (checked) {
+    src += "\n#line 1 \"accelpy_cpu_checked.h\"\n";
+    src += prelude_file("cuda_checked.h");
+  }
   // accelpy's scalar types (accel::float16, accel::complex64, ...), as NVRTC programs get them;
   // the headers are compiled for the host, as the CPU backend compiles them (without the
   // prelude's CUDA macros, which select their NVRTC paths).
@@ -219,10 +256,28 @@ std::string as_nvrtc_log(const std::string& log, const std::string& file) {
   return out;
 }
 
-util::DiskCache cache_for(const ProgramSpec& spec) {
-  if (spec.cache_dir == "off") return util::DiskCache("");
-  if (!spec.cache_dir.empty()) return util::DiskCache(spec.cache_dir);
-  return util::DiskCache(util::default_cache_dir());
+// The headers a CPU program may include (besides the C++ library's): accelpy's kernel headers
+// ("half.h", ...) and CUDA's that the prelude stands in for (<cuda_fp16.h>, <cuda_bf16.h>),
+// written into `dir` for one compilation. Returns the paths written.
+std::vector<std::string> write_headers(const std::string& dir) {
+  std::vector<std::string> paths;
+  auto write = [&](const std::string& sub, const char* name, const char* text) {
+    paths.push_back(dir + "/" + sub + "/" + name);
+    std::ofstream h(paths.back(), std::ios::binary);
+    h << text;
+  };
+  mkdir((dir + "/include").c_str(), 0700);
+  mkdir((dir + "/cuda").c_str(), 0700);
+  for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) {
+    write("include", util::kEmbeddedHeaders[i].name, util::kEmbeddedHeaders[i].text);
+  }
+  for (int i = 0; i < util::kNumCpuKernelPrelude; ++i) {
+    const std::string name = util::kCpuKernelPrelude[i].name;
+    if (name.rfind("cuda_fp16", 0) == 0 || name.rfind("cuda_bf16", 0) == 0) {
+      write("cuda", util::kCpuKernelPrelude[i].name, util::kCpuKernelPrelude[i].text);
+    }
+  }
+  return paths;
 }
 
 }  // namespace
@@ -234,21 +289,22 @@ BuiltProgram build_program(const ProgramSpec& spec) {
         "module's CUDA C source instead");
   }
   BuiltProgram out;
-  out.scanned = scan_source(spec.code);
+  const bool checked = checked_build(spec);
+  out.checked = checked;
+  out.scanned = scan_source(spec.code, checked);
   const std::string cxx = find_cxx_compiler();
-  const std::vector<std::string> flags = compiler_flags(spec, cxx);
-  const std::string source = full_source(spec, out.scanned, out.entries, out.kernel_names);
+  const std::vector<std::string> flags = compiler_flags(spec, cxx, checked);
+  const std::string source = full_source(spec, out.scanned, checked, out.entries, out.kernel_names);
   // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
-  std::string key = "accelpy cpu user program v1\ncompiler " + compiler_identity(cxx) + "\nflags";
+  std::string key = "accelpy cpu user program v2\ncompiler " + compiler_identity(cxx) + "\nflags";
   for (const std::string& f : flags) key += " " + f;
   ProgramSpec unnamed = spec;
   unnamed.name = "module";
   std::vector<std::string> unused_entries, unused_names;
-  key += "\n" + full_source(unnamed, out.scanned, unused_entries, unused_names);
-  if (spec.with_prelude) {
-    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) key += util::kEmbeddedHeaders[i].text;
-  }
-  const util::DiskCache cache = cache_for(spec);
+  key += "\n" + full_source(unnamed, out.scanned, checked, unused_entries, unused_names);
+  for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) key += util::kEmbeddedHeaders[i].text;
+  for (int i = 1; i < util::kNumCpuKernelPrelude; ++i) key += util::kCpuKernelPrelude[i].text;
+  const util::DiskCache cache = program_cache(spec);
   if (std::optional<util::CompiledImage> hit = cache.load(key)) {
     out.shared_object = std::move(hit->data);
     out.from_disk = true;
@@ -265,15 +321,7 @@ BuiltProgram build_program(const ProgramSpec& spec) {
     std::ofstream f(src_path, std::ios::binary);
     f << source;
   }
-  std::vector<std::string> header_paths;
-  if (spec.with_prelude) {
-    mkdir((d + "/include").c_str(), 0700);
-    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) {
-      header_paths.push_back(d + "/include/" + util::kEmbeddedHeaders[i].name);
-      std::ofstream h(header_paths.back(), std::ios::binary);
-      h << util::kEmbeddedHeaders[i].text;
-    }
-  }
+  const std::vector<std::string> header_paths = write_headers(d);
   auto quote = [](const std::string& s) {
     std::string q = "'";
     for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
@@ -282,7 +330,7 @@ BuiltProgram build_program(const ProgramSpec& spec) {
   std::string cmd = quote(cxx);
   for (const std::string& f : flags) cmd += " " + quote(f);
   // -iquote: the headers include each other by name, and their math.h must not hide <math.h>.
-  if (spec.with_prelude) cmd += " -iquote " + quote(d + "/include");
+  cmd += " -iquote " + quote(d + "/include") + " -I " + quote(d + "/cuda");
   cmd += " -o " + quote(so) + " " + quote(src_path) + " > " + quote(log_path) + " 2>&1";
   const int status = std::system(cmd.c_str());
   out.log = read_file(log_path);
@@ -291,6 +339,7 @@ BuiltProgram build_program(const ProgramSpec& spec) {
   for (const std::string& p : {src_path, so, log_path}) std::remove(p.c_str());
   for (const std::string& p : header_paths) std::remove(p.c_str());
   rmdir((d + "/include").c_str());
+  rmdir((d + "/cuda").c_str());
   rmdir(d.c_str());
   if (!ok || out.shared_object.empty()) {
     const std::string file = file_name(spec);

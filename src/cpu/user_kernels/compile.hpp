@@ -8,6 +8,11 @@
 #include "accel/user_kernels.hpp"
 #include "src/cpu/user_kernels/source_scan.hpp"
 
+namespace accel::cpu {
+// ACCELPY_KERNEL_CHECK=1 in the environment.
+bool kernel_check_requested();
+}  // namespace accel::cpu
+
 namespace accel::cpu::user_kernels {
 
 struct BuiltProgram {
@@ -17,7 +22,12 @@ struct BuiltProgram {
   std::vector<std::string> kernel_names;
   std::string log;  // the compiler's warnings
   bool from_disk = false;
+  bool checked = false;  // built in the checked mode
 };
+
+// Whether `spec` builds in the checked mode (cuda_checked.h): ACCELPY_KERNEL_CHECK=1 in the
+// environment, or -DACCELPY_KERNEL_CHECK among its options (NVRTC takes the define too).
+bool checked_build(const ProgramSpec& spec);
 
 // Compiles `spec` (or loads it from the disk cache NVRTC's images share). Throws
 // CompileError with the compiler's log and the offending lines.

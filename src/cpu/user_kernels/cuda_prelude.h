@@ -79,9 +79,10 @@ struct __accel_thread {
   uint3 block_idx;
   dim3 block_dim;
   dim3 grid_dim;
-  unsigned linear;   // x + y * bx + z * bx * by
-  void* block;       // the runtime's block
-  char* dyn_shared;  // extern __shared__ memory of this block
+  unsigned linear;                      // x + y * bx + z * bx * by
+  void* block;                          // the runtime's block
+  char* dyn_shared;                     // extern __shared__ memory of this block
+  const struct __accel_bounds* bounds;  // per parameter, for the checked mode
 };
 struct __accel_runtime {
   // Barrier of the block: returns once every live thread of the block reached a barrier.
@@ -91,6 +92,8 @@ struct __accel_runtime {
   unsigned (*warp_exchange)(__accel_thread* self, const void* in, unsigned bytes, void* out);
   // A failed assert or trap: the message, then the launch raises.
   void (*fail)(const char* message);
+  // The checked mode's out-of-bounds access (the launch raises IndexError).
+  void (*out_of_bounds)(__accel_thread* self, unsigned arg, long long index, long long count);
 };
 static thread_local __accel_thread* __accel_self;
 static const __accel_runtime* __accel_rt;
@@ -152,40 +155,40 @@ inline unsigned __activemask() {
   char none = 0, all[32];
   return __accel_exchange(&none, 1, all);
 }
+// A shuffle's view of the warp: every lane's value of v, this lane, and the first lane and width
+// of its segment.
+template <class T>
+struct __accel_warp_values {
+  T all[32];
+  int lane, base, w;
+  __accel_warp_values(T v, int width) : w(width <= 0 || width > 32 ? 32 : width) {
+    __accel_exchange(&v, sizeof(T), all);
+    lane = int(__accel_lane());
+    base = lane - lane % w;
+  }
+};
 template <class T>
 inline T __shfl_sync(unsigned, T v, int src_lane, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  return all[lane - lane % w + ((src_lane % w) + w) % w];
+  const __accel_warp_values<T> g(v, width);
+  return g.all[g.base + ((src_lane % g.w) + g.w) % g.w];
 }
 template <class T>
 inline T __shfl_up_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane - int(delta);
-  return src < lane - lane % w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane - int(delta);
+  return src < g.base ? v : g.all[src];
 }
 template <class T>
 inline T __shfl_down_sync(unsigned, T v, unsigned delta, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane + int(delta);
-  return src >= lane - lane % w + w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane + int(delta);
+  return src >= g.base + g.w ? v : g.all[src];
 }
 template <class T>
 inline T __shfl_xor_sync(unsigned, T v, int mask, int width = warpSize) {
-  const int w = width <= 0 || width > 32 ? 32 : width;
-  T all[32];
-  __accel_exchange(&v, sizeof(T), all);
-  const int lane = int(__accel_lane());
-  const int src = lane ^ mask;
-  return src >= lane - lane % w + w ? v : all[src];
+  const __accel_warp_values<T> g(v, width);
+  const int src = g.lane ^ mask;
+  return src >= g.base + g.w ? v : g.all[src];
 }
 inline unsigned __ballot_sync(unsigned mask, int pred) {
   int all[32];
@@ -420,7 +423,7 @@ inline long long clock64() { return (long long)__builtin_ia32_rdtsc(); }
 
 // ---- kernel entry points (one per kernel, generated after the user's source) ----------------
 #include <utility>
-#define ACCEL_CPU_KERNEL_ABI 1
+#define ACCEL_CPU_KERNEL_ABI 2
 struct __accel_kernel_info {
   unsigned abi;
   unsigned nparams;
@@ -430,12 +433,21 @@ struct __accel_kernel_info {
 };
 template <class Sig>
 struct __accel_entry;
+// How a parameter comes out of the launch's argument list (a checked pointer, in
+// cuda_prelude_checked.h, also takes its bounds).
+template <class P>
+struct __accel_param {
+  static constexpr size_t size = sizeof(P);
+  static inline __attribute__((always_inline)) P get(void* a, unsigned) {
+    return *static_cast<P*>(a);
+  }
+};
 template <class... P>
 struct __accel_entry<void (*)(P...)> {
-  static constexpr size_t sizes[sizeof...(P) + 1] = {sizeof(P)..., 0};
+  static constexpr size_t sizes[sizeof...(P) + 1] = {__accel_param<P>::size..., 0};
   template <void (*F)(P...), size_t... I>
   static inline __attribute__((always_inline)) void call(void** a, std::index_sequence<I...>) {
-    F(*static_cast<P*>(a[I])...);
+    F(__accel_param<P>::get(a[I], unsigned(I))...);
   }
   template <void (*F)(P...)>
   static int run_thread(__accel_thread* t, void** a) {

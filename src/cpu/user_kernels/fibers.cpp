@@ -61,7 +61,6 @@ void fiber_init(FiberContext& ctx, char* bottom, char* top, void (*entry)(void*)
 
 #else
 
-extern "C" void accel_cpu_fiber_switch(void** from_sp, void* to_sp);
 extern "C" void accel_cpu_fiber_start();
 
 // The callee-saved registers go on the suspended stack; the stack pointer into *from_sp. A new
@@ -101,8 +100,6 @@ accel_cpu_fiber_start:
   ud2
   .size accel_cpu_fiber_start,.-accel_cpu_fiber_start
 )");
-
-void fiber_switch(FiberContext& from, FiberContext& to) { accel_cpu_fiber_switch(&from.sp, to.sp); }
 
 void fiber_init(FiberContext& ctx, char* /*bottom*/, char* top, void (*entry)(void*), void* arg) {
   auto* sp = reinterpret_cast<uintptr_t*>(uintptr_t(top) & ~uintptr_t(15));

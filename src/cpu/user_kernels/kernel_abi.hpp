@@ -6,10 +6,16 @@
 
 namespace accel::cpu::user_kernels {
 
-inline constexpr unsigned kAbiVersion = 1;  // ACCEL_CPU_KERNEL_ABI in the prelude
+inline constexpr unsigned kAbiVersion = 2;  // ACCEL_CPU_KERNEL_ABI in the prelude
 
 struct Uint3 {
   unsigned x, y, z;
+};
+
+// The memory a pointer argument may reach (an accelpy array's storage); hi null: not known.
+struct ArgBounds {
+  const char* lo;
+  const char* hi;
 };
 
 struct ThreadState {
@@ -20,12 +26,16 @@ struct ThreadState {
   unsigned linear;
   void* block;
   char* dyn_shared;
+  const ArgBounds* bounds;  // one per parameter
 };
 
 struct Runtime {
   void (*sync)(ThreadState* self, int line);
   unsigned (*warp_exchange)(ThreadState* self, const void* in, unsigned bytes, void* out);
   void (*fail)(const char* message);
+  // The checked mode: thread `self` reached element `index` of argument `arg`, which holds
+  // `count` elements from its pointer.
+  void (*out_of_bounds)(ThreadState* self, unsigned arg, long long index, long long count);
 };
 
 struct KernelInfo {

@@ -19,20 +19,24 @@ namespace {
 struct Failure {
   std::mutex mu;
   std::string message;
+  bool out_of_bounds = false;
   std::atomic<bool> failed{false};
 };
 Failure* g_failure = nullptr;  // the launch in progress (launches are serialised)
+const Launch* g_launch = nullptr;
 std::mutex g_launch_mu;
 
-void record_failure(const std::string& msg) {
+void record_failure(const std::string& msg, bool out_of_bounds = false) {
   if (!g_failure) return;
   std::lock_guard<std::mutex> lock(g_failure->mu);
-  if (!g_failure->failed.exchange(true)) g_failure->message = msg;
+  if (!g_failure->failed.exchange(true)) {
+    g_failure->message = msg;
+    g_failure->out_of_bounds = out_of_bounds;
+  }
 }
 
-bool checked_mode() {
-  const char* v = std::getenv("ACCELPY_KERNEL_CHECK");
-  return v && *v && std::string(v) != "0";
+std::string coords(const Uint3& v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
 // One block's fibers on this OS thread.
@@ -69,29 +73,33 @@ void fiber_main(void* arg) {
   yield_from(b, t->linear);
 }
 
+// The checked mode's test at a barrier (out of line: rt_sync's frame stays small).
+__attribute__((noinline, cold)) void check_barrier(Block* b, ThreadState* self, int line) {
+  if (b->barrier_line < 0) {
+    b->barrier_line = line;
+  } else if (b->barrier_line != line) {
+    record_failure("barrier divergence: in block " + coords(self->block_idx) +
+                   " threads wait at __syncthreads on different lines (" +
+                   std::to_string(b->barrier_line) + " and " + std::to_string(line) + ")");
+  }
+}
+
+__attribute__((noinline, cold)) void no_fibers(const char* what) {
+  record_failure(std::string(what) + " was reached in a kernel run without fibers");
+}
+
+// Every thread of a block passes here at every barrier: a small frame, the rest out of line.
 void rt_sync(ThreadState* self, int line) {
   auto* b = static_cast<Block*>(self->block);
-  if (!b) {
-    record_failure("__syncthreads was reached in a kernel run without fibers");
-    return;
-  }
-  if (b->checked) {
-    if (b->barrier_line < 0) {
-      b->barrier_line = line;
-    } else if (b->barrier_line != line) {
-      record_failure("barrier divergence: in block (" + std::to_string(self->block_idx.x) + "," +
-                     std::to_string(self->block_idx.y) + "," + std::to_string(self->block_idx.z) +
-                     ") threads wait at __syncthreads on different lines (" +
-                     std::to_string(b->barrier_line) + " and " + std::to_string(line) + ")");
-    }
-  }
+  if (__builtin_expect(b == nullptr, 0)) return no_fibers("__syncthreads");
+  if (__builtin_expect(b->checked, 0)) check_barrier(b, self, line);
   yield_from(b, self->linear);
 }
 
 unsigned rt_warp_exchange(ThreadState* self, const void* in, unsigned bytes, void* out) {
   auto* b = static_cast<Block*>(self->block);
   if (!b) {
-    record_failure("a warp primitive was reached in a kernel run without fibers");
+    no_fibers("a warp primitive");
     return 0;
   }
   const size_t parity = b->round & 1, warp = self->linear >> 5, lane = self->linear & 31;
@@ -106,7 +114,17 @@ unsigned rt_warp_exchange(ThreadState* self, const void* in, unsigned bytes, voi
 
 void rt_fail(const char* message) { record_failure(message); }
 
-const Runtime kRuntime = {&rt_sync, &rt_warp_exchange, &rt_fail};
+void rt_out_of_bounds(ThreadState* self, unsigned arg, long long index, long long count) {
+  const std::vector<std::string>* names = g_launch ? g_launch->param_names : nullptr;
+  std::string what = "argument " + std::to_string(arg);
+  if (names && arg < names->size()) what += " ('" + (*names)[arg] + "')";
+  record_failure(what + ": index " + std::to_string(index) + " is out of bounds for its " +
+                     std::to_string(count) + " elements (thread " + coords(self->thread_idx) +
+                     " of block " + coords(self->block_idx) + ")",
+                 true);
+}
+
+const Runtime kRuntime = {&rt_sync, &rt_warp_exchange, &rt_fail, &rt_out_of_bounds};
 
 // Per OS thread: the fibers' stacks and the dynamic shared memory, reused across launches.
 struct WorkerState {
@@ -132,7 +150,7 @@ void run_block_fibers(const Launch& l, ThreadState proto, size_t nthreads) {
   w.stacks.reserve(nthreads);
   b.launch = &l;
   b.trapped = false;
-  b.checked = checked_mode();
+  b.checked = l.checked;
   b.threads.assign(nthreads, proto);
   b.contexts.resize(nthreads);
   b.done.assign(nthreads, 0);
@@ -172,6 +190,7 @@ void run_grid(const Launch& l) {
   std::lock_guard<std::mutex> serial(g_launch_mu);
   Failure failure;
   g_failure = &failure;
+  g_launch = &l;
   const int64_t gx = l.grid[0], gy = l.grid[1], gz = l.grid[2];
   const int64_t blocks = gx * gy * gz;
   const size_t nthreads = size_t(l.block[0]) * l.block[1] * l.block[2];
@@ -181,6 +200,7 @@ void run_grid(const Launch& l) {
       t.block_dim = {l.block[0], l.block[1], l.block[2]};
       t.grid_dim = {l.grid[0], l.grid[1], l.grid[2]};
       t.dyn_shared = dynamic_shared(l.shared_mem);
+      t.bounds = l.bounds;
       for (int64_t id = begin; id < end && !failure.failed.load(std::memory_order_relaxed); ++id) {
         t.block_idx = {unsigned(id % gx), unsigned(id / gx % gy), unsigned(id / (gx * gy))};
         if (l.fibers) {
@@ -193,10 +213,15 @@ void run_grid(const Launch& l) {
     });
   } catch (...) {
     g_failure = nullptr;
+    g_launch = nullptr;
     throw;
   }
   g_failure = nullptr;
+  g_launch = nullptr;
   std::fflush(stdout);  // the kernel's printf, before the caller prints more
+  if (failure.failed && failure.out_of_bounds) {
+    throw IndexError("kernel '" + std::string(l.name) + "': " + failure.message);
+  }
   if (failure.failed) {
     throw Error("kernel '" + std::string(l.name) + "' failed on the CPU: " + failure.message);
   }

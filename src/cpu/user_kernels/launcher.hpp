@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "src/cpu/user_kernels/kernel_abi.hpp"
 
@@ -18,14 +19,18 @@ struct Launch {
   unsigned block[3] = {1, 1, 1};
   size_t shared_mem = 0;
   void** args = nullptr;
+  const ArgBounds* bounds = nullptr;  // one per parameter
   const char* name = "";
+  const std::vector<std::string>* param_names = nullptr;  // may be empty
+  bool checked = false;  // the checked mode: barrier divergence is reported
 };
 
 // The runtime every module is initialised with (its __accelpy_init).
 const Runtime& runtime();
 
 // Runs the grid; throws accel::Error naming the kernel when a thread failed (assert, __trap),
-// or, in the checked mode (ACCELPY_KERNEL_CHECK=1), on barrier divergence.
+// or, in the checked mode (ACCELPY_KERNEL_CHECK=1), on barrier divergence; IndexError naming the
+// kernel, argument and index when a checked access fell outside its argument's array.
 void run_grid(const Launch& launch);
 
 }  // namespace accel::cpu::user_kernels

@@ -53,7 +53,8 @@ void* load_shared_object(const std::string& bytes, const std::string& name, int&
 }
 
 std::string module_key(const ProgramSpec& s) {
-  std::string k = s.name + '\0' + s.cache_dir + '\0' + (s.with_prelude ? "1" : "0") + '\0';
+  std::string k = s.name + '\0' + s.cache_dir + '\0' + (s.with_prelude ? "1" : "0") +
+                  (user_kernels::checked_build(s) ? "c" : "") + '\0';
   for (const std::string& o : s.options) k += o + '\0';
   k += '\1';
   for (const std::string& e : s.name_expressions) k += e + '\0';
@@ -70,6 +71,7 @@ struct UserModule::Compiled {
 UserModule::UserModule(const ProgramSpec& spec, Compiled compiled)
     : kernel_names_(std::move(compiled.built.kernel_names)),
       barriers_(compiled.built.scanned.barriers),
+      checked_(compiled.built.checked),
       from_disk_(compiled.built.from_disk),
       log_(std::move(compiled.built.log)) {
   handle_ = load_shared_object(compiled.built.shared_object, spec.name, fd_);
@@ -153,9 +155,17 @@ void UserKernel::launch(const unsigned grid[3], const unsigned block[3], size_t 
   check_launch_config(cpu_limits(), -1, attrs, grid, block, shared_mem);
   check_arguments(name_, *params_, param_names_, args, nargs);
   ArgPointers ptrs(args, nargs);
+  // Where each pointer argument may reach, for the checked mode's bounds.
+  std::vector<user_kernels::ArgBounds> bounds(nargs);
+  for (size_t i = 0; i < nargs; ++i) {
+    bounds[i] = {static_cast<const char*>(args[i].lo), static_cast<const char*>(args[i].hi)};
+  }
   user_kernels::Launch l;
   l.info = static_cast<const KernelInfo*>(info_);
   l.fibers = barriers_;
+  l.checked = module_->checked() || kernel_check_requested();
+  l.bounds = bounds.data();
+  l.param_names = &param_names_;
   for (int i = 0; i < 3; ++i) {
     l.grid[i] = grid[i];
     l.block[i] = block[i];

@@ -106,9 +106,74 @@ SharedDecl parse_shared_decl(std::string_view s) {
   return d;
 }
 
+// One parameter `T* name` (qualifiers after the * dropped) as `__accel_checked<T> name`, or ""
+// when it is no object pointer (a value, a reference, an array, void*, a function pointer).
+std::string checked_param(std::string_view param) {
+  static const char* const kQualifiers[] = {"const", "volatile", "__restrict__", "__restrict",
+                                            "restrict"};
+  int depth = 0;
+  size_t star = std::string_view::npos;
+  for (size_t i = 0; i < param.size(); ++i) {
+    const char ch = param[i];
+    if (ch == '<') ++depth;
+    if (ch == '>') --depth;
+    if (ch == '(' || ch == '[' || ch == '&') return "";
+    if (ch == '*' && depth == 0) star = i;
+  }
+  if (star == std::string_view::npos) return "";
+  std::string name;
+  bool other = false;
+  any_ident(param.substr(star + 1), [&](std::string_view w) {
+    if (std::find(std::begin(kQualifiers), std::end(kQualifiers), w) != std::end(kQualifiers)) {
+      return false;
+    }
+    if (!name.empty()) other = true;
+    name = std::string(w);
+    return false;
+  });
+  if (other) return "";
+  std::string type(param.substr(0, star));
+  while (!type.empty() && is_space(type.back())) type.pop_back();
+  while (!type.empty() && is_space(type.front())) type.erase(type.begin());
+  bool is_void = true;  // only `void` and its qualifiers
+  any_ident(type, [&](std::string_view w) {
+    if (w != "void" && w != "const" && w != "volatile") is_void = false;
+    return false;
+  });
+  if (is_void) return "";
+  return "__accel_checked<" + type + "> " + name;
+}
+
+struct Edit {
+  size_t begin, end;
+  std::string text;
+};
+
+// The parameter list whose `(` is at `open` in `c` (code only): an edit per pointer parameter.
+void check_params(const std::string& c, size_t open, std::vector<Edit>& edits) {
+  int depth = 0;
+  size_t start = open + 1;
+  for (size_t i = open; i < c.size(); ++i) {
+    const char ch = c[i];
+    if (ch == '(' || ch == '<' || ch == '[') ++depth;
+    const bool close = ch == ')' || ch == '>' || ch == ']';
+    if (close) --depth;
+    if ((ch == ',' && depth == 1) || (ch == ')' && depth == 0)) {
+      const std::string text = checked_param(std::string_view(c).substr(start, i - start));
+      if (!text.empty()) {
+        // The parameter's newlines stay, so the lines after it keep their numbers.
+        const long lines = long(std::count(c.begin() + long(start), c.begin() + long(i), '\n'));
+        edits.push_back({start, i, text + std::string(size_t(lines), '\n')});
+      }
+      start = i + 1;
+      if (ch == ')') return;
+    }
+  }
+}
+
 }  // namespace
 
-ScannedSource scan_source(const std::string& code) {
+ScannedSource scan_source(const std::string& code, bool checked) {
   ScannedSource out;
   const std::string c = code_only(code);
   out.barriers = any_ident(c, is_barrier_name);
@@ -118,6 +183,7 @@ ScannedSource scan_source(const std::string& code) {
   std::vector<bool> transparent;
   size_t opaque_depth = 0;
   std::vector<std::pair<size_t, size_t>> dyn_shared;  // (begin, end) of each declaration
+  std::vector<Edit> edits;
   for (size_t i = 0; i < c.size(); ++i) {
     const char ch = c[i];
     if (ch == '{') {
@@ -168,6 +234,7 @@ ScannedSource scan_source(const std::string& code) {
           std::find(out.kernels.begin(), out.kernels.end(), last) == out.kernels.end()) {
         out.kernels.push_back(last);
       }
+      if (checked && !last.empty() && j < c.size() && c[j] == '(') check_params(c, j, edits);
     } else if (c.compare(i, 6, "extern") == 0 && (i == 0 || !is_ident(c[i - 1]))) {
       const SharedDecl d =
           parse_shared_decl(std::string_view(c).substr(i, std::min<size_t>(400, c.size() - i)));
@@ -176,10 +243,7 @@ ScannedSource scan_source(const std::string& code) {
   }
   // Rewrite the extern __shared__ declarations, keeping the line count (a #define needs lines
   // of its own, so a global one takes the declaration's line and the next).
-  out.code.clear();
-  size_t at = 0;
   for (const auto& [b, e] : dyn_shared) {
-    out.code.append(code, at, b - at);
     const SharedDecl decl = parse_shared_decl(std::string_view(c).substr(b, e - b));
     const std::string& type = decl.type;
     // In a function, a local pointer; at global scope, a macro standing for every use.
@@ -193,13 +257,23 @@ ScannedSource scan_source(const std::string& code) {
     const bool in_function = open != std::string::npos && fn_close != std::string::npos &&
                              (semi == std::string::npos || fn_close > semi) && depth > 0;
     if (in_function) {
-      out.code += type + "* const " + decl.name + " = " + cast + ";";
+      edits.push_back({b, e, type + "* const " + decl.name + " = " + cast + ";"});
     } else {
-      out.code += "\n#define " + decl.name + " (" + cast + ")\n";
       const size_t line = size_t(std::count(code.begin(), code.begin() + long(e), '\n')) + 1;
-      out.code += "#line " + std::to_string(line) + "\n";  // the numbering goes on as before
+      // The numbering goes on as before.
+      edits.push_back(
+          {b, e,
+           "\n#define " + decl.name + " (" + cast + ")\n#line " + std::to_string(line) + "\n"});
     }
-    at = e;
+  }
+  std::sort(edits.begin(), edits.end(),
+            [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
+  out.code.clear();
+  size_t at = 0;
+  for (const Edit& ed : edits) {
+    out.code.append(code, at, ed.begin - at);
+    out.code += ed.text;
+    at = ed.end;
   }
   out.code.append(code, at, std::string::npos);
   // __shared__ already means `static thread_local`.

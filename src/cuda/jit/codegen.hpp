@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "accel/cuda.hpp"
+#include "src/core/backend.hpp"
 #include "src/core/group.hpp"
 
 namespace accel::cuda {
@@ -60,6 +61,8 @@ struct KernelPlan {
 
 inline constexpr int kBlockThreads = 256;
 inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is 4 KB
+// Steps of one group: a generated kernel's body (and NVRTC's time) grows with them.
+inline constexpr size_t kMaxGroupSteps = 128;
 
 // Analyses the group for a device (its SM count sizes an elementwise launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);
@@ -93,6 +96,9 @@ std::vector<unsigned char> pack_params(const KernelPlan& plan);
 void pack_params(const KernelPlan& plan, std::vector<unsigned char>& bytes);
 // pack_params(plan).size(), computed without packing.
 size_t param_bytes(const KernelPlan& plan);
+// What each item of a group adds to pack_params at most (the planner's accounting, reported to
+// the core through the backend's limits).
+ParamLayout param_layout();
 
 // The bytes the reduction's partial results need (splits > 1), and the reducer's Acc size.
 size_t partial_bytes(const KernelPlan& plan);

@@ -367,6 +367,25 @@ size_t param_bytes(const KernelPlan& plan) {
   return std::max<size_t>((m.size + m.align - 1) / m.align * m.align, 1);
 }
 
+ParamLayout param_layout() {
+  // visit_params' fields, with IDX at its widest (64-bit indexing), so that the count bounds
+  // pack_params whichever IDX a plan picks.
+  constexpr size_t idx = sizeof(long long), ptr = sizeof(void*), i32 = sizeof(int);
+  // The padding the fields can add: after narrow scalars, and at the struct's end.
+  constexpr size_t padding = 16;
+  ParamLayout l;
+  l.fixed_elementwise = (idx /* n */ + i32 /* aligned */ + 7) / 8 * 8 + padding;
+  l.fixed_reduction =
+      2 * ptr /* part, count */ + 3 * idx /* O, R, chunk */ + 2 * i32 /* splits, tpo */ + padding;
+  l.per_dim = 2 * idx;              // the shape (rshape; kshape + rshape) and the index's strides
+  l.operand = ptr;                  // in<j>, out<j>, w<j>
+  l.operand_stride = idx;           // ir<j>; ik<j> + ir<j>: one IDX per dimension
+  l.reduction_output_stride = idx;  // ok<j>; wk<j> + wr<j>
+  l.scalar = itemsize(DType::Complex128);  // s<j>: the widest scalar
+  l.generator = 2 * sizeof(long long);     // ga<k>, gb<k>
+  return l;
+}
+
 KernelSource generate(const KernelPlan& plan, const std::string& name) {
   KernelSource src;
   src.code = plan.strategy == Strategy::Elementwise ? detail::elementwise_kernel(plan, name)

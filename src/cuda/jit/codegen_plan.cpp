@@ -479,8 +479,7 @@ void make_plan_cached(const Group& g, const DeviceProperties& props, int device,
 size_t partial_bytes(const KernelPlan& p) {
   if (p.strategy == Strategy::Elementwise || p.splits <= 1) return 0;
   const Node& node = *p.group->steps.back().node;
-  const DType in = detail::arg_dtype(*p.group, p.group->steps.back().args[0]);
-  const size_t acc = dispatch_dtype(in, [&](auto tag) -> size_t {
+  const size_t acc = dispatch_dtype(node.compute, [&](auto tag) -> size_t {
     using T = typename decltype(tag)::type;
     switch (node.op) {
       case OpKind::Sum:

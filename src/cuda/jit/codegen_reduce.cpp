@@ -124,7 +124,8 @@ std::string reduction_kernel(const KernelPlan& p, const std::string& name) {
   const int no = int(p.outputs.size());
   const int wbase = ni + (p.needs_index ? 1 : 0);  // koff[wbase + j]: prologue output j
   const int nk = wbase + nw;
-  const DType vt = arg_dtype(g, g.steps.back().args[0]);  // the reduced values
+  // The reduced values, in the dtype type_rules decided for the reduction (Node::compute).
+  const DType vt = g.steps.back().node->compute;
   const std::string VT = ctype(vt);
   const std::string ns = name + "_ns";
   std::string out = "namespace " + ns + " {\n";
@@ -246,6 +247,15 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
                   "      acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);\n"
                   "    }"
                 : "acc = accumulate(p, koff, r0 + lane, r1, (IDX)tpo);";
+  // Both strategies start alike: output o's kept offsets and its chunk [r0, r1) of split s.
+  const std::string chunk_start = R"(  Acc acc = Red::init();
+  IDX koff[NK];
+  IDX ooff[NO];
+  if (o < p.O) {
+    kept_offsets(p, o, koff, ooff);
+    const IDX r0 = (IDX)s * p.chunk;
+    const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
+    )";
   if (p.strategy == Strategy::Inner) {
     out += head + name + sig + "  using namespace " + ns + ";\n";
     out += R"(  __shared__ alignas(16) unsigned char smraw[8 * sizeof(Acc)];
@@ -253,14 +263,8 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
   const int lane = threadIdx.x & (tpo - 1);
   const IDX o = (IDX)blockIdx.x * (blockDim.x / tpo) + threadIdx.x / tpo;
   const int s = blockIdx.y;
-  Acc acc = Red::init();
-  IDX koff[NK];
-  IDX ooff[NO];
-  if (o < p.O) {
-    kept_offsets(p, o, koff, ooff);
-    const IDX r0 = (IDX)s * p.chunk;
-    const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
-    )" + inner_range +
+)" + chunk_start +
+           inner_range +
            R"(
   }
   acc = accel_group_reduce<Red>(acc, tpo, reinterpret_cast<Acc*>(smraw));
@@ -285,14 +289,8 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
   Acc* sm = reinterpret_cast<Acc*>(smraw);
   const IDX o = (IDX)blockIdx.x * 32 + threadIdx.x;
   const int s = blockIdx.y;
-  Acc acc = Red::init();
-  IDX koff[NK];
-  IDX ooff[NO];
-  if (o < p.O) {
-    kept_offsets(p, o, koff, ooff);
-    const IDX r0 = (IDX)s * p.chunk;
-    const IDX r1 = r0 + p.chunk < p.R ? r0 + p.chunk : p.R;
-    acc = accumulate(p, koff, r0 + threadIdx.y, r1, (IDX)blockDim.y);
+)" + chunk_start +
+           R"(acc = accumulate(p, koff, r0 + threadIdx.y, r1, (IDX)blockDim.y);
   }
   acc = fold_rows(sm, acc);
   if (p.splits == 1) {

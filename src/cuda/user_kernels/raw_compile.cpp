@@ -12,6 +12,7 @@
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/user_kernels/program_cache.hpp"
 #include "src/util/disk_cache.hpp"
 #include "src/util/embedded_headers.hpp"
 
@@ -111,12 +112,6 @@ std::string key_text(const ProgramSpec& spec, const std::vector<std::string>& op
   return k;
 }
 
-util::DiskCache cache_for(const ProgramSpec& spec) {
-  if (spec.cache_dir == "off") return util::DiskCache("");
-  if (!spec.cache_dir.empty()) return util::DiskCache(spec.cache_dir);
-  return util::DiskCache(util::default_cache_dir());
-}
-
 }  // namespace
 
 int default_compute_capability() {
@@ -134,7 +129,7 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
   bool cubin = true;
   const std::vector<std::string> opts = nvrtc_options(spec, cc, cubin);
   const std::string key = key_text(spec, opts);
-  const util::DiskCache cache = cache_for(spec);
+  const util::DiskCache cache = program_cache(spec);
   ProgramImage out;
   out.cubin = cubin;
   if (std::optional<CompiledImage> hit = cache.load(key)) {

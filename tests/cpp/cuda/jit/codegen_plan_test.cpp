@@ -328,7 +328,9 @@ TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
             if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
           }
           const DType out = op == OpKind::ArgMax ? DType::Int64 : dt;
-          g->steps.push_back({b.node(op, out, oshape, {}, p), {{StepArg::Step, 1}}});
+          Node* reduce = b.node(op, out, oshape, {}, p);
+          reduce->compute = dt;  // what compute_dtype() gives a reduction of a `dt` operand
+          g->steps.push_back({reduce, {{StepArg::Step, 1}}});
           g->outputs.push_back({0, fake(dt, shape, {}, 1 << 26)});
           g->outputs.push_back({2, fake(out, oshape, {}, 1 << 27)});
           if (transposed) g->outputs.push_back({2, fake(out, oshape, {}, 1 << 28)});
@@ -337,6 +339,7 @@ TEST(CudaCodegen, ReductionsWritePrologueOutputs) {
           EXPECT_EQ(plan.prologue_outputs.size(), 1u);
           EXPECT_EQ(plan.outputs.size(), transposed ? 2u : 1u);
           EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
+          expect_planner_counts_enough(*g, plan);
           const std::string code = generate(plan, "k").code;
           EXPECT_NE(code.find("p.w0["), std::string::npos);
           if (transposed) {

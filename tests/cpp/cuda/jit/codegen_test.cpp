@@ -161,6 +161,7 @@ TEST(CudaCodegen, ReductionsEveryDtypeAndStrategy) {
         const KernelPlan plan = make_plan(*g, h100());
         ++seen[plan.strategy];
         EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
+        expect_planner_counts_enough(*g, plan);
         b.add(std::move(g));
       }
     }

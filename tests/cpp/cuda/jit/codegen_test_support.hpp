@@ -15,6 +15,7 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/kernels/generators.h"
 #include "src/core/graph.hpp"
+#include "src/core/plan.hpp"
 #include "src/cuda/driver/loader.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
@@ -122,9 +123,19 @@ inline std::unique_ptr<Group> reduction(Batch& b, OpKind op, DType in, DType out
   for (int d = 0; d < int(shape.size()); ++d) {
     if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
   }
-  g->steps.push_back({b.node(op, out, oshape, {}, p), {value}});
+  Node* reduce = b.node(op, out, oshape, {}, p);
+  reduce->compute = in;  // what compute_dtype() gives a reduction of an `in` operand
+  g->steps.push_back({reduce, {value}});
   g->outputs.push_back({int(g->steps.size()) - 1, fake(out, oshape)});
   return g;
+}
+
+// The planner's count of a group's parameter bytes (with the limits the CUDA backend reports,
+// which are also the CPU's, so no GPU is needed) bounds the kernel's parameter block.
+inline void expect_planner_counts_enough(const Group& g, const KernelPlan& plan) {
+  Group on_cpu = g;
+  on_cpu.device = Device::cpu();
+  EXPECT_GE(plan::param_bytes(on_cpu), param_bytes(plan));
 }
 
 }  // namespace accel::cuda::codegen_testing
