@@ -1,6 +1,6 @@
 // Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp; a structure
-// planned before comes from plan_cache.cpp) and run its groups. What is recorded about each group run (counters, structures, the fusion debug log)
-// lives in eval_instrumentation.hpp.
+// planned before comes from plan_cache.cpp) and run its groups. What is recorded about each group
+// run (counters, structures, the fusion debug log) lives in eval_instrumentation.hpp.
 #include "src/core/eval.hpp"
 
 #include <algorithm>

@@ -96,7 +96,8 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
     add(n.inputs.size());
     for (const Operand& in : n.inputs) {
       if (in.is_scalar()) {
-        add(1 | uint64_t(in.scalar.dtype) << 8 | first_equal(scalars, in.scalar, same_scalar) << 16);
+        add(1 | uint64_t(in.scalar.dtype) << 8 |
+            first_equal(scalars, in.scalar, same_scalar) << 16);
         continue;
       }
       const Array& a = in.array;
@@ -105,9 +106,16 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
       const uint64_t as_written = a.offset() == 0 && is_row_major(a.shape(), a.strides());
       add(2 | uint64_t(a.dtype()) << 8 | as_written << 16 |
           uint64_t(broadcast_from_one(a.strides())) << 17 | producer << 24);
-      add(shape_class(a.shape()) | first_equal(views, a, [](const Array& u, const Array& v) {
-            return u.storage() == v.storage() && u.same_view(v);
-          }) << 40);
+      // Views of other memory, or other views of a producer's, by the first equal one; a
+      // producer's output exactly as written (the common case: a chain) is its own class.
+      const bool written_view = p && a.dtype() == p->dtype && a.offset() == 0 &&
+                                a.shape() == p->shape &&
+                                a.strides() == contiguous_strides(p->shape);
+      const uint64_t view =
+          written_view ? 0 : 1 + first_equal(views, a, [](const Array& u, const Array& v) {
+                               return u.storage() == v.storage() && u.same_view(v);
+                             });
+      add(shape_class(a.shape()) | view << 40);
     }
   }
   key.hash = h.h;
