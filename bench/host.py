@@ -137,8 +137,8 @@ def main(argv=None):
         out = {"date": datetime.date.today().isoformat(), "machine": platform.machine(),
                "processor": platform.processor(), "cpus": os.cpu_count(),
                "python": sys.version.split()[0], "numpy": np.__version__,
-               "accelpy": getattr(ap, "__version__", "?"), "mode": "smoke" if args.smoke else "full",
-               "repeat": repeat, "results": rows}
+               "accelpy": getattr(ap, "__version__", "?"),
+               "mode": "smoke" if args.smoke else "full", "repeat": repeat, "results": rows}
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
     return 0
