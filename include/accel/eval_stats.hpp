@@ -19,9 +19,14 @@ struct EvalStats {
   uint64_t structure_hits = 0;
   // Evaluations started early because pending work kept too much memory alive.
   uint64_t early_evaluations = 0;
+  // Evaluations whose grouping came from the plan cache (the same pending-graph structure
+  // planned before), and evaluations planned (a structure new to the cache, or not cacheable).
+  uint64_t plan_cache_hits = 0;
+  uint64_t plan_cache_misses = 0;
 };
 
-// The counts since the process started or since the last reset_eval_stats().
+// The counts since the process started or since the last reset_eval_stats(), which also forgets
+// the structures and plans seen.
 EvalStats eval_stats();
 void reset_eval_stats();
 

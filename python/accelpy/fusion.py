@@ -63,13 +63,14 @@ def _from_environment():
 def stats() -> dict[str, int]:
     """Counters since the last reset_stats(): groups (kernels) run, nodes computed, results
     written, distinct group structures run (what compiled kernels depend on: a bound on the kernels
-    a program compiles), runs of a structure seen before, and early evaluations by the
-    pending-memory bound."""
+    a program compiles), runs of a structure seen before, early evaluations by the
+    pending-memory bound, and evaluations whose plan came from the plan cache (a pending graph of
+    the same structure planned before: plan_cache_hits) or was made (plan_cache_misses)."""
     return dict(_core._fusion_stats())
 
 
 def reset_stats() -> None:
-    """Sets the counters of stats() to zero and forgets the structures seen."""
+    """Sets the counters of stats() to zero and forgets the structures and plans seen."""
     _core._reset_eval_stats()
 
 

@@ -1,6 +1,6 @@
-// Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp) and run its
-// groups. What is recorded about each group run (counters, structures, the fusion debug log)
-// lives in eval_instrumentation.hpp.
+// Evaluation: plan the pending graph behind the targets (planner.cpp, cse.cpp; a structure
+// planned before comes from plan_cache.cpp) and run its groups. What is recorded about each group
+// run (counters, structures, the fusion debug log) lives in eval_instrumentation.hpp.
 #include "src/core/eval.hpp"
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "src/core/group.hpp"
 #include "src/core/pending_memory.hpp"
 #include "src/core/plan.hpp"
+#include "src/core/plan_cache.hpp"
 
 namespace accel {
 
@@ -159,8 +160,18 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   plan::collect(targets, plan);
   if (plan.nodes.empty()) return;
   plan::analyze_references(targets, plan);
-  if (g_fusion) plan::merge_common_subexpressions(plan, redirect_dest ? targets[0] : nullptr);
-  std::vector<plan::GroupDraft> drafts = plan::form_groups(plan, g_fusion);
+  // A structure planned before (a loop body) is grouped as it was then (plan_cache.hpp).
+  const Storage* keep = redirect_dest ? targets[0] : nullptr;
+  thread_local plan::PlanKey key;  // reused: its words keep their capacity
+  plan::key_of(plan, g_fusion, keep, key);
+  std::vector<plan::GroupDraft> drafts;
+  if (const plan::CachedPlan* cached = plan::find_plan(key)) {
+    drafts = plan::replay(*cached, plan);
+  } else {
+    if (g_fusion) plan::merge_common_subexpressions(plan, keep);
+    drafts = plan::form_groups(plan, g_fusion);
+    plan::remember_plan(key, plan, drafts);
+  }
   // Build every group before running any: running releases nodes the plan still points at.
   std::vector<Group> groups;
   groups.reserve(drafts.size());

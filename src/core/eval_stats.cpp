@@ -13,6 +13,7 @@
 #include "src/core/eval_instrumentation.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/pending_memory.hpp"
+#include "src/core/plan_cache.hpp"
 #include "src/core/word_hash.hpp"
 
 namespace accel {
@@ -112,6 +113,8 @@ EvalStats eval_stats() {
   }
   s.structure_hits = g_structure_hits.load(std::memory_order_relaxed);
   s.early_evaluations = pending::early_evaluations();
+  s.plan_cache_hits = plan::plan_cache_hits();
+  s.plan_cache_misses = plan::plan_cache_misses();
   return s;
 }
 
@@ -127,6 +130,7 @@ void reset_eval_stats() {
     g_structures_generation.fetch_add(1, std::memory_order_acq_rel);
   }
   pending::reset_early_evaluations();
+  plan::reset_plan_cache();
 }
 
 }  // namespace accel

@@ -28,11 +28,11 @@ struct PlanNode {
 };
 
 struct Plan {
-  std::vector<PlanNode> nodes;                      // topological order: producers first
-  std::vector<std::pair<const Node*, int>> sorted;  // (node, index in `nodes`), by pointer
+  std::vector<PlanNode> nodes;  // topological order: producers first
   // Storages of merged duplicates, kept alive (with their nodes) until the plan is dropped.
   std::vector<std::shared_ptr<Storage>> keep_alive;
 
+  // The node's index in `nodes`, or -1 (constant time: Node::plan_index).
   int index_of(const Node* n) const;
 };
 

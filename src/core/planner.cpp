@@ -29,9 +29,10 @@
 namespace accel::plan {
 
 int Plan::index_of(const Node* n) const {
-  const auto it =
-      std::lower_bound(sorted.begin(), sorted.end(), std::pair<const Node*, int>{n, -1});
-  return (it != sorted.end() && it->first == n) ? it->second : -1;
+  // The index collect() gave the node, unless another plan's collect() has given it another
+  // since (or it was never collected): then the slot holds another node.
+  const int i = n->plan_index;
+  return i >= 0 && size_t(i) < nodes.size() && nodes[i].node == n ? i : -1;
 }
 
 Node* pending_producer(const Operand& in) {
@@ -73,14 +74,11 @@ void collect(std::span<Storage* const> targets, Plan& plan) {
         if (p && mark(p)) stack.push_back({p, 0});
         continue;
       }
+      node->plan_index = int(plan.nodes.size());
       plan.nodes.emplace_back(node);
       stack.pop_back();
     }
   }
-  plan.sorted.reserve(plan.nodes.size());
-  for (size_t i = 0; i < plan.nodes.size(); ++i)
-    plan.sorted.push_back({plan.nodes[i].node, int(i)});
-  std::sort(plan.sorted.begin(), plan.sorted.end());
 }
 
 // A result is internal when every Array::Impl pointing at its storage is held only by operands

@@ -44,6 +44,8 @@ nb::dict stats_dict(bool fusion) {
     d["structures"] = s.structures;
     d["structure_hits"] = s.structure_hits;
     d["early_evaluations"] = s.early_evaluations;
+    d["plan_cache_hits"] = s.plan_cache_hits;
+    d["plan_cache_misses"] = s.plan_cache_misses;
   }
   return d;
 }
@@ -80,8 +82,8 @@ void bind_fusion(nb::module_& m) {
   m.def(
       "_fusion_stats", [] { return stats_dict(true); },
       "The evaluator's counters since the last reset, with the distinct group structures run "
-      "(a bound on the kernels compiled) and the evaluations started early by the "
-      "pending-memory bound.");
+      "(a bound on the kernels compiled), the evaluations started early by the "
+      "pending-memory bound, and the evaluations planned and those whose plan was cached.");
   m.def(
       "_eval_stats", [] { return stats_dict(false); },
       "The evaluator's counters since the last reset: groups (kernels) run, nodes computed, "

@@ -1,0 +1,182 @@
+// The plan cache (plan_cache.hpp): the structural key of a plan and the groupings it maps to.
+#include "src/core/plan_cache.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <unordered_map>
+
+#include "src/core/word_hash.hpp"
+
+namespace accel::plan {
+
+namespace {
+
+// Larger plans are planned each time: their keys' equality patterns (a scan per operand over
+// the distinct views seen) would grow quadratically, and loops build small graphs.
+constexpr size_t kMaxKeyedNodes = 256;
+// A thread's cache is emptied when it holds this many plans (a program that never repeats a
+// structure must not grow it without bound).
+constexpr size_t kMaxCachedPlans = 512;
+
+std::atomic<uint64_t> g_hits{0};
+std::atomic<uint64_t> g_misses{0};
+// Bumped by reset_plan_cache(): each thread empties its cache when it sees a new generation.
+std::atomic<uint64_t> g_generation{0};
+
+struct Entry {
+  std::vector<uint64_t> words;
+  CachedPlan plan;
+};
+
+struct ThreadCache {
+  std::unordered_map<uint64_t, Entry> plans;
+  uint64_t generation = 0;
+};
+
+ThreadCache& thread_cache() {
+  thread_local ThreadCache cache;
+  const uint64_t generation = g_generation.load(std::memory_order_acquire);
+  if (cache.generation != generation) {
+    cache.plans.clear();
+    cache.generation = generation;
+  }
+  return cache;
+}
+
+// Index of the first entry equal to `value` in `seen` (appended when new).
+template <class T, size_t N, class Eq>
+uint64_t first_equal(SmallVector<const T*, N>& seen, const T& value, Eq eq) {
+  for (size_t i = 0; i < seen.size(); ++i) {
+    if (eq(*seen[i], value)) return i;
+  }
+  seen.push_back(&value);
+  return seen.size() - 1;
+}
+
+bool same_scalar(const ScalarArg& a, const ScalarArg& b) {
+  return a.dtype == b.dtype && std::memcmp(a.bytes, b.bytes, itemsize(a.dtype)) == 0;
+}
+
+bool broadcast_from_one(const Strides& st) {
+  return std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; });
+}
+
+}  // namespace
+
+void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
+  key.words.clear();
+  key.cacheable = plan.nodes.size() <= kMaxKeyedNodes;
+  if (!key.cacheable) return;
+  WordHash h;
+  const auto add = [&](uint64_t w) {
+    key.words.push_back(w);
+    h.add(w);
+  };
+  SmallVector<const Shape*, 8> shapes;
+  SmallVector<const ScalarArg*, 8> scalars;
+  SmallVector<const Array*, 16> views;
+  const auto shape_class = [&](const Shape& s) {
+    return first_equal(shapes, s, [](const Shape& a, const Shape& b) { return a == b; }) |
+           uint64_t(s.size()) << 32;
+  };
+  add(fusion);
+  for (const PlanNode& pn : plan.nodes) {
+    const Node& n = *pn.node;
+    add(uint64_t(n.op) | uint64_t(n.dtype) << 16 | uint64_t(n.compute) << 24 |
+        uint64_t(n.device.type) << 32 | uint64_t(uint8_t(n.device.index)) << 40 |
+        uint64_t(pn.external) << 48 | uint64_t(n.output == keep) << 49);
+    add(n.params.axes);
+    WordHash params;
+    params.add_bits(n.params.ddof);
+    params.add(uint64_t(n.params.axis));
+    params.add(uint64_t(n.params.k));
+    add(params.h);
+    add(shape_class(n.shape));
+    add(n.inputs.size());
+    for (const Operand& in : n.inputs) {
+      if (in.is_scalar()) {
+        add(1 | uint64_t(in.scalar.dtype) << 8 |
+            first_equal(scalars, in.scalar, same_scalar) << 16);
+        continue;
+      }
+      const Array& a = in.array;
+      const Node* p = pending_producer(in);
+      const uint64_t producer = p ? uint64_t(plan.index_of(p) + 1) : 0;
+      const uint64_t as_written = a.offset() == 0 && is_row_major(a.shape(), a.strides());
+      add(2 | uint64_t(a.dtype()) << 8 | as_written << 16 |
+          uint64_t(broadcast_from_one(a.strides())) << 17 | producer << 24);
+      // Views of other memory, or other views of a producer's, by the first equal one; a
+      // producer's output exactly as written (the common case: a chain) is its own class.
+      const bool written_view = p && a.dtype() == p->dtype && a.offset() == 0 &&
+                                a.shape() == p->shape &&
+                                a.strides() == contiguous_strides(p->shape);
+      const uint64_t view =
+          written_view ? 0 : 1 + first_equal(views, a, [](const Array& u, const Array& v) {
+                               return u.storage() == v.storage() && u.same_view(v);
+                             });
+      add(shape_class(a.shape()) | view << 40);
+    }
+  }
+  key.hash = h.h;
+}
+
+const CachedPlan* find_plan(const PlanKey& key) {
+  if (key.cacheable) {
+    ThreadCache& cache = thread_cache();
+    const auto it = cache.plans.find(key.hash);
+    if (it != cache.plans.end() && it->second.words == key.words) {
+      g_hits.fetch_add(1, std::memory_order_relaxed);
+      return &it->second.plan;
+    }
+  }
+  g_misses.fetch_add(1, std::memory_order_relaxed);
+  return nullptr;
+}
+
+void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<GroupDraft>& drafts) {
+  if (!key.cacheable) return;
+  for (const PlanNode& pn : plan.nodes) {
+    if (pn.merged_into >= 0) return;
+  }
+  ThreadCache& cache = thread_cache();
+  if (cache.plans.size() >= kMaxCachedPlans) cache.plans.clear();
+  Entry& e = cache.plans[key.hash];  // a colliding structure replaces the one cached
+  e.words = key.words;
+  CachedPlan& c = e.plan;
+  c.groups.clear();
+  c.node_group.clear();
+  c.materialize.clear();
+  for (const GroupDraft& d : drafts) c.groups.push_back({d.kind, d.members[0], d.members});
+  for (const PlanNode& pn : plan.nodes) {
+    c.node_group.push_back(pn.group);
+    c.materialize.push_back(pn.materialize);
+  }
+}
+
+std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan) {
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    plan.nodes[i].group = cached.node_group[i];
+    plan.nodes[i].materialize = cached.materialize[i];
+  }
+  std::vector<GroupDraft> drafts;
+  drafts.reserve(cached.groups.size());
+  for (const CachedGroup& g : cached.groups) {
+    const Node* origin = plan.nodes[g.origin].node;
+    const Shape& shape =
+        g.kind == Group::Kind::Reduction ? origin->inputs[0].array.shape() : origin->shape;
+    drafts.push_back({g.kind, origin->device, shape, g.members});
+  }
+  return drafts;
+}
+
+uint64_t plan_cache_hits() { return g_hits.load(std::memory_order_relaxed); }
+uint64_t plan_cache_misses() { return g_misses.load(std::memory_order_relaxed); }
+
+void reset_plan_cache() {
+  g_hits.store(0, std::memory_order_relaxed);
+  g_misses.store(0, std::memory_order_relaxed);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+}  // namespace accel::plan

@@ -1,0 +1,70 @@
+// Plans cached by the structure of the pending graph: a loop body that builds the same graph
+// again (the same ops, dtypes, shape classes, reference, aliasing and scalar-equality pattern)
+// gets the groups planned the first time, without common-subexpression elimination or grouping.
+//
+// The key is everything the planner (cse.cpp, planner.cpp's form_groups) reads, so a hit yields
+// exactly the groups planning would: per node in the plan's (topological) order its op, output
+// and compute dtypes, device, parameters, shape class and whether it is referenced from outside
+// (or is the evaluation's redirected target); per operand either "a scalar" with the index of
+// the first equal scalar (CSE merges equal scalars, the planner never reads their values) or
+// "an array" with its producer's plan index, dtype, shape class, whether it is laid out as its
+// producer writes it (offset 0, row-major), whether it is broadcast from one element, and the
+// index of the first operand viewing the same memory the same way. A shape class is the index of
+// the first equal shape in the plan, with the number of dimensions: the planner compares shapes
+// only with each other, so the same loop over other sizes reuses the plan. Plans in which CSE
+// merged nodes are not cached (replaying the merge would rewrite the graph; such loops plan).
+//
+// The entry is the grouping only (which plan nodes form which group, which results are
+// written); groups are built from the current nodes each time, since arrays, sizes and scalar
+// values change between iterations. A GPU replay of the whole evaluation can key on the same
+// PlanKey.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/core/plan.hpp"
+
+namespace accel::plan {
+
+struct PlanKey {
+  std::vector<uint64_t> words;  // the structure, word by word (compared on a hit)
+  uint64_t hash = 0;
+  bool cacheable = false;  // false for plans too large to key cheaply
+};
+
+// One group of a cached plan: its kind, the plan node that started it (whose shape and device
+// it iterates over) and its members (plan indices).
+struct CachedGroup {
+  Group::Kind kind;
+  int origin;
+  std::vector<int> members;
+};
+
+struct CachedPlan {
+  std::vector<CachedGroup> groups;  // in the order form_groups returned them
+  std::vector<int> node_group;      // per plan node
+  std::vector<char> materialize;    // per plan node
+};
+
+// The key of a plan whose references are analysed (analyze_references). `keep`: the target the
+// caller redirects (evaluate_into), or null.
+void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key);
+
+// The cached grouping for `key`, or null (counts a hit or a miss).
+const CachedPlan* find_plan(const PlanKey& key);
+
+// Remembers the groups form_groups made for `plan`, unless CSE merged any of its nodes.
+void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<GroupDraft>& drafts);
+
+// The drafts of the cached plan for this plan's nodes (setting their group and materialize
+// marks, as form_groups would).
+std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan);
+
+// Plans found in the cache and plans made (and offered to it) since the last reset.
+uint64_t plan_cache_hits();
+uint64_t plan_cache_misses();
+// Forgets every cached plan (of every thread) and sets the counters to zero.
+void reset_plan_cache();
+
+}  // namespace accel::plan

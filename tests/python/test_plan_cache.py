@@ -1,0 +1,178 @@
+"""The plan cache: an evaluation whose pending graph has the structure of one planned before
+(the same ops, dtypes, shape classes, references, aliasing and scalar pattern) reuses that
+grouping. Hits and misses are counted in accelpy.fusion.stats(); every change of structure plans
+again; results match NumPy and are bit-identical to ACCELPY_FUSION=0's.
+"""
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+from helpers import assert_matches
+
+core = ap._core
+
+
+@pytest.fixture
+def stats(device):
+    """Counters (and the plan cache) since the test started; fusion on, restored afterwards."""
+    was = core._fusion_enabled()
+    core._set_fusion(True)
+    ap.fusion.reset_stats()
+    yield ap.fusion.stats
+    core._set_fusion(was)
+
+
+def cache(stats):
+    s = stats()
+    return s["plan_cache_hits"], s["plan_cache_misses"]
+
+
+def step(y):
+    """A loop body of four elementwise ops, evaluated."""
+    y = ap.sqrt(y * y + 1.0) - 1.0
+    ap.eval(y)
+    return y
+
+
+def test_a_loop_plans_once(rng, stats):
+    y_np = rng.uniform(-2, 2, 100).astype(np.float32)
+    y = ap.asarray(y_np)
+    for _ in range(10):
+        y = step(y)
+        y_np = np.sqrt(y_np * y_np + np.float32(1)) - np.float32(1)
+    assert cache(stats) == (9, 1)
+    assert stats()["groups_run"] == 10
+    assert_matches(y, y_np)
+
+
+def test_other_sizes_of_the_same_shape_class_hit(rng, stats):
+    for n in (10, 1000, 1):
+        step(ap.asarray(rng.uniform(-2, 2, n)))
+    assert cache(stats) == (2, 1)
+
+
+def test_scalar_values_are_not_part_of_the_key(rng, stats):
+    x_np = rng.uniform(-2, 2, 50)
+    x = ap.asarray(x_np)
+    for k in range(4):
+        r = x * float(k + 2) + float(k + 10)
+        ap.eval(r)
+        assert_matches(r, x_np * (k + 2) + (k + 10))
+    assert cache(stats) == (3, 1)
+
+
+def changed_structures(rng):
+    """(name, fn making and evaluating a graph) pairs: each graph differs in structure from the
+    first one in one respect only."""
+    a32 = ap.asarray(rng.uniform(-2, 2, 64).astype(np.float32))
+    b32 = ap.asarray(rng.uniform(-2, 2, 64).astype(np.float32))
+    a64 = ap.asarray(rng.uniform(-2, 2, 64))
+    b64 = ap.asarray(rng.uniform(-2, 2, 64))
+    m = ap.asarray(rng.uniform(-2, 2, (8, 8)).astype(np.float32))
+    one = ap.asarray(rng.uniform(-2, 2, 1).astype(np.float32))
+
+    def run(x, y):
+        r = (x * y) + 2.0
+        ap.eval(r)
+        return r
+
+    def kept_intermediate():
+        t = a32 * b32
+        r = t + 2.0
+        ap.eval(r)
+        return t, r
+
+    def equal_scalars():
+        r = (a32 * 2.0) + 2.0  # the first graph's scalars are y (an array) and 2.0
+        ap.eval(r)
+
+    return [
+        ("base", lambda: run(a32, b32)),
+        ("dtype", lambda: run(a64, b64)),
+        ("shape class", lambda: run(m, m.T)),
+        ("aliasing", lambda: run(a32, a32)),
+        ("scalar for array", lambda: run(a32, 3.0)),
+        ("broadcast operand", lambda: run(a32, one)),
+        ("strided operand", lambda: run(a32, ap.asarray(rng.uniform(-2, 2, 128)
+                                                        .astype(np.float32))[::2])),
+        ("referenced intermediate", kept_intermediate),
+        ("scalar pattern", equal_scalars),
+    ]
+
+
+def test_each_change_of_structure_plans_again(rng, stats):
+    cases = changed_structures(rng)
+    for k, (name, fn) in enumerate(cases):
+        fn()
+        assert cache(stats) == (k, k + 1), name  # a new structure: planned
+        fn()
+        assert cache(stats) == (k + 1, k + 1), name  # the same again: from the cache
+
+
+def test_fusion_off_and_on_are_cached_apart(rng, stats):
+    x = ap.asarray(rng.uniform(-2, 2, 30))
+    step(x)
+    core._set_fusion(False)
+    r = step(x)
+    core._set_fusion(True)
+    assert cache(stats) == (0, 2)
+    assert stats()["groups_run"] == 1 + 4
+    assert_matches(r, np.sqrt(ap.asnumpy(x) ** 2 + 1.0) - 1.0)
+
+
+def test_reset_forgets_the_plans(rng, stats):
+    x = ap.asarray(rng.uniform(-2, 2, 30))
+    step(x)
+    step(x)
+    assert cache(stats) == (1, 1)
+    ap.fusion.reset_stats()
+    step(x)
+    assert cache(stats) == (0, 1)
+
+
+DTYPES = [np.float32, np.float64, np.int32, np.int64, np.complex64]
+SHAPES = [(), (0,), (7,), (3, 5), (4, 1, 6)]
+
+
+def operand(rng, shape, dtype, layout):
+    """A NumPy array of `shape` laid out as named, and the same values in accelpy."""
+    if layout == "broadcast":
+        base = rng.uniform(-3, 3, (1,) * len(shape)).astype(dtype)
+        return base, ap.asarray(base)
+    if layout == "strided":
+        base = rng.uniform(-3, 3, tuple(2 * d for d in shape)).astype(dtype)
+        index = tuple(slice(None, None, -2) for _ in shape)
+        return base[index], ap.asarray(base)[index]
+    base = rng.uniform(-3, 3, shape).astype(dtype)
+    return base, ap.asarray(base)
+
+
+def body(xp, y, z):
+    """Three dependent steps of a loop (a chain over y, reading z). No two nodes are the same
+    computation (CSE would merge them, and such plans are not cached)."""
+    for k in (2, 3, 4):
+        y = (y * z + y) - z * k
+    return y
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+@pytest.mark.parametrize("layout", ["contiguous", "broadcast", "strided"])
+def test_cached_plans_match_numpy_and_unfused(rng, stats, dtype, shape, layout):
+    y_np, y = operand(rng, shape, dtype, "contiguous")
+    z_np, z = operand(rng, shape, dtype, layout)
+    ap.eval(y, z)  # a scalar index (0-d, strided) is a pending copy: computed before the loop
+    results = []
+    for fusion in (True, False, True, True):
+        core._set_fusion(fusion)
+        r = body(ap, y, z)
+        ap.eval(r)
+        results.append(ap.asnumpy(r))
+    core._set_fusion(True)
+    want = body(np, y_np, z_np)
+    for r in results:
+        assert_matches(r, want)
+        np.testing.assert_array_equal(r, results[1])  # bit-identical to fusion off
+    hits, misses = cache(stats)
+    assert misses == 2 and hits == 2  # fused planned once, unfused once, fused twice from cache
