@@ -52,8 +52,8 @@ void bind_creation(nb::module_& m) {
         return in_order(to_shape(shape), order, "empty",
                         [&](const Shape& s) { return empty(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(), "device"_a = nb::none(),
-      "A new array without initializing its elements (numpy.empty).",
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array without initializing its elements (numpy.empty).",
       nb::sig("def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
               "device: DeviceLike | None = None) -> ndarray"));
   m.def(
@@ -64,8 +64,8 @@ void bind_creation(nb::module_& m) {
         return in_order(to_shape(shape), order, "zeros",
                         [&](const Shape& s) { return zeros(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(), "device"_a = nb::none(),
-      "A new array of zeros (numpy.zeros).",
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array of zeros (numpy.zeros).",
       nb::sig("def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
               "device: DeviceLike | None = None) -> ndarray"));
   m.def(
@@ -76,8 +76,8 @@ void bind_creation(nb::module_& m) {
         return in_order(to_shape(shape), order, "ones",
                         [&](const Shape& s) { return ones(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(), "device"_a = nb::none(),
-      "A new array of ones (numpy.ones).",
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array of ones (numpy.ones).",
       nb::sig("def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
               "device: DeviceLike | None = None) -> ndarray"));
   m.def(
@@ -99,7 +99,7 @@ void bind_creation(nb::module_& m) {
           return copy(astype(broadcast_to(fill, s), out_dt, false));
         });
       },
-      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(),
+      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
       "device"_a = nb::none(), "A new array filled with fill_value (numpy.full).",
       nb::sig("def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, "
               "order: str = 'C', *, device: DeviceLike | None = None) -> ndarray"));
