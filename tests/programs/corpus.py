@@ -87,7 +87,7 @@ PROGRAMS = [
     # How to ignore all numpy warnings (not recommended)?
     _numpy_100(31),
     # Is the following expressions true?
-    _numpy_100(32, xfail="needs np.emath"),
+    _numpy_100(32),
     # How to compute ((A+B)*(-A/2)) in place (without copy)?
     _numpy_100(35),
     # Extract the integer part of a random array of positive numbers usin...
@@ -95,7 +95,7 @@ PROGRAMS = [
     # Create a 5x5 matrix with row values ranging from 0 to 4
     _numpy_100(37),
     # Consider a generator function that generates 10 integers and use it...
-    _numpy_100(38, xfail="needs fromiter"),
+    _numpy_100(38),
     # Create a vector of size 10 with values ranging from 0 to 1, both ex...
     _numpy_100(39),
     # Create a random vector of size 10 and sort it
@@ -131,7 +131,7 @@ PROGRAMS = [
     # Find the nearest value from a given value in an array
     _numpy_100(61, xfail="needs ndarray.flat"),
     # Considering two arrays with shape (1,3) and (3,1), how to compute t...
-    _numpy_100(62, xfail="needs nditer"),
+    _numpy_100(62),
     # Consider a given vector, how to add 1 to each element indexed by a...
     _numpy_100(64, xfail="needs ufunc objects (np.add.at)"),
     # How to accumulate elements of a vector (X) to an array (F) based on...
@@ -175,7 +175,7 @@ PROGRAMS = [
     # Considering a 10x3 matrix, extract rows with unequal values (e.g. [...
     _numpy_100(94, compare="shapes"),
     # Convert a vector of ints into a matrix binary representation
-    _numpy_100(95, xfail="needs unpackbits"),
+    _numpy_100(95),
     # Given a two dimensional array, how to extract unique rows?
     _numpy_100(96, xfail="needs np.dtype and void views"),
     # Considering 2 vectors A & B, write the einsum equivalent of inner,...
