@@ -234,25 +234,53 @@ def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
 
 @overload
 def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True,
-             retstep: Literal[False] = False, dtype: DTypeLike | None = None, *,
+             retstep: Literal[False] = False, dtype: DTypeLike | None = None, axis: int = 0, *,
              device: DeviceLike | None = None) -> ndarray: ...
 
 @overload
 def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True, *,
-             retstep: Literal[True], dtype: DTypeLike | None = None,
+             retstep: Literal[True], dtype: DTypeLike | None = None, axis: int = 0,
              device: DeviceLike | None = None) -> tuple[ndarray, np.floating[Any]]: ...
 
 def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep: Any = False,
-             dtype: Any = None, *, device: Any = None) -> Any:
+             dtype: Any = None, axis: Any = 0, *, device: Any = None) -> Any:
     """num evenly spaced samples over [start, stop] (or [start, stop) without the endpoint),
-    bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar)."""
+    bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar).
+    start and stop may be arrays (accelpy's, read back, or NumPy's): the samples then go along
+    `axis` of the result."""
     num = _integer(num, "linspace", "num")
+    scalars = (int, float, complex, np.generic)
+    if not (isinstance(start, scalars) and isinstance(stop, scalars)) or axis != 0:
+        return _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype,
+                                   _integer(axis, "linspace", "axis"), device)
     y = _core.linspace(start, stop, num, endpoint, dtype, device=device)
     if not retstep:
         return y
     div = num - 1 if endpoint else num
     compute = promoted_dtype(start, stop, 1.0)  # NumPy's dtype for the arithmetic
     step = np.subtract(stop, start, dtype=compute) / div if div > 0 else np.nan
+    return y, step
+
+
+def _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+    """linspace with array (or 0-d array) endpoints, as NumPy computes it."""
+    if device is None:
+        device = next((v.device for v in (start, stop) if isinstance(v, ndarray)),
+                      _core.get_default_device())
+    # Python scalars stay as they are: NumPy promotes them as weak scalars.
+    lo, hi = (_core.asnumpy(v) if isinstance(v, ndarray) else
+              v if isinstance(v, (int, float, complex, np.generic)) else np.asarray(v)
+              for v in (start, stop))
+    y = _linspace(lo, hi, num, endpoint, axis, device)
+    if dtype is not None and np.dtype(dtype) != y.dtype:
+        if np.dtype(dtype).kind in "iub":  # NumPy floors before an integer cast
+            y = y // 1  # floor, staying floating
+        y = y.astype(dtype)
+    if not retstep:
+        return y
+    div = num - 1 if endpoint else num
+    compute = promoted_dtype(lo, hi, 1.0)
+    step = np.subtract(hi, lo, dtype=compute) / div if div > 0 else np.nan
     return y, step
 
 

@@ -297,3 +297,25 @@ def test_tolist_and_from_dlpack_errors(device):
         ap.linspace(0, 1, 2.5)
     with pytest.raises(TypeError, match="identity"):
         ap.identity(2.5)
+
+
+@pytest.mark.parametrize("dtype", [None, "float32", "int64", "complex128"])
+def test_linspace_with_array_endpoints(device, rng, dtype):
+    lo, hi = rng.uniform(-5, 5, (2, 3)), rng.uniform(-5, 5, 3)
+    cases = [((0, np.float32(3.0)), {}), ((lo, hi), {}), ((lo, hi), {"axis": 1}),
+             ((lo, 9.0), {"axis": -1, "endpoint": False}), ((lo[0, 0], hi[0]), {"axis": 0})]
+    for (a, b), kw in cases:
+        want = np.linspace(a, b, 7, dtype=dtype, **kw)
+        for wrap in (np.asarray, ap.asarray):
+            got = ap.linspace(wrap(a) if np.ndim(a) else a, wrap(b) if np.ndim(b) else b, 7,
+                              dtype=dtype, **kw)
+            assert got.device == device
+            _same(got, want, exact=False)
+    y, step = ap.linspace(ap.asarray(lo), ap.asarray(hi), 5, retstep=True)
+    ny, nstep = np.linspace(lo, hi, 5, retstep=True)
+    _same(y, ny, exact=False)
+    np.testing.assert_allclose(step, nstep)
+    with pytest.raises(TypeError, match="axis"):
+        ap.linspace(ap.asarray(lo), 1, 3, axis=1.5)
+    with pytest.raises(np.exceptions.AxisError):
+        ap.linspace(ap.asarray(lo), 1, 3, axis=4)
