@@ -481,6 +481,11 @@ def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: A
     return function(*indices(shape, dtype=dtype, sparse=False), **kwargs)
 
 
+class _NoDLPackError(AttributeError, TypeError):
+    """from_dlpack of an object without __dlpack__: NumPy raises AttributeError (the protocol is
+    an attribute lookup); accelpy's callers have caught TypeError, so it is both."""
+
+
 def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
                 copy: bool | None = None) -> ndarray:
     """An array over the data of another library's array (anything with ``__dlpack__``; a
@@ -498,8 +503,7 @@ def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
         arr, copied = _core._from_dlpack_capsule(x)
     else:
         if not hasattr(x, "__dlpack__"):
-            # NumPy's type: the protocol is an attribute lookup.
-            raise AttributeError(f"from_dlpack: x, a '{type(x).__name__}' object, has no "
+            raise _NoDLPackError(f"from_dlpack: x, a '{type(x).__name__}' object, has no "
                                  "__dlpack__ method (it does not support DLPack)")
         src = dlpack_source_device(x) if hasattr(x, "__dlpack_device__") else None
         stream = dlpack_consumer_stream(src) if src is not None else None

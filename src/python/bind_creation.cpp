@@ -92,7 +92,11 @@ void bind_creation(nb::module_& m) {
                           [&](const Shape& s) { return full(s, *v, dt, dev); });
         }
         // An array fill value (NumPy's too) is broadcast to the shape, in its own dtype unless
-        // one is given.
+        // one is given. Text is neither (accelpy stores no strings).
+        if (nb::isinstance<nb::str>(fill_value) || nb::isinstance<nb::bytes>(fill_value)) {
+          throw TypeError("full: fill_value must be a scalar or an array of numbers, got " +
+                          nb::cast<std::string>(nb::type_name(fill_value.type())));
+        }
         const Array fill = to_array(fill_value, dev);
         const DType out_dt = dt.value_or(fill.dtype());
         return in_order(to_shape(shape), order, "full", [&](const Shape& s) {
