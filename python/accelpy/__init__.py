@@ -17,6 +17,7 @@ import numpy as _np
 
 from . import _core, _cupy_compat, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
+from . import emath as emath
 from . import random as random
 from ._aliases import amax as amax
 from ._aliases import amin as amin
@@ -27,6 +28,9 @@ from ._aliases import round_ as round_
 from ._array_api import __array_api_version__ as __array_api_version__
 from ._array_api import __array_namespace_info__ as __array_namespace_info__
 from ._array_api import unstack as unstack
+from ._bit_packing import binary_repr as binary_repr
+from ._bit_packing import packbits as packbits
+from ._bit_packing import unpackbits as unpackbits
 from ._calculus import convolve as convolve
 from ._calculus import cross as cross
 from ._calculus import diff as diff
@@ -54,6 +58,7 @@ from ._creation import empty_like as empty_like
 from ._creation import eye as eye
 from ._creation import from_dlpack as from_dlpack
 from ._creation import fromfunction as fromfunction
+from ._creation import fromiter as fromiter
 from ._creation import full as full
 from ._creation import full_like as full_like
 from ._creation import geomspace as geomspace
@@ -73,12 +78,16 @@ from ._cupy_compat import get_array_module as get_array_module
 from ._cupy_compat import get_default_memory_pool as get_default_memory_pool
 from ._cupy_compat import get_default_pinned_memory_pool as get_default_pinned_memory_pool
 from ._cupy_compat import synchronize as synchronize
+from ._dtypes import False_ as False_
+from ._dtypes import ScalarType as ScalarType
+from ._dtypes import True_ as True_
 from ._dtypes import bool as bool
 from ._dtypes import bool_ as bool_
 from ._dtypes import byte as byte
 from ._dtypes import can_cast as can_cast
 from ._dtypes import cdouble as cdouble
 from ._dtypes import clongdouble as clongdouble
+from ._dtypes import common_type as common_type
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128
 from ._dtypes import complexfloating as complexfloating
@@ -104,22 +113,30 @@ from ._dtypes import integer as integer
 from ._dtypes import intp as intp
 from ._dtypes import isdtype as isdtype
 from ._dtypes import issubdtype as issubdtype
+from ._dtypes import little_endian as little_endian
 from ._dtypes import load_bfloat16 as _load_bfloat16
+from ._dtypes import long as long
 from ._dtypes import longdouble as longdouble
 from ._dtypes import longlong as longlong
+from ._dtypes import min_scalar_type as min_scalar_type
+from ._dtypes import mintypecode as mintypecode
 from ._dtypes import number as number
 from ._dtypes import promote_types as promote_types
 from ._dtypes import result_type as result_type
 from ._dtypes import short as short
 from ._dtypes import signedinteger as signedinteger
 from ._dtypes import single as single
+from ._dtypes import typecodes as typecodes
+from ._dtypes import typename as typename
 from ._dtypes import ubyte as ubyte
+from ._dtypes import uint as uint
 from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._dtypes import uintc as uintc
 from ._dtypes import uintp as uintp
+from ._dtypes import ulong as ulong
 from ._dtypes import ulonglong as ulonglong
 from ._dtypes import unsignedinteger as unsignedinteger
 from ._dtypes import ushort as ushort
@@ -144,6 +161,7 @@ from ._index_tricks import index_exp as index_exp
 from ._index_tricks import mgrid as mgrid
 from ._index_tricks import ndenumerate as ndenumerate
 from ._index_tricks import ndindex as ndindex
+from ._index_tricks import nditer as nditer
 from ._index_tricks import ogrid as ogrid
 from ._index_tricks import r_ as r_
 from ._index_tricks import s_ as s_
@@ -155,6 +173,7 @@ from ._indexing import diagonal as diagonal
 from ._indexing import fill_diagonal as fill_diagonal
 from ._indexing import indices as indices
 from ._indexing import ix_ as ix_
+from ._indexing import mask_indices as mask_indices
 from ._indexing import place as place
 from ._indexing import put as put
 from ._indexing import put_along_axis as put_along_axis
@@ -188,6 +207,7 @@ from ._kernels import RawKernel as RawKernel
 from ._kernels import RawModule as RawModule
 from ._linear_algebra import dot as dot
 from ._linear_algebra import einsum as einsum
+from ._linear_algebra import einsum_path as einsum_path
 from ._linear_algebra import inner as inner
 from ._linear_algebra import kron as kron
 from ._linear_algebra import matmul as matmul
@@ -210,6 +230,7 @@ from ._logic import isclose as isclose
 from ._logic import iscomplex as iscomplex
 from ._logic import iscomplexobj as iscomplexobj
 from ._logic import isfinite as isfinite
+from ._logic import isfortran as isfortran
 from ._logic import isinf as isinf
 from ._logic import isnan as isnan
 from ._logic import isneginf as isneginf
@@ -225,6 +246,8 @@ from ._logic import logical_or as logical_or
 from ._logic import logical_xor as logical_xor
 from ._logic import not_equal as not_equal
 from ._manipulation import array_split as array_split
+from ._manipulation import asarray_chkfinite as asarray_chkfinite
+from ._manipulation import asfortranarray as asfortranarray
 from ._manipulation import atleast_1d as atleast_1d
 from ._manipulation import atleast_2d as atleast_2d
 from ._manipulation import atleast_3d as atleast_3d
@@ -376,6 +399,7 @@ from ._polynomial import roots as roots
 from ._printing import array2string as array2string
 from ._printing import array_repr as array_repr
 from ._printing import array_str as array_str
+from ._printing import base_repr as base_repr
 from ._printing import format_float_positional as format_float_positional
 from ._printing import format_float_scientific as format_float_scientific
 from ._printing import get_printoptions as get_printoptions
@@ -474,6 +498,8 @@ pi = _np.pi
 e = _np.e
 inf = _np.inf
 nan = _np.nan
+euler_gamma = _np.euler_gamma
+exceptions = _np.exceptions  # NumPy's exception classes (AxisError, ...), accelpy raises them
 
 __version__ = "0.1.0"
 

@@ -1029,16 +1029,16 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray:
 def copy(a: ArrayLike) -> ndarray:
     """A copy of the array, in new memory (numpy.copy)."""
 
-def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array without initializing its elements (numpy.empty)."""
 
-def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array of zeros (numpy.zeros)."""
 
-def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array of ones (numpy.ones)."""
 
-def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array filled with fill_value (numpy.full)."""
 
 def arange(start: float, stop: float | None = None, step: float | None = None, dtype: DTypeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:

@@ -1,7 +1,7 @@
 """Array creation (NumPy's reference: "Array creation routines"): from Python objects and other
-arrays (asarray, array, asanyarray, ascontiguousarray, from_dlpack, fromfunction), *_like,
-numerical ranges (linspace, logspace, geomspace; arange is the core's), meshgrid, indices, and
-building matrices (diag, diagflat, tri, tril, triu, vander, identity).
+arrays (asarray, array, asanyarray, ascontiguousarray, from_dlpack, fromfunction, fromiter),
+*_like, numerical ranges (linspace, logspace, geomspace; arange is the core's), meshgrid,
+indices, and building matrices (diag, diagflat, tri, tril, triu, vander, identity).
 
 Ranges and matrices are lazy expressions that fuse with their consumers: ``tril(a) * 2`` is
 one kernel over a (the mask comes from two aranges)."""
@@ -46,9 +46,20 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
         device: DeviceLike | None = None) -> ndarray:
     """Ones on diagonal `k` of an N x M matrix, zeros elsewhere (numpy.eye). A `k` beyond the
     matrix (any Python int) gives zeros, as in NumPy."""
-    k = operator.index(k)
+    N = _integer(N, "eye", "N")
+    M = None if M is None else _integer(M, "eye", "M")
+    k = _integer(k, "eye", "k")
     bound = max(N, N if M is None else M) + 1
     return _core.eye(N, M, max(-bound, min(k, bound)), dtype, device=device)
+
+
+def _integer(value: Any, fn: str, name: str) -> int:
+    """operator.index(value), with NumPy's TypeError naming the argument."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{fn}: {name} must be an integer, got "
+                        f"'{type(value).__name__}'") from None
 
 
 __all__ = [
@@ -61,6 +72,7 @@ __all__ = [
     "empty_like",
     "from_dlpack",
     "fromfunction",
+    "fromiter",
     "full_like",
     "geomspace",
     "identity",
@@ -222,18 +234,25 @@ def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
 
 @overload
 def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True,
-             retstep: Literal[False] = False, dtype: DTypeLike | None = None, *,
+             retstep: Literal[False] = False, dtype: DTypeLike | None = None, axis: int = 0, *,
              device: DeviceLike | None = None) -> ndarray: ...
 
 @overload
 def linspace(start: complex, stop: complex, num: int = 50, endpoint: bool = True, *,
-             retstep: Literal[True], dtype: DTypeLike | None = None,
+             retstep: Literal[True], dtype: DTypeLike | None = None, axis: int = 0,
              device: DeviceLike | None = None) -> tuple[ndarray, np.floating[Any]]: ...
 
 def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep: Any = False,
-             dtype: Any = None, *, device: Any = None) -> Any:
+             dtype: Any = None, axis: Any = 0, *, device: Any = None) -> Any:
     """num evenly spaced samples over [start, stop] (or [start, stop) without the endpoint),
-    bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar)."""
+    bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar).
+    start and stop may be arrays (accelpy's, read back, or NumPy's): the samples then go along
+    `axis` of the result."""
+    num = _integer(num, "linspace", "num")
+    scalars = (int, float, complex, np.generic)
+    if not (isinstance(start, scalars) and isinstance(stop, scalars)) or axis != 0:
+        return _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype,
+                                   _integer(axis, "linspace", "axis"), device)
     y = _core.linspace(start, stop, num, endpoint, dtype, device=device)
     if not retstep:
         return y
@@ -243,10 +262,32 @@ def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep
     return y, step
 
 
+def _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
+    """linspace with array (or 0-d array) endpoints, as NumPy computes it."""
+    if device is None:
+        device = next((v.device for v in (start, stop) if isinstance(v, ndarray)),
+                      _core.get_default_device())
+    # Python scalars stay as they are: NumPy promotes them as weak scalars.
+    lo, hi = (_core.asnumpy(v) if isinstance(v, ndarray) else
+              v if isinstance(v, (int, float, complex, np.generic)) else np.asarray(v)
+              for v in (start, stop))
+    y = _linspace(lo, hi, num, endpoint, axis, device)
+    if dtype is not None and np.dtype(dtype) != y.dtype:
+        if np.dtype(dtype).kind in "iub":  # NumPy floors before an integer cast
+            y = y // 1  # floor, staying floating
+        y = y.astype(dtype)
+    if not retstep:
+        return y
+    div = num - 1 if endpoint else num
+    compute = promoted_dtype(lo, hi, 1.0)
+    step = np.subtract(hi, lo, dtype=compute) / div if div > 0 else np.nan
+    return y, step
+
+
 def identity(n: int, dtype: DTypeLike | None = None, *,
              device: DeviceLike | None = None) -> ndarray:
     """The n x n identity matrix."""
-    return _core.eye(n, dtype=dtype, device=device)
+    return _core.eye(_integer(n, "identity", "n"), dtype=dtype, device=device)
 
 
 def _linspace(start, stop, num, endpoint, axis, device):
@@ -440,6 +481,11 @@ def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: A
     return function(*indices(shape, dtype=dtype, sparse=False), **kwargs)
 
 
+class _NoDLPackError(AttributeError, TypeError):
+    """from_dlpack of an object without __dlpack__: NumPy raises AttributeError (the protocol is
+    an attribute lookup); accelpy's callers have caught TypeError, so it is both."""
+
+
 def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
                 copy: bool | None = None) -> ndarray:
     """An array over the data of another library's array (anything with ``__dlpack__``; a
@@ -457,8 +503,8 @@ def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
         arr, copied = _core._from_dlpack_capsule(x)
     else:
         if not hasattr(x, "__dlpack__"):
-            raise TypeError(f"from_dlpack: '{type(x).__name__}' object does not support DLPack "
-                            "(it has no __dlpack__ method)")
+            raise _NoDLPackError(f"from_dlpack: x, a '{type(x).__name__}' object, has no "
+                                 "__dlpack__ method (it does not support DLPack)")
         src = dlpack_source_device(x) if hasattr(x, "__dlpack_device__") else None
         stream = dlpack_consumer_stream(src) if src is not None else None
         arr, copied = _core._from_dlpack_capsule(dlpack_export(x, stream, copy))
@@ -479,3 +525,12 @@ def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -
     if not grids:
         return _core.empty((0,), dtype=dtype, device=_core.get_default_device())
     return _core.stack([_core.broadcast_to(g, dims) for g in grids])
+
+
+def fromiter(iter: Any, dtype: DTypeLike, count: int = -1, *,  # noqa: A002 - NumPy's name
+             like: Any = None, device: DeviceLike | None = None) -> ndarray:
+    """A 1-D array of the values an iterable yields (numpy.fromiter): `count` of them, or all
+    when -1. The values are read on the host, into NumPy's array, which then moves to `device`."""
+    if like is not None:
+        raise TypeError("fromiter: the 'like' argument is not supported")
+    return asarray(np.fromiter(iter, dtype=dtype, count=count), device=device)

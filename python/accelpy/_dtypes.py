@@ -56,6 +56,8 @@ __all__ = [
       "longlong", "ulonglong", "short", "ushort", "intc", "uintc", "byte", "ubyte", "longdouble",
       "clongdouble", "dtype", "issubdtype", "generic", "number", "integer", "signedinteger",
       "unsignedinteger", "inexact", "floating", "complexfloating"),
+    *("long", "ulong", "uint", "True_", "False_", "ScalarType", "typecodes", "little_endian",
+      "common_type", "min_scalar_type", "mintypecode", "typename"),
 ]
 
 bool = np.bool_  # noqa: A001 - NumPy's name
@@ -83,8 +85,30 @@ cdouble, csingle = np.cdouble, np.csingle
 longlong, ulonglong, short, ushort = np.longlong, np.ulonglong, np.short, np.ushort
 intc, uintc, byte, ubyte = np.intc, np.uintc, np.byte, np.ubyte
 longdouble, clongdouble = np.longdouble, np.clongdouble
+long, ulong, uint = np.long, np.ulong, np.uint
+True_, False_ = np.True_, np.False_
+ScalarType, typecodes, little_endian = np.ScalarType, np.typecodes, np.little_endian
 dtype = np.dtype
 issubdtype = np.issubdtype
+# Data type routines of Python values and type codes: NumPy's own.
+mintypecode, typename = np.mintypecode, np.typename
+
+
+def common_type(*arrays: Any) -> type:
+    """The inexact scalar type common to the arrays' dtypes, integers counting as float64
+    (numpy.common_type); NumPy decides it from empty stand-ins of the dtypes."""
+    return np.common_type(*(np.empty(0, dtype=np.asarray(a).dtype if not hasattr(a, "dtype")
+                                     else a.dtype) for a in arrays))
+
+
+def min_scalar_type(a: Any, /) -> np.dtype[Any]:
+    """The smallest dtype that holds the scalar `a` (numpy.min_scalar_type); an array's own
+    dtype unless it is 0-d, whose value NumPy reads as a scalar's."""
+    if hasattr(a, "__array_namespace__") and hasattr(a, "ndim"):  # an accelpy array
+        if a.ndim:
+            return a.dtype
+        return np.min_scalar_type(np.asarray(a.item(), dtype=a.dtype))
+    return np.min_scalar_type(a)
 generic, number, integer, inexact = np.generic, np.number, np.integer, np.inexact
 signedinteger, unsignedinteger = np.signedinteger, np.unsignedinteger
 floating, complexfloating = np.floating, np.complexfloating

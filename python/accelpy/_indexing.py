@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,6 +48,7 @@ __all__ = [
     "fill_diagonal",
     "indices",
     "ix_",
+    "mask_indices",
     "place",
     "putmask",
     "ravel_multi_index",
@@ -68,6 +69,13 @@ __all__ = [
 
 def _device(device=None):
     return device if device is not None else _core.get_default_device()
+
+
+def mask_indices(n: int, mask_func: Any, k: Any = 0) -> tuple[ndarray, ...]:
+    """The indices of the nonzero entries of ``mask_func(ones((n, n)), k)`` (numpy.mask_indices;
+    mask_func is triu, tril or any function of that form)."""
+    m = _core.ones((n, n), dtype=np.int64, device=_device())
+    return _core.nonzero(mask_func(m, k) != 0)
 
 
 def ix_(*args: ArrayLike) -> tuple[ndarray, ...]:

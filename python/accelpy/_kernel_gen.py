@@ -294,9 +294,18 @@ class ElementwiseKernel:
                 raise TypeError(f"raw argument {p.name!r} is {p.type}; got an array of "
                                 f"{a.dtype}")
         types = _resolve_types(self.in_params, self.out_params, ins, outs)
+        # Given outputs take part in the broadcast, as in CuPy: inputs of shape (n, 1) fill an
+        # output of shape (n, m), one thread per output element.
         arrays = [a for p, a in zip(self.in_params, ins, strict=True) if _is_array(a)
                   and not p.raw]
-        shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else None
+        if arrays:
+            arrays += [o for p, o in zip(self.out_params, outs, strict=True)
+                       if o is not None and not p.raw]
+        try:
+            shape = np.broadcast_shapes(*[a.shape for a in arrays]) if arrays else None
+        except ValueError:
+            raise ValueError(f"{self.name}: the array arguments' shapes "
+                             f"{[tuple(a.shape) for a in arrays]} do not broadcast") from None
         if shape is None:
             if size is None:
                 given = [o for o in outs if o is not None]

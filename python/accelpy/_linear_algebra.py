@@ -1,7 +1,7 @@
 """The top-level linear algebra functions (NumPy's reference: "Linear algebra", matrix and vector
 products): kron, matvec, vecmat and trace, composed from broadcasting elementwise ops and
 matmul; the core's matmul, dot, vdot, inner, outer, tensordot, vecdot and einsum are re-exported
-here. numpy.linalg's own functions are accelpy.linalg."""
+here, and einsum_path. numpy.linalg's own functions are accelpy.linalg."""
 
 from __future__ import annotations
 
@@ -42,8 +42,23 @@ __all__ = [
     "tensordot",
     "vecdot",
     "einsum",
+    "einsum_path",
 ]
 
+
+
+def einsum_path(subscripts: Any, *operands: Any, optimize: Any = "greedy",
+                einsum_call: bool = False) -> Any:
+    """NumPy's contraction order for an einsum (numpy.einsum_path): the path and its report.
+    The order depends only on shapes, so NumPy plans it over stand-ins of the operands' shapes
+    and dtypes that hold no data (the arrays stay where they are)."""
+    def stand_in(x):
+        if isinstance(x, ndarray):
+            return np.broadcast_to(np.zeros((), dtype=x.dtype), x.shape)
+        return x
+
+    return np.einsum_path(stand_in(subscripts), *(stand_in(o) for o in operands),
+                          optimize=optimize, einsum_call=einsum_call)
 
 
 def kron(a: ArrayLike, b: ArrayLike) -> ndarray:

@@ -32,6 +32,7 @@ __all__ = [
     "isclose",
     "iscomplex",
     "iscomplexobj",
+    "isfortran",
     "isneginf",
     "isposinf",
     "isreal",
@@ -141,6 +142,12 @@ def isreal(x: ArrayLike) -> ndarray:
 def isscalar(element: Any) -> bool:
     """Whether `element` is a scalar (numpy.isscalar): arrays, 0-d included, are not."""
     return not isinstance(element, ndarray) and np.isscalar(element)
+
+
+def isfortran(a: ndarray) -> bool:
+    """Whether `a` is Fortran-contiguous and not also C-contiguous (numpy.isfortran)."""
+    flags = a.flags
+    return bool(flags.f_contiguous and not flags.c_contiguous)
 
 
 def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> bool:

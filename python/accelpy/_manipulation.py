@@ -1,9 +1,9 @@
 """Array manipulation, first half (NumPy's reference: "Array manipulation routines"): basic
 operations (shape, size, ndim, copyto), changing the number of dimensions and kind (atleast_nd,
-broadcast_shapes, require), transpose-like operations (rollaxis), joining (the stack family,
-block) and splitting (split, array_split, hsplit, vsplit, dsplit); the core's reshape,
-transpose, concatenate, stack, ... are re-exported here. Tiling, adding and removing elements
-and rearranging are in _rearranging."""
+broadcast_shapes, require, asfortranarray, asarray_chkfinite), transpose-like operations
+(rollaxis), joining (the stack family, block) and splitting (split, array_split, hsplit,
+vsplit, dsplit); the core's reshape, transpose, concatenate, stack, ... are re-exported here.
+Tiling, adding and removing elements and rearranging are in _rearranging."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from ._core import (  # noqa: F401
     swapaxes,
     transpose,
 )
-from ._creation import asarray
+from ._creation import asarray, ascontiguousarray
 from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
 from ._util import normalize_axes
@@ -54,6 +54,8 @@ def reshape(a: ArrayLike, /, shape: ShapeLike, order: str = "C", *,
 
 __all__ = [
     "array_split",
+    "asarray_chkfinite",
+    "asfortranarray",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
@@ -288,6 +290,26 @@ def require(a: ArrayLike, dtype: Any = None, requirements: str | Sequence[str] |
         flags = arr.flags
         if ("C" in reqs and not flags.c_contiguous) or ("W" in reqs and not flags.writeable):
             return arr.copy()
+    return arr
+
+
+def asfortranarray(a: ArrayLike, dtype: Any = None, *, like: Any = None) -> ndarray:
+    """`a` laid out in Fortran (column-major) order, as the transpose of a C-ordered copy of its
+    transpose (numpy.asfortranarray); `a` itself when it is so already."""
+    if like is not None:
+        raise TypeError("asfortranarray: the 'like' argument is not supported")
+    arr = asarray(a, dtype=dtype)
+    if arr.ndim < 2 or arr.flags.f_contiguous:
+        return arr
+    return ascontiguousarray(arr.T).T
+
+
+def asarray_chkfinite(a: ArrayLike, dtype: Any = None, order: str | None = None) -> ndarray:
+    """asarray(a), raising ValueError when `a` holds an inf or a NaN (numpy.asarray_chkfinite);
+    this evaluates the check."""
+    arr = asarray(a, dtype=dtype)
+    if arr.dtype.kind in "fc" and not bool(_core.all(_core.isfinite(arr))):
+        raise ValueError("asarray_chkfinite: array must not contain infs or NaNs")
     return arr
 
 

@@ -12,13 +12,14 @@ import numpy as np
 from . import _core
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "array2string", "array_repr",
-           "array_str", "format_float_positional", "format_float_scientific"]
+           "array_str", "format_float_positional", "format_float_scientific", "base_repr"]
 
 set_printoptions = np.set_printoptions
 get_printoptions = np.get_printoptions
 printoptions = np.printoptions
 format_float_positional = np.format_float_positional
 format_float_scientific = np.format_float_scientific
+base_repr = np.base_repr  # the base-n string of one Python integer
 
 
 def _host(a):

@@ -150,6 +150,12 @@ class Stream:
         event.record(self)
         return event
 
+    def use(self) -> Stream:
+        """Makes this the current stream of its device on this thread until another is made
+        current (CuPy's Stream.use, the form without ``with``); returns the stream."""
+        _c.set_current_stream(self._s)
+        return self
+
     def __enter__(self) -> Stream:
         self._prev.append(_c.set_current_stream(self._s))
         return self
@@ -194,6 +200,10 @@ class _NullStream:
 
     def record(self, event: Event | None = None) -> Event:
         return default_stream(runtime.require_device(None)).record(event)
+
+    def use(self) -> Stream:
+        """Makes the current device's default stream current again (CuPy's Stream.null.use)."""
+        return default_stream(runtime.require_device(None)).use()
 
     def wait_event(self, event: Event) -> None:
         default_stream(runtime.require_device(None)).wait_event(event)

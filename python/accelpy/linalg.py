@@ -46,6 +46,8 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
     "trace",
     "vector_norm",
 ]
@@ -87,6 +89,33 @@ def solve(a, b):
 def inv(a):
     """The inverse of each square matrix of `a`."""
     return _core._linalg_inv(_asarray(a))
+
+
+def tensorsolve(a, b, axes=None):
+    """The tensor x with ``tensordot(a, x, x.ndim) == b`` (numpy.linalg.tensorsolve): `a`
+    reshaped to a square matrix over b's axes and the rest, `axes` first moved to the end."""
+    a = _asarray(a)
+    b = _asarray(b, device=a.device)
+    if axes is not None:
+        order = [k for k in range(a.ndim) if k not in {ax % a.ndim for ax in axes}]
+        a = a.transpose(order + [ax % a.ndim for ax in axes])
+    x_shape = a.shape[b.ndim:]
+    n = int(_np.prod(x_shape))
+    if int(_np.prod(a.shape[:b.ndim])) != n:
+        raise LinAlgError("tensorsolve: a's shape must satisfy prod(a.shape[b.ndim:]) == "
+                          "prod(a.shape[:b.ndim])")
+    x = solve(a.reshape(n, n), b.reshape(n))
+    return x.reshape(x_shape)
+
+
+def tensorinv(a, ind=2):
+    """The inverse of `a` under tensordot over its first `ind` axes: the result's shape is
+    ``a.shape[ind:] + a.shape[:ind]`` (numpy.linalg.tensorinv)."""
+    a = _asarray(a)
+    if ind <= 0:
+        raise ValueError(f"tensorinv: ind must be a positive integer, got {ind}")
+    n = int(_np.prod(a.shape[ind:]))
+    return inv(a.reshape(n, -1)).reshape(a.shape[ind:] + a.shape[:ind])
 
 
 def cholesky(a, /, *, upper=False):

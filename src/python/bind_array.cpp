@@ -355,7 +355,14 @@ void bind_array(nb::module_& m) {
           "A NumPy copy of the data (CuPy's get).",
           nb::sig("def get(self) -> numpy.typing.NDArray[Any]"))
       .def(
-          "tolist", [](const Array& a) { return host_copy(a).attr("tolist")(); },
+          "tolist",
+          [](const Array& a, nb::args args) {
+            if (args.size() != 0) {
+              throw TypeError("tolist() takes no arguments (" + std::to_string(args.size()) +
+                              " given)");
+            }
+            return host_copy(a).attr("tolist")();
+          },
           "The data as nested Python lists of Python scalars.", nb::sig("def tolist(self) -> Any"))
       .def(
           "astype",

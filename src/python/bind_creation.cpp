@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -14,49 +15,98 @@ namespace accel::python {
 
 using namespace nb::literals;
 
+namespace {
+
+// NumPy's order= of the creation functions: 'C' (or None) as made, 'F' as the transpose of the
+// array of the reversed shape (Fortran-contiguous); 'A' and 'K' need an input array.
+template <class Make>
+Array in_order(const Shape& shape, nb::handle order, const char* fn, const Make& make) {
+  if (order.is_none()) return make(shape);
+  if (!nb::isinstance<nb::str>(order)) {
+    throw TypeError(std::string(fn) + ": order must be str, not " +
+                    nb::cast<std::string>(nb::type_name(order.type())));
+  }
+  const std::string o = nb::cast<std::string>(order);
+  if (o == "C" || o == "c") return make(shape);
+  if (o == "F" || o == "f") {
+    if (shape.size() < 2) return make(shape);
+    Shape reversed = shape;
+    std::reverse(reversed.begin(), reversed.end());
+    return transpose(make(reversed));
+  }
+  if (o == "A" || o == "a" || o == "K" || o == "k") {
+    throw ValueError(std::string(fn) + ": only 'C' or 'F' order is permitted");
+  }
+  throw ValueError(std::string(fn) + ": order must be one of 'C', 'F', 'A', or 'K' (got '" + o +
+                   "')");
+}
+
+}  // namespace
+
 void bind_creation(nb::module_& m) {
   m.def(
       "empty",
-      [](nb::handle shape, nb::handle dtype, nb::handle device) {
-        return empty(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
-                     to_device(device));
+      [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+        const DType dt = to_dtype_opt(dtype).value_or(kDefaultFloat);
+        const Device dev = to_device(device);
+        return in_order(to_shape(shape), order, "empty",
+                        [&](const Shape& s) { return empty(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array without initializing its elements (numpy.empty).",
-      nb::sig("def empty(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
-              "None = None) -> ndarray"));
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array without initializing its elements (numpy.empty).",
+      nb::sig("def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
+              "device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "zeros",
-      [](nb::handle shape, nb::handle dtype, nb::handle device) {
-        return zeros(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
-                     to_device(device));
+      [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+        const DType dt = to_dtype_opt(dtype).value_or(kDefaultFloat);
+        const Device dev = to_device(device);
+        return in_order(to_shape(shape), order, "zeros",
+                        [&](const Shape& s) { return zeros(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array of zeros (numpy.zeros).",
-      nb::sig("def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
-              "None = None) -> ndarray"));
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array of zeros (numpy.zeros).",
+      nb::sig("def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
+              "device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "ones",
-      [](nb::handle shape, nb::handle dtype, nb::handle device) {
-        return ones(to_shape(shape), to_dtype_opt(dtype).value_or(kDefaultFloat),
-                    to_device(device));
+      [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
+        const DType dt = to_dtype_opt(dtype).value_or(kDefaultFloat);
+        const Device dev = to_device(device);
+        return in_order(to_shape(shape), order, "ones",
+                        [&](const Shape& s) { return ones(s, dt, dev); });
       },
-      "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array of ones (numpy.ones).",
-      nb::sig("def ones(shape: ShapeLike, dtype: DTypeLike | None = None, *, device: DeviceLike | "
-              "None = None) -> ndarray"));
+      "shape"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array of ones (numpy.ones).",
+      nb::sig("def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, "
+              "device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "full",
-      [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
+      [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order,
+         nb::handle device) {
         const std::optional<DType> dt = to_dtype_opt(dtype);
+        const Device dev = to_device(device);
         std::optional<Scalar> v = to_scalar_for(fill_value, dt);
-        if (!v) throw TypeError("full: fill_value must be a scalar");
-        return full(to_shape(shape), *v, dt, to_device(device));
+        if (v) {
+          return in_order(to_shape(shape), order, "full",
+                          [&](const Shape& s) { return full(s, *v, dt, dev); });
+        }
+        // An array fill value (NumPy's too) is broadcast to the shape, in its own dtype unless
+        // one is given. Text is neither (accelpy stores no strings).
+        if (nb::isinstance<nb::str>(fill_value) || nb::isinstance<nb::bytes>(fill_value)) {
+          throw TypeError("full: fill_value must be a scalar or an array of numbers, got " +
+                          nb::cast<std::string>(nb::type_name(fill_value.type())));
+        }
+        const Array fill = to_array(fill_value, dev);
+        const DType out_dt = dt.value_or(fill.dtype());
+        return in_order(to_shape(shape), order, "full", [&](const Shape& s) {
+          return copy(astype(broadcast_to(fill, s), out_dt, false));
+        });
       },
-      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "A new array filled with fill_value (numpy.full).",
-      nb::sig("def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, *, "
-              "device: DeviceLike | None = None) -> ndarray"));
+      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a.none() = "C", nb::kw_only(),
+      "device"_a = nb::none(), "A new array filled with fill_value (numpy.full).",
+      nb::sig("def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, "
+              "order: str = 'C', *, device: DeviceLike | None = None) -> ndarray"));
   m.def(
       "arange",
       [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {

@@ -160,9 +160,21 @@ void bind_sorting(nb::module_& m) {
       [](nb::handle element, nb::handle test_elements, bool assume_unique, bool invert,
          nb::handle kind) {
         (void)assume_unique;
-        (void)kind;
         const std::optional<Device> dev = device_of({element, test_elements});
-        return isin(to_array(element, dev), to_array(test_elements, dev), invert);
+        const Array a = to_array(element, dev), b = to_array(test_elements, dev);
+        // kind= picks NumPy's algorithm; accelpy has one, so only the choice is checked.
+        if (!kind.is_none()) {
+          const std::string k = nb::isinstance<nb::str>(kind) ? nb::cast<std::string>(kind) : "";
+          if (k != "sort" && k != "table") {
+            throw ValueError("isin: invalid kind " + nb::cast<std::string>(nb::repr(kind)) +
+                             "; use None, 'sort' or 'table'");
+          }
+          const auto integral = [](DType t) { return is_integer(t) || t == DType::Bool; };
+          if (k == "table" && !(integral(a.dtype()) && integral(b.dtype()))) {
+            throw ValueError("isin: kind='table' is only supported for boolean or integer arrays");
+          }
+        }
+        return isin(a, b, invert);
       },
       "element"_a, "test_elements"_a, "assume_unique"_a = false, "invert"_a = false, nb::kw_only(),
       "kind"_a = nb::none(),

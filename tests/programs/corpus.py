@@ -14,6 +14,21 @@ need SciPy or pandas (52, 68), IPython syntax (5, 92), names from other exercise
 structured dtypes, which accelpy does not store (33, 34, 46, 51, 54, 63, 73, 85, 91), printed
 scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives Python floats),
 and a shape that depends on random draws (93).
+
+cupy-examples: the scripts of CuPy's examples/ folder, with only `import cupy` becoming accelpy
+(their `import numpy` is their CPU reference). They drive a GPU (cupy.cuda.Device, streams,
+CUDA C kernels), so they run on "cuda" only, and each checks itself: it compares its NumPy
+and CuPy results (cupy.testing) or just runs (compare "self"). Sizes come from their own
+command-line options, smaller than the defaults for a test run. Left out: cg (its NumPy
+reference alone takes minutes: a 2000^3 integer matmul and thousands of iterations, three
+times), gemm (an sgemm.cu file of CUDA templates through RawModule with name expressions),
+cusparse and the cuFFT/cuSPARSELt/cuTENSOR/jit/custom_struct/interoperability/peer folders
+(cupyx, CuPy's JIT and libraries accelpy does not wrap, MPI, several GPUs).
+
+numpy-tutorials: NumPy's tutorials (MyST notebooks: their code cells in order). They draw with
+matplotlib, so they skip where it is not installed. Left out: those that download data
+(deep-learning-on-mnist, x-ray-image-processing, svd: scipy.datasets) or need SciPy and
+datetime64 (air-quality-analysis) or masked arrays (tutorial-ma).
 """
 
 from loops import LOOP_PROGRAMS, LOOP_SOURCES
@@ -24,8 +39,29 @@ SOURCES = {
         "commit": "6447594ad639908dc979446a4ec7f0f2e62fb23b",
         "licence": "MIT",
     },
+    "cupy-examples": {
+        "url": "https://github.com/cupy/cupy",
+        "commit": "6b6d9563c4f7410cd1866a11b2f71a60dd45a68c",
+        "licence": "MIT",
+    },
+    "numpy-tutorials": {
+        "url": "https://github.com/numpy/numpy-tutorials",
+        "commit": "d8a82a1b792f24a52eebcf0ae5ec73ccacfef685",
+        "licence": "BSD-3-Clause",
+    },
 }
 
+
+
+def _cupy(path, **how):
+    return {"name": "cupy_" + path.removeprefix("examples/").removesuffix(".py").replace("/", "_"),
+            "source": "cupy-examples", "path": path, "compare": "self", "devices": ("cuda",),
+            "ported": ("cupy",), **how}
+
+
+def _tutorial(name, **how):
+    return {"name": "tutorial_" + name.replace("-", "_"), "source": "numpy-tutorials",
+            "path": f"content/{name}.md", "requires": ("matplotlib",), **how}
 
 
 def _numpy_100(exercise, **how):
@@ -89,7 +125,7 @@ PROGRAMS = [
     # How to ignore all numpy warnings (not recommended)?
     _numpy_100(31),
     # Is the following expressions true?
-    _numpy_100(32, xfail="needs np.emath"),
+    _numpy_100(32),
     # How to compute ((A+B)*(-A/2)) in place (without copy)?
     _numpy_100(35),
     # Extract the integer part of a random array of positive numbers usin...
@@ -97,7 +133,7 @@ PROGRAMS = [
     # Create a 5x5 matrix with row values ranging from 0 to 4
     _numpy_100(37),
     # Consider a generator function that generates 10 integers and use it...
-    _numpy_100(38, xfail="needs fromiter"),
+    _numpy_100(38),
     # Create a vector of size 10 with values ranging from 0 to 1, both ex...
     _numpy_100(39),
     # Create a random vector of size 10 and sort it
@@ -133,7 +169,7 @@ PROGRAMS = [
     # Find the nearest value from a given value in an array
     _numpy_100(61, xfail="needs ndarray.flat"),
     # Considering two arrays with shape (1,3) and (3,1), how to compute t...
-    _numpy_100(62, xfail="needs nditer"),
+    _numpy_100(62),
     # Consider a given vector, how to add 1 to each element indexed by a...
     _numpy_100(64, xfail="needs ufunc objects (np.add.at)"),
     # How to accumulate elements of a vector (X) to an array (F) based on...
@@ -177,17 +213,40 @@ PROGRAMS = [
     # Considering a 10x3 matrix, extract rows with unequal values (e.g. [...
     _numpy_100(94, compare="shapes"),
     # Convert a vector of ints into a matrix binary representation
-    _numpy_100(95, xfail="needs unpackbits"),
+    _numpy_100(95),
     # Given a two dimensional array, how to extract unique rows?
     _numpy_100(96, xfail="needs np.dtype and void views"),
     # Considering 2 vectors A & B, write the einsum equivalent of inner,...
     _numpy_100(97, compare="shapes"),
     # Considering a path described by two vectors (X,Y), how to sample it...
-    _numpy_100(98, xfail="needs linspace with array endpoints"),
+    _numpy_100(98),
     # Given an integer n and a 2D array X, select from X the rows which c...
     _numpy_100(99),
     # Compute bootstrapped 95% confidence intervals for the mean of a 1D...
     _numpy_100(100, compare="shapes"),
+    # CuPy's examples (GPU only; each checks itself against its NumPy run or just runs)
+    _cupy("examples/finance/black_scholes.py", argv=("--n-options", "100000")),
+    _cupy("examples/finance/monte_carlo.py",
+          argv=("--n-options", "100", "--n-threads-per-option", "1000",
+                "--n-samples-per-thread", "100")),
+    _cupy("examples/kmeans/kmeans.py", argv=("--num", "20000"), requires=("matplotlib",)),
+    _cupy("examples/kmeans/kmeans.py", name="cupy_kmeans_custom_kernel",
+          argv=("--num", "20000", "--use-custom-kernel"), requires=("matplotlib",)),
+    _cupy("examples/gmm/gmm.py", argv=("--num", "20000"), requires=("matplotlib", "scipy")),
+    _cupy("examples/stream/cublas.py"),
+    _cupy("examples/stream/cufft.py"),
+    _cupy("examples/stream/cupy_event.py"),
+    _cupy("examples/stream/cupy_kernel.py"),
+    _cupy("examples/stream/cupy_memcpy.py"),
+    _cupy("examples/stream/curand.py"),
+    _cupy("examples/stream/cusolver.py"),
+    _cupy("examples/stream/map_reduce.py"),
+    _cupy("examples/stream/thrust.py"),
+    # NumPy's tutorials
+    _tutorial("mooreslaw-tutorial"),
+    _tutorial("save-load-arrays", requires=()),
+    _tutorial("tutorial-static_equilibrium"),
+    _tutorial("tutorial-plotting-fractals"),
 ]
 
 SOURCES.update(LOOP_SOURCES)

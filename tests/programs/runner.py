@@ -14,6 +14,12 @@ way the program's author would make it repeatable. A run returns the program's f
 variables converted to NumPy values (arrays, numbers, and tuples/lists of them) and its printed
 output. The programs themselves come from the pinned checkouts named in corpus.py.
 
+A program runs as a script would: `sys.argv` is its path and the `argv` corpus.py gives it, its
+directory is on `sys.path` (its sibling modules import) and its working directory is a fresh
+one holding links to its directory's files (it reads its data files, what it writes is
+discarded). A notebook (MyST markdown, NumPy's tutorials) is its code cells in order, less the
+IPython lines (`%magic`, `!shell`).
+
 A program that draws, animates or runs forever names an `adapter` (adapters.py): the harness
 then executes only the program's imports and definitions (load_definitions, with the same
 import rewrite) and the adapter calls the program's own functions at `size`, on inputs made by
@@ -30,6 +36,7 @@ import numbers
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +67,10 @@ class Program:
     rtol: float | None = None  # floats: a wider tolerance where an iterative method amplifies
     # the rounding of reductions (whose order NumPy does not fix either)
     meta: dict = field(default_factory=dict)  # the source's url, commit, licence
+    argv: tuple = ()  # its command-line arguments (sizes a CI run can afford)
+    devices: tuple | None = None  # the devices it runs on (None: all); CuPy's need "cuda"
+    requires: tuple = ()  # modules it imports besides NumPy (the test skips without them)
+    ported: tuple = ("numpy", "cupy")  # the modules whose imports become accelpy
 
 
 def load_corpus() -> tuple[dict, list[Program]]:
@@ -88,6 +99,8 @@ def program_source(program: Program) -> str:
     if base is None:
         raise FileNotFoundError(f"no checkout of {program.source}: run scripts/program-corpus")
     text = (base / program.path).read_text()
+    if program.path.endswith(".md") and program.exercise is None:
+        return _notebook_code(text)
     if program.exercise is None:
         return text
     return _solution(text, 1) + "\n" + _solution(text, program.exercise)
@@ -101,16 +114,26 @@ def _solution(markdown: str, number: int) -> str:
     return blocks[-1]
 
 
-def rewrite_import(source: str, module: str) -> str:
-    """The program with its numpy/cupy import lines importing `module` under the same name."""
+def _notebook_code(markdown: str) -> str:
+    """The code cells of a MyST notebook in order, without IPython's magics and shell lines."""
+    cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", markdown, re.S)
+    return "\n".join("\n".join(line for line in cell.splitlines()
+                               if not line.lstrip().startswith(("%", "!", ":")))
+                     for cell in cells)
+
+
+def rewrite_import(source: str, module: str, ported: tuple = ("numpy", "cupy")) -> str:
+    """The program with its import lines of the `ported` modules (numpy/cupy) importing `module`
+    under the same name. A CuPy example that also imports NumPy for its CPU reference ports
+    only cupy."""
     def swap(m):
         alias = m["alias"] or f" as {m['mod']}"
-        if module == "numpy" and m["mod"] == "numpy":
+        if (module == "numpy" and m["mod"] == "numpy") or m["mod"] not in ported:
             return m[0]
         return f"{m['indent']}import {module}{alias}"
 
     def swap_from(m):
-        keep = module == "numpy" and m["mod"] == "numpy"
+        keep = (module == "numpy" and m["mod"] == "numpy") or m["mod"] not in ported
         return m[0] if keep else f"{m['indent']}from {module} import "
 
     rewritten, n = _IMPORT.subn(swap, source)
@@ -125,7 +148,7 @@ def load_definitions(program: Program, module: str) -> dict:
     to `module`: what `from program import *` gives, without the top-level code that draws,
     animates or parses a command line. Imports other than numpy, cupy and the standard library
     (matplotlib, scipy: drawing and commented-out alternatives) are left out."""
-    tree = ast.parse(rewrite_import(program_source(program), module))
+    tree = ast.parse(rewrite_import(program_source(program), module, program.ported))
     keep = (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
     tree.body = [node for node in tree.body if isinstance(node, keep) and _kept_import(node)]
     namespace = {"__name__": program.name}
@@ -155,7 +178,7 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
     mod = importlib.import_module(module)
     scope = mod.device(device or "cpu") if module == "accelpy" else contextlib.nullcontext()
     out = io.StringIO()
-    with scope, contextlib.redirect_stdout(out):
+    with scope, contextlib.redirect_stdout(out), _as_script(program, mod):
         mod.random.seed(0)
         if program.adapter:
             import adapters
@@ -163,7 +186,7 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
             namespace = getattr(adapters, program.adapter)(program, mod)
         else:
             namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
-            source = rewrite_import(program_source(program), module)
+            source = rewrite_import(program_source(program), module, program.ported)
             exec(compile(source, f"<{program.name}>", "exec"), namespace)
     values = {}
     for name, value in namespace.items():
@@ -173,6 +196,38 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
         if converted is not None:
             values[name] = converted
     return Run(values, out.getvalue())
+
+
+@contextlib.contextmanager
+def _as_script(program: Program, mod):
+    """sys.argv, sys.path and the working directory of the program run as a script (see the
+    module's docstring); all restored afterwards. Its sibling modules are part of the program:
+    under accelpy their `import cupy` is ported too (`cupy` names accelpy while it runs), and
+    they are imported afresh by each run."""
+    home = checkout_dir(program.source) / os.path.dirname(program.path)
+    saved = sys.argv, list(sys.path), os.getcwd()
+    modules = dict(sys.modules)
+    if "cupy" in program.ported and mod.__name__ == "accelpy":
+        sys.modules["cupy"] = mod
+    os.environ.setdefault("MPLBACKEND", "Agg")  # plots are drawn to no screen
+    with tempfile.TemporaryDirectory(prefix=f"{program.name}-") as work:
+        for entry in home.iterdir():
+            os.symlink(entry, os.path.join(work, entry.name))
+        sys.argv = [str(home / os.path.basename(program.path)), *program.argv]
+        sys.path.insert(0, str(home))
+        os.chdir(work)
+        try:
+            yield
+        finally:
+            sys.argv, sys.path[:] = saved[0], saved[1]
+            os.chdir(saved[2])
+            for name in set(sys.modules) - set(modules):
+                if str(getattr(sys.modules[name], "__file__", "")).startswith(str(home)):
+                    del sys.modules[name]
+            if "cupy" in modules:
+                sys.modules["cupy"] = modules["cupy"]
+            else:
+                sys.modules.pop("cupy", None)
 
 
 def _to_numpy(value):
@@ -196,9 +251,12 @@ def _to_numpy(value):
 def compare(expected: Run, got: Run, how: str, rtol: float | None = None) -> None:
     """Asserts the accelpy run computed what the NumPy run did: same variables, integers and
     booleans exactly, floats within tolerance; for `shapes`, the shapes and dtypes only; for
-    `printed` (a program that only prints), the same printed text."""
+    `printed` (a program that only prints), the same printed text; for `self` (the program
+    compares its own NumPy and accelpy results), nothing more."""
     if how == "printed":
         assert got.printed == expected.printed
+        return
+    if how == "self":  # it checks itself (a CuPy example against its own NumPy run)
         return
     missing = sorted(set(expected.values) - set(got.values))
     assert not missing, f"variables not produced (or not arrays) under accelpy: {missing}"

@@ -11,6 +11,13 @@ _, PROGRAMS = runner.load_corpus()
 def test_program(program, device, numpy_runs):
     if runner.checkout_dir(program.source) is None:
         pytest.skip(f"no checkout of {program.source}: run scripts/program-corpus")
+    if program.devices is not None and device not in program.devices:
+        pytest.skip(f"{program.name} runs on {', '.join(program.devices)} only")
+    for module in program.requires:
+        pytest.importorskip(module, reason=f"{program.name} imports {module}")
+    if program.compare == "self":  # CuPy's examples: their NumPy run is part of the program
+        runner.run_program(program, "accelpy", device)
+        return
     if program.name not in numpy_runs:
         numpy_runs[program.name] = runner.run_program(program, "numpy")
     got = runner.run_program(program, "accelpy", device)
@@ -28,3 +35,16 @@ def test_import_rewrite_is_the_only_change():
         "x = np.numpy_thing  # numpy\n")
     with pytest.raises(ValueError, match="no `import numpy`"):
         runner.rewrite_import("x = 1\n", "accelpy")
+
+
+def test_cupy_example_ports_only_cupy():
+    """A CuPy example keeps `import numpy` (its CPU reference): only cupy becomes accelpy."""
+    source = "import cupy\nimport numpy\nimport numpy as np\nfrom cupy import testing\n"
+    assert runner.rewrite_import(source, "accelpy", ("cupy",)) == (
+        "import accelpy as cupy\nimport numpy\nimport numpy as np\nfrom accelpy import testing\n")
+
+
+def test_notebook_code_is_its_code_cells():
+    text = ("# Title\n```{code-cell} ipython3\nimport numpy as np\n%matplotlib inline\nx = 1\n```\n"
+            "prose\n```python\nnot = code\n```\n```{code-cell}\n!head f.csv\ny = x\n```\n")
+    assert runner._notebook_code(text) == "import numpy as np\nx = 1\ny = x"

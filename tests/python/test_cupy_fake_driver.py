@@ -56,6 +56,9 @@ PROGRAM = """
     cuda.Stream.null.wait_event(start)
     assert isinstance(cuda.get_elapsed_time(start, end), float)
     s = cuda.Stream()
+    assert s.use() is s and cuda.get_current_stream() == s
+    assert cuda.Stream.null.use() == cuda.default_stream(0)
+    assert cuda.get_current_stream() == cuda.default_stream(0)
     y = ap.asnumpy(x, stream=s)
     assert y.shape == x.shape
     mem = cuda.alloc_pinned_memory(64)

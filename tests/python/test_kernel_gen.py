@@ -77,6 +77,40 @@ def test_cpu_arrays_run_on_the_cpu_device():
     assert float(ap.asnumpy(r(ap.arange(5.0, device="cpu")))) == 10.0
 
 
+def test_given_outputs_take_part_in_the_broadcast(device, rng):
+    """As in CuPy: inputs of shape (n, 1) and a given output of shape (n, m) run n * m threads
+    (CuPy's Monte Carlo example fills its samples so)."""
+    k = ap.ElementwiseKernel("T x, T y, int32 s", "T z", "z = x * s + y", "ew_bcast_out")
+    x, y = rng.standard_normal((4, 1)), rng.standard_normal((1, 5))
+    out = ap.empty((3, 4, 5))
+    k(ap.asarray(x), ap.asarray(y), 3, out)
+    np.testing.assert_allclose(ap.asnumpy(out), np.broadcast_to(x * 3 + y, (3, 4, 5)))
+    with pytest.raises(ValueError, match="shape"):
+        k(ap.asarray(x), ap.asarray(y), 3, ap.empty((4, 1)))
+    with pytest.raises(ValueError, match="broadcast"):
+        k(ap.asarray(x), ap.asarray(y), 3, ap.empty((4, 6)))
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_preamble_with_device_functions_compiles(contiguous):
+    """A preamble of typedefs and __device__ helpers over T, a per-thread loop and a
+    broadcast output: the generated source compiles with NVRTC."""
+    k = ap.ElementwiseKernel(
+        "T s, T v, int32 n", "T out",
+        "unsigned long long st = i + 1; T acc = 0;"
+        "for (int j = 0; j < n; ++j) acc += payoff(s, v, next_uniform(&st));"
+        "out = acc / n;", "ew_preamble",
+        preamble="typedef unsigned long long u64;"
+                 "__device__ inline T next_uniform(u64* st) {"
+                 "  *st ^= *st << 13; *st ^= *st >> 7; *st ^= *st << 17;"
+                 "  return (T)(*st >> 11) * (T)(1.0 / 9007199254740992.0); }"
+                 "__device__ inline T payoff(T s, T v, T u) {"
+                 "  const T p = s * exp(v * (u - (T)0.5)); return p > 1 ? p - 1 : 0; }")
+    f64 = ap._kernel_gen._dtype_name(np.float64)
+    _compile(k, {"T": f64}, [f64, f64, None, f64], contiguous, 0 if contiguous else 2)
+
+
 # ---- launching (GPU) -----------------------------------------------------------------------
 
 

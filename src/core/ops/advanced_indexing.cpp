@@ -83,7 +83,8 @@ Parsed parse(const Array& a, const std::vector<Index>& indices) {
         p.axes.push_back(adim);
       } else {
         for (int i = 0; i < arr.ndim(); ++i) {
-          if (arr.shape()[i] != a.shape()[adim + i]) {
+          // An empty mask axis selects nothing from an axis of any length, as in NumPy.
+          if (arr.shape()[i] != a.shape()[adim + i] && arr.shape()[i] != 0) {
             throw IndexError(
                 "boolean index did not match indexed array along axis " + std::to_string(adim + i) +
                 "; size of axis is " + std::to_string(a.shape()[adim + i]) +
