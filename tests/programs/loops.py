@@ -23,12 +23,8 @@ LOOP_SOURCES = {
         "commit": "2039a6d1247327b20089f85ee37ff0637f43b7f2",
         "licence": "BSD-3-Clause",
     },
-    "cupy": {
-        "url": "https://github.com/cupy/cupy",
-        "commit": "6b6d9563c4f7410cd1866a11b2f71a60dd45a68c",
-        "licence": "MIT",
-    },
 }
+# CuPy's examples (cg, kmeans) come from corpus.py's "cupy-examples" source.
 
 
 def _book(name, path, adapter, size, **how):
@@ -42,7 +38,8 @@ def _kernel(name, **how):
 
 
 def _cupy(name, size, **how):
-    return {"name": f"cupy_{name}_{size}", "source": "cupy", "path": f"examples/{name}/{name}.py",
+    return {"name": f"cupy_{name}_{size}", "source": "cupy-examples",
+            "path": f"examples/{name}/{name}.py",
             "adapter": "cupy_example", "size": size, **how}
 
 
