@@ -66,8 +66,8 @@ struct GroupDraft {
 // `fusion` false: every node is a group of its own (ACCELPY_FUSION=0).
 std::vector<GroupDraft> form_groups(Plan& plan, bool fusion);
 
-// The node's own output storage, as a fresh contiguous array: where its group writes it.
-Array contiguous_dest(const Node* n);
+// The node's own output storage, laid out as the node's result: where its group writes it.
+Array output_dest(const Node* n);
 
 // The group of a draft, with its inputs, steps and outputs (duplicates included).
 Group build_group(const Plan& plan, GroupDraft& draft);
