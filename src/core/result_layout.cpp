@@ -38,6 +38,16 @@ bool keeps_c_order(const Shape& shape, std::span<const Strides> operands) {
   return true;
 }
 
+Strides fortran_strides(const Shape& shape) {
+  Strides out(shape.size());
+  int64_t s = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    out[d] = s;
+    s *= std::max<int64_t>(shape[d], 1);
+  }
+  return out;
+}
+
 Strides broadcast_strides(const Array& a, const Shape& shape) {
   const size_t lead = shape.size() - a.shape().size();
   Strides st(shape.size(), 0);
@@ -107,16 +117,8 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
       all_c = all_c && is_contiguous(a.shape(), a.strides());
       all_f = all_f && is_fortran_contiguous(a.shape(), a.strides());
     }
-    if (trivial && (all_c || all_f)) {
-      if (all_c) return contiguous_strides(shape);
-      Strides out(shape.size());
-      int64_t s = 1;
-      for (size_t d = 0; d < shape.size(); ++d) {
-        out[d] = s;
-        s *= std::max<int64_t>(shape[d], 1);
-      }
-      return out;
-    }
+    if (trivial && (all_c || all_f))
+      return all_c ? contiguous_strides(shape) : fortran_strides(shape);
   }
   // Inputs in C order (the common case) need no sort, nor the vector of their strides.
   bool c_order = true;
@@ -128,6 +130,22 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
   std::vector<Strides> operands;
   for (const LayoutInput& in : inputs) operands.push_back(broadcast_strides(*in.array, shape));
   return k_order_strides(shape, operands);
+}
+
+Strides like_strides(const Shape& shape, const Strides& strides) {
+  if (shape.size() <= 1 || is_contiguous(shape, strides)) return contiguous_strides(shape);
+  if (is_fortran_contiguous(shape, strides)) return fortran_strides(shape);
+  SmallVector<int, 6> perm(shape.size());  // slowest first
+  for (size_t d = 0; d < shape.size(); ++d) perm[d] = int(d);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int a, int b) { return std::llabs(strides[a]) > std::llabs(strides[b]); });
+  Strides out(shape.size());
+  int64_t s = 1;
+  for (size_t i = perm.size(); i-- > 0;) {
+    out[perm[i]] = s;
+    s *= std::max<int64_t>(shape[perm[i]], 1);
+  }
+  return out;
 }
 
 }  // namespace accel

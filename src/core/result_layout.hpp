@@ -28,4 +28,10 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
 // operands, keep C order; length-1 axes are placed where the insertion sort leaves them.
 Strides k_order_strides(const Shape& shape, std::span<const Strides> operands);
 
+// The strides of a new array of `shape` laid out like an array with `strides`, as NumPy's
+// empty_like, astype and ravel do with order='K' (PyArray_NewLikeArray): C order when that array
+// is C-contiguous, Fortran order when it is F-contiguous, else its axes by decreasing absolute
+// stride (a stable sort: broadcast axes come fastest, unlike in k_order_strides).
+Strides like_strides(const Shape& shape, const Strides& strides);
+
 }  // namespace accel

@@ -43,11 +43,11 @@ std::vector<Array> array_list(nb::handle seq) {
 }  // namespace
 
 namespace {
-// A view of `a` whose C order is a's memory order (NumPy's order='K': axes by NpyIter's sort;
+// A view of `a` whose C order is a's memory order (NumPy's order='K': like_strides' axis order;
 // reversed axes stay reversed, as in NumPy), so ravel of it is a view where a's memory is dense.
 Array in_memory_order(const Array& a) {
   if (a.ndim() < 2 || a.is_contiguous()) return a;
-  const Strides rank = k_order_strides(a.shape(), std::span<const Strides>(&a.strides(), 1));
+  const Strides rank = like_strides(a.shape(), a.strides());
   std::vector<int64_t> axes(a.ndim());
   for (int d = 0; d < a.ndim(); ++d) axes[d] = d;
   std::stable_sort(axes.begin(), axes.end(),

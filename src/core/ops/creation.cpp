@@ -218,7 +218,7 @@ Array astype(const Array& a, DType dtype, bool copy_always, char order) {
   if (!copy_always && a.dtype() == dtype) return a;
   Strides strides;
   if (order == 'K') {
-    strides = k_order_strides(a.shape(), std::span<const Strides>(&a.strides(), 1));
+    strides = like_strides(a.shape(), a.strides());
   } else if (order == 'F') {
     strides = Strides(a.shape().size());
     int64_t s = 1;
