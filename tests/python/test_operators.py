@@ -187,7 +187,8 @@ def test_inplace_keeps_dtype_and_views(device, rng):
 
 
 @pytest.mark.parametrize("op", ["*=", "+=", "//=", "**="])
-@pytest.mark.parametrize("dtypes", [("bool", "complex64"), ("int8", "float32"), ("uint16", "int64")])
+@pytest.mark.parametrize("dtypes",
+                         [("bool", "complex64"), ("int8", "float32"), ("uint16", "int64")])
 def test_inplace_checks_casting_before_broadcasting(device, rng, op, dtypes):
     """x op= y that fails both the output casting and broadcasting raises NumPy's casting
     error (UFuncTypeError, a TypeError): NumPy resolves the loop before it broadcasts."""
