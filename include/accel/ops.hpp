@@ -64,6 +64,8 @@ void to_host(const Array& a, void* dst);
 
 Array copy(const Array& a);
 Array astype(const Array& a, DType dtype, bool copy = true);
+// ndarray.astype's layouts: order 'C', 'F', or 'K' (the memory order of `a`, NumPy's default).
+Array astype(const Array& a, DType dtype, bool copy, char order);
 Array to_device(const Array& a, Device device);
 
 // ---- elementwise (one function per row of elementwise_ops.def) ------------------------------

@@ -89,7 +89,7 @@ Array Array::pending(std::shared_ptr<Node> node) {
   auto impl = std::make_shared<Impl>();
   impl->dtype = node->dtype;
   impl->shape = node->shape;
-  impl->strides = contiguous_strides(node->shape);
+  impl->strides = node->strides;
   Node* raw = node.get();
   impl->storage = std::make_shared<Storage>(node->device, nbytes, std::move(node));
   raw->output = impl->storage.get();

@@ -1,14 +1,14 @@
 // Common-subexpression elimination over the plan, before grouping.
 //
 // Two pending nodes are the same computation when they have the same op, output dtype, device,
-// shape and parameters, equal scalar operands (bit for bit, in their dtype), and read the same
-// views (storage, dtype, shape, strides, offset) of the same data (the storage's write version).
-// Walking producers first, a node identical to an earlier one is a duplicate: its consumers in
-// the plan get operands reading the representative's storage instead (new Array handles, so no
-// live array changes what it views), and, when something outside the plan still holds the
-// duplicate (a Python variable), its storage becomes one more output of the representative's
-// step. Each array keeps its own memory: merging storages would make `x = a * b; y = a * b`
-// alias, and a later `x[0] = 5` would show through y.
+// shape, output layout (their consumers read them through it) and parameters, equal scalar operands
+// (bit for bit, in their dtype), and read the same views (storage, dtype, shape, strides, offset)
+// of the same data (the storage's write version). Walking producers first, a node identical to an
+// earlier one is a duplicate: its consumers in the plan get operands reading the representative's
+// storage instead (new Array handles, so no live array changes what it views), and, when something
+// outside the plan still holds the duplicate (a Python variable), its storage becomes one more
+// output of the representative's step. Each array keeps its own memory: merging storages would make
+// `x = a * b; y = a * b` alias, and a later `x[0] = 5` would show through y.
 #include <algorithm>
 #include <cstring>
 
@@ -56,7 +56,7 @@ uint64_t identity_hash(const Node& n) {
 
 bool same_identity(const Node& a, const Node& b) {
   if (a.op != b.op || a.dtype != b.dtype || a.device != b.device || a.shape != b.shape ||
-      a.params.axes != b.params.axes ||
+      a.strides != b.strides || a.params.axes != b.params.axes ||
       std::memcmp(&a.params.ddof, &b.params.ddof, sizeof(double)) != 0 ||
       a.params.axis != b.params.axis || a.params.k != b.params.k ||
       a.inputs.size() != b.inputs.size()) {

@@ -147,7 +147,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
     step.args.push_back(arg);
   }
   g.steps.push_back(std::move(step));
-  g.outputs.push_back({0, redirect_dest ? *redirect_dest : plan::contiguous_dest(n)});
+  g.outputs.push_back({0, redirect_dest ? *redirect_dest : plan::output_dest(n)});
   run_group(g);
   return true;
 }

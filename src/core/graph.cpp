@@ -114,6 +114,7 @@ Node::Node(OpKind op_, DType dtype_, Device device_, Shape shape_, std::vector<O
       compute(compute_dtype(op_, dtype_, inputs_)),
       device(device_),
       shape(std::move(shape_)),
+      strides(contiguous_strides(shape)),
       inputs(std::move(inputs_)),
       params(params_) {}
 
@@ -151,13 +152,9 @@ Node::~Node() {
   g_graveyard = nullptr;
 }
 
-Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
-                   NodeParams params) {
-  return make_pending_lazy(op, dtype, std::move(shape), device, std::move(inputs), params);
-}
-
-Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
-                        std::vector<Operand> inputs, NodeParams params) {
+namespace {
+Array make_node(OpKind op, DType dtype, Shape shape, const Strides* strides, Device device,
+                std::vector<Operand> inputs, NodeParams params) {
   pending::enforce(inputs);
   int depth = 1;
   bool reads_arrays = false;
@@ -181,11 +178,29 @@ Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
   auto node =
       std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
   node->depth = depth;
+  if (strides) node->strides = *strides;
   pending::capture(*node);
   for (const Operand& in : node->inputs) {
     if (in.array.defined()) in.array.storage()->add_reader(node);
   }
   return Array::pending(std::move(node));
+}
+
+}  // namespace
+
+Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
+                   NodeParams params) {
+  return make_node(op, dtype, std::move(shape), nullptr, device, std::move(inputs), params);
+}
+
+Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
+                           std::vector<Operand> inputs) {
+  return make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), {});
+}
+
+Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,
+                        std::vector<Operand> inputs, NodeParams params) {
+  return make_node(op, dtype, std::move(shape), nullptr, device, std::move(inputs), params);
 }
 
 }  // namespace accel

@@ -86,7 +86,8 @@ struct Node {
   DType dtype;    // of the output
   DType compute;  // what the op computes in (compute_dtype() in type_rules.hpp); backends read it
   Device device;
-  Shape shape;  // of the output, which is always contiguous with offset 0
+  Shape shape;      // of the output, at offset 0 of its storage
+  Strides strides;  // of the output: C order, or the layout NumPy gives it (result_layout.hpp)
   std::vector<Operand> inputs;
   NodeParams params;
   int depth = 1;  // the longest chain of pending nodes that ends here
@@ -111,6 +112,10 @@ inline constexpr int kMaxPendingDepth = 64;
 // array operand's storage, for the write barrier.
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params = {});
+// As make_pending, with the output laid out by `strides` (a permutation of C order's strides, as
+// result_layout.hpp decides them) instead of C order.
+Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
+                           std::vector<Operand> inputs);
 // The node whose output the caller redirects into an existing view at once (evaluate_into): it
 // must stay pending whatever make_pending decides (evaluating reads of memory its owner may
 // write at the call is planned there: docs/decisions.md).

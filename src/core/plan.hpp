@@ -93,8 +93,8 @@ void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
 // broadcast back over the rows into Rows groups, where the backend runs them (row_groups.cpp).
 void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts);
 
-// The node's own output storage, as a fresh contiguous array: where its group writes it.
-Array contiguous_dest(const Node* n);
+// The node's own output storage, laid out as the node's result: where its group writes it.
+Array output_dest(const Node* n);
 
 // The group of a draft, with its inputs, steps and outputs (duplicates included).
 Group build_group(const Plan& plan, GroupDraft& draft);

@@ -62,6 +62,19 @@ bool broadcast_from_one(const Strides& st) {
   return std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; });
 }
 
+// The order of a node's output axes in memory (result_layout.cpp derives it from the inputs'
+// strides, NumPy's K order): whether a consumer reads a producer as written, and so the
+// grouping, depends on it, while the sizes behind the strides do not.
+uint64_t memory_order(const Strides& st) {
+  WordHash h;
+  for (size_t i = 0; i < st.size(); ++i) {
+    uint64_t rank = 0;
+    for (size_t j = 0; j < st.size(); ++j) rank += st[j] > st[i] || (st[j] == st[i] && j < i);
+    h.add(rank);
+  }
+  return h.h;
+}
+
 }  // namespace
 
 void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
@@ -93,6 +106,7 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
     params.add(uint64_t(n.params.k));
     add(params.h);
     add(shape_class(n.shape));
+    add(memory_order(n.strides));
     add(n.inputs.size());
     for (const Operand& in : n.inputs) {
       if (in.is_scalar()) {
@@ -109,8 +123,7 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
       // Views of other memory, or other views of a producer's, by the first equal one; a
       // producer's output exactly as written (the common case: a chain) is its own class.
       const bool written_view = p && a.dtype() == p->dtype && a.offset() == 0 &&
-                                a.shape() == p->shape &&
-                                a.strides() == contiguous_strides(p->shape);
+                                a.shape() == p->shape && a.strides() == p->strides;
       const uint64_t view =
           written_view ? 0 : 1 + first_equal(views, a, [](const Array& u, const Array& v) {
                                return u.storage() == v.storage() && u.same_view(v);

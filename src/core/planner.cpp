@@ -126,7 +126,7 @@ void analyze_references(std::span<Storage* const> targets, Plan& plan) {
 bool reads_as_is(const Operand& in, const Node* p) {
   const Array& a = in.array;
   return a.dtype() == p->dtype && a.offset() == 0 && a.shape() == p->shape &&
-         is_row_major(p->shape, a.strides());
+         a.strides() == p->strides;
 }
 
 bool fusible(OpKind op) {
@@ -421,9 +421,8 @@ void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
   drafts = std::move(kept);
 }
 
-Array contiguous_dest(const Node* n) {
-  return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape,
-                             contiguous_strides(n->shape), 0);
+Array output_dest(const Node* n) {
+  return Array::from_storage(n->output->shared_from_this(), n->dtype, n->shape, n->strides, 0);
 }
 
 std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
@@ -528,8 +527,8 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
     }
     g.steps.push_back(std::move(step));
     const int k = int(g.steps.size() - 1);
-    if (pn.materialize) g.outputs.push_back({k, contiguous_dest(pn.node)});
-    for (int d : pn.duplicates) g.outputs.push_back({k, contiguous_dest(plan.nodes[d].node)});
+    if (pn.materialize) g.outputs.push_back({k, output_dest(pn.node)});
+    for (int d : pn.duplicates) g.outputs.push_back({k, output_dest(plan.nodes[d].node)});
   }
   if (g.kind == Group::Kind::Reduction) {
     // The reduction's own result first: backends find it as the output of the last step.

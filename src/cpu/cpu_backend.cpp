@@ -109,8 +109,15 @@ bool run_tiny(const Group& group) {
 
 void run_elementwise(const Group& group) {
   if (run_tiny(group)) return;
+  // Dimensions in the memory order of the first output (slowest first), so that results laid out
+  // in another order than C's (a.T + 1: NumPy's order='K') are written sequentially.
   std::vector<int> perm(group.shape.size());
   std::iota(perm.begin(), perm.end(), 0);
+  const Strides& out = group.outputs[0].dest.strides();
+  if (group.outputs[0].dest.shape() == group.shape && !is_row_major(group.shape, out)) {
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](int a, int b) { return std::abs(out[a]) > std::abs(out[b]); });
+  }
   const Program prog(group, int(group.steps.size()), make_layout(group, perm));
   const int64_t n = prog.size();
   const int64_t work = n * std::max<int64_t>(1, int64_t(group.steps.size()));

@@ -420,12 +420,14 @@ Order reduction_order(const Group& group) {
   }
   // Outer when the fastest-moving memory axis of the reduced values is kept and there are
   // enough outputs for column blocks to pay off. Values computed by the group's steps are laid
-  // out as they would be in memory of their own (C order): the order of summation, and so the
-  // result, is the same whether a chain is fused into the reduction or not (ACCELPY_FUSION=0).
+  // out as they would be in memory of their own (their node's layout): the order of summation, and
+  // so the result, is the same whether a chain is fused into the reduction or not
+  // (ACCELPY_FUSION=0).
   bool outer = false;
   const StepArg& arg = group.steps.back().args[0];
-  const Strides values = arg.kind == StepArg::Input ? group.inputs[arg.index].strides()
-                                                    : contiguous_strides(group.shape);
+  const Strides values = arg.kind == StepArg::Input  ? group.inputs[arg.index].strides()
+                         : arg.kind == StepArg::Step ? group.steps[arg.index].node->strides
+                                                     : contiguous_strides(group.shape);
   if (arg.kind != StepArg::Scalar && geo.outputs >= 16 && geo.reduced > 1) {
     int fastest = -1;
     for (int d = 0; d < nd; ++d) {

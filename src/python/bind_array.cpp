@@ -11,6 +11,7 @@
 
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/type_rules.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -92,12 +93,14 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   const ArrayOrScalar s(self);
   const std::optional<OpKind> shortcut =
       op == OpKind::Pow ? power_shortcut(self, other) : std::nullopt;
-  Array r = shortcut ? elementwise(*shortcut, {&s}) : elementwise(op, {&s, &*o});
-  if (!can_cast(r.dtype(), self.dtype(), "same_kind")) {
+  // NumPy resolves the loop, and checks casting its output, before it broadcasts the operands.
+  const DType result = shortcut ? resolve(*shortcut, {&s}).result : resolve(op, {&s, &*o}).result;
+  if (!can_cast(result, self.dtype(), "same_kind")) {
     throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
-                    std::string(dtype_name(r.dtype())) + "') to dtype('" +
+                    std::string(dtype_name(result)) + "') to dtype('" +
                     std::string(dtype_name(self.dtype())) + "') with casting rule 'same_kind'");
   }
+  Array r = shortcut ? elementwise(*shortcut, {&s}) : elementwise(op, {&s, &*o});
   if (r.shape() != self.shape()) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(self.shape()) +
                      " doesn't match the broadcast shape " + shape_str(r.shape()));

@@ -16,7 +16,11 @@ namespace accel::python {
 
 Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
                      bool copy) {
-  layout_order(a, order, "astype", true);
+  // NumPy's default order is 'K': the result keeps a's memory order.
+  const bool keep = order.is_none() ||
+                    (nb::isinstance<nb::str>(order) &&
+                     (nb::cast<std::string>(order) == "K" || nb::cast<std::string>(order) == "k"));
+  const char layout = keep ? 'K' : layout_order(a, order, "astype", true);
   const DType to = to_dtype(dtype);
   if (casting != "no" && casting != "equiv" && casting != "safe" && casting != "same_kind" &&
       casting != "unsafe") {
@@ -29,7 +33,7 @@ Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const s
                     "') to dtype('" + std::string(dtype_name(to)) + "') according to the rule '" +
                     casting + "'");
   }
-  return astype(a, to, copy);
+  return astype(a, to, copy, layout);
 }
 
 using namespace nb::literals;
@@ -48,7 +52,7 @@ void bind_conversion(nb::module_& m) {
   m.def(
       "astype",
       [](nb::handle x, nb::handle dtype, bool copy) {
-        return astype(to_array(x), to_dtype(dtype), copy);
+        return astype(to_array(x), to_dtype(dtype), copy, 'K');
       },
       "x"_a, "dtype"_a, nb::kw_only(), "copy"_a = true,
       "x converted to dtype; with copy=False, x itself when it has that dtype (numpy.astype).",

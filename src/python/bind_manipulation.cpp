@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "accel/errors.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -41,6 +42,20 @@ std::vector<Array> array_list(nb::handle seq) {
 
 }  // namespace
 
+namespace {
+// A view of `a` whose C order is a's memory order (NumPy's order='K': like_strides' axis order;
+// reversed axes stay reversed, as in NumPy), so ravel of it is a view where a's memory is dense.
+Array in_memory_order(const Array& a) {
+  if (a.ndim() < 2 || a.is_contiguous()) return a;
+  const Strides rank = like_strides(a.shape(), a.strides());
+  std::vector<int64_t> axes(a.ndim());
+  for (int d = 0; d < a.ndim(); ++d) axes[d] = d;
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](int64_t x, int64_t y) { return rank[x] > rank[y]; });
+  return transpose(a, axes);
+}
+}  // namespace
+
 char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k) {
   std::string o = "C";
   if (!order.is_none()) {
@@ -58,8 +73,9 @@ char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k
   if (o == "K" && !allow_k) {
     throw ValueError(std::string(fn) + ": order 'K' is not permitted for reshaping");
   }
-  if (o == "A" || o == "K") {
-    // accelpy lays new arrays out in C order; only a transposed view is Fortran-ordered.
+  if (o == "K") return 'K';
+  if (o == "A") {
+    // NumPy's 'A': Fortran order for an array that is Fortran-contiguous and not C-contiguous.
     return !a.is_contiguous() && a.ndim() > 1 && transpose(a).is_contiguous() ? 'F' : 'C';
   }
   return o[0];
@@ -72,6 +88,7 @@ Array reshape_in_order(const Array& a, Shape shape, char order) {
 }
 
 Array ravel_in_order(const Array& a, char order) {
+  if (order == 'K') return ravel(in_memory_order(a));
   return order == 'F' ? ravel(transpose(a)) : ravel(a);
 }
 

@@ -57,3 +57,25 @@ def test_known_mismatch_is_still_there(entry, request):
     with ap.device(DEVICE if device_available() else "cpu"):
         found = compare(program, run(program, np), run(program, ap))
     assert not found, found[0].detail
+
+
+def test_device_comparison_flags_what_must_agree():
+    """The GPU-against-CPU check (runner.compare_devices) itself: integers bit for bit, floats
+    the generator tracks as exact equal, approximate floats within their ulps."""
+    from .generator import Var
+    from .runner import Outcome, compare_devices
+
+    program = Program.from_lines(["i = x", "f = y", "g = z"])
+    vars_ = {"i": Var(), "f": Var(exact=False, depth=1, eps=2.0**-52), "g": Var()}
+    ints, floats = np.arange(5, dtype=np.int64), np.linspace(1.0, 2.0, 5)
+    cpu = Outcome({0: (ints, None), 1: (floats, None), 2: (floats, None)}, None)
+    assert compare_devices(program, cpu, cpu, vars_) == []
+    near = floats * (1 + 4 * 2.0**-52)
+    off = ints.copy()
+    off[2] += 1
+    other = Outcome({0: (off, None), 1: (near, None), 2: (near, None)}, None)
+    found = compare_devices(program, cpu, other, vars_)
+    assert sorted({m.index for m in found}) == [0, 2]
+    assert all(m.what == "device" for m in found)
+    far = Outcome({0: (ints, None), 1: (floats * (1 + 1e-9), None), 2: (floats, None)}, None)
+    assert [m.index for m in compare_devices(program, cpu, far, vars_)] == [1]

@@ -61,3 +61,71 @@ def test_empty_result_does_not_raise(device, exponent):
 def test_float_results_are_untouched(device):
     a = np.array([1.0, 2.0, 4.0])
     assert_exact(to_device(a) ** to_device(np.array([-1, -2, 0])), a ** np.array([-1, -2, 0]))
+
+
+ALL_INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+@pytest.mark.parametrize("base_dt", ALL_INTS, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("exp_dt", ALL_INTS, ids=lambda t: np.dtype(t).name)
+def test_integer_powers_are_numpys_bit_for_bit(device, base_dt, exp_dt):
+    """Every pair of integer dtypes: NumPy's result dtype (uint64 ** int64 is float64) and its
+    exact values, on every device. Where the pair promotes to a float, the float pow of integers
+    is exact in NumPy (glibc rounds correctly); GPU pow is not, so accelpy squares there."""
+    top = 100 if np.iinfo(base_dt).max >= 100 else np.iinfo(base_dt).max
+    base = np.arange(top + 1, dtype=np.int64)
+    base = np.concatenate([base, -base[1:]]) if np.iinfo(base_dt).min < 0 else base
+    base = np.repeat(base, 12).astype(base_dt)
+    exp = np.tile(np.arange(12), base.size // 12).astype(exp_dt)
+    with np.errstate(all="ignore"):
+        expected = base ** exp
+    got = to_device(base) ** to_device(exp)
+    assert got.dtype == expected.dtype
+    assert_exact(got, expected)
+    # A Python int exponent keeps the array's dtype (NEP 50).
+    with np.errstate(all="ignore"):
+        assert_exact(to_device(base) ** 7, base ** 7)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_float_pow_of_integer_values_is_exact(device, rng, dt):
+    """Integer-valued float bases and exponents whose power the dtype holds exactly; beyond,
+    and for fractional operands, pow as before (within NumPy's ulps elsewhere in the suite)."""
+    base = rng.integers(-60, 60, 4000).astype(dt)
+    exp = rng.integers(0, 14, 4000).astype(dt)
+    assert_exact(to_device(base) ** to_device(exp), base ** exp)
+    # IEEE's special cases, which every pow gets exactly.
+    specials = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf], dt)
+    ex = np.array([0.0, 1.0, 2.0, 3.0, 64.0, 65.0, np.nan], dt)
+    b, e = np.meshgrid(specials, ex)
+    with np.errstate(all="ignore"):
+        assert_exact(to_device(b) ** to_device(e), b ** e)
+
+
+NVRTC = any(lib["name"] == "nvrtc" and lib["found"] for lib in ap.cuda._c.libraries())
+POW_KERNEL = r"""
+template <class T>
+__device__ void pow_of(const double* a, const double* b, T* out, int i) {
+  out[i] = accel::ops::Pow{}(static_cast<T>(a[i]), static_cast<T>(b[i]));
+}
+extern "C" __global__ void pow_every_type(const double* a, const double* b, float* f,
+                                          double* d, int64_t* s, uint64_t* u, uint8_t* c) {
+  const int i = threadIdx.x;
+  pow_of(a, b, f, i);
+  pow_of(a, b, d, i);
+  pow_of(a, b, s, i);
+  pow_of(a, b, u, i);
+  pow_of(a, b, c, i);
+}
+"""
+
+
+@pytest.mark.skipif(not NVRTC, reason="NVRTC not found")
+def test_pow_functor_compiles_for_the_gpu():
+    """The scalar functor the CPU loops and the generated CUDA kernels share: its device build
+    (the exact integer path included) compiles with NVRTC for sm_90, without a GPU."""
+    from accelpy._kernels import RawModule
+
+    mod = RawModule(code=POW_KERNEL, name="pow_every_type", _with_prelude=True)
+    info = mod._m.compile(90)  # NVRTC itself, also where kernels would run on the CPU
+    assert info["image_bytes"] > 0

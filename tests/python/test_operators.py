@@ -186,6 +186,32 @@ def test_inplace_keeps_dtype_and_views(device, rng):
         iv += 1.5  # same_kind: float64 result cannot go into int32
 
 
+@pytest.mark.parametrize("op", ["*=", "+=", "//=", "**="])
+@pytest.mark.parametrize("dtypes",
+                         [("bool", "complex64"), ("int8", "float32"), ("uint16", "int64")])
+def test_inplace_checks_casting_before_broadcasting(device, rng, op, dtypes):
+    """x op= y that fails both the output casting and broadcasting raises NumPy's casting
+    error (UFuncTypeError, a TypeError): NumPy resolves the loop before it broadcasts."""
+    target, other = dtypes
+    if op == "//=" and other == "complex64":
+        pytest.skip("floor_divide has no complex loop")
+    a_np = np.ones((3, 4), target)
+    b_np = (rng.random((3, 5)) * 3 + 1).astype(other)
+    stmt = f"a[..., ::2] {op} b"
+    with pytest.raises(TypeError, match="Cannot cast ufunc") as expected:
+        exec(stmt, {"a": a_np, "b": b_np})
+    assert type(expected.value).__name__ == "UFuncTypeError"
+    with pytest.raises(TypeError, match="Cannot cast ufunc"):
+        exec(stmt, {"a": to_device(a_np, device), "b": to_device(b_np, device)})
+    # Castable but not broadcastable: NumPy's ValueError, on both.
+    stmt = "a[..., ::2] += b"
+    with pytest.raises(ValueError):
+        exec(stmt, {"a": a_np.astype(np.complex128), "b": b_np})
+    with pytest.raises(ValueError):
+        exec(stmt, {"a": to_device(a_np.astype(np.complex128), device),
+                    "b": to_device(b_np, device)})
+
+
 def test_pow_with_negative_scalar_exponent(device):
     x = to_device(np.array([1, 2, 3], np.int32), device)
     with pytest.raises(ValueError):

@@ -176,3 +176,19 @@ def test_cached_plans_match_numpy_and_unfused(rng, stats, dtype, shape, layout):
         np.testing.assert_array_equal(r, results[1])  # bit-identical to fusion off
     hits, misses = cache(stats)
     assert misses == 2 and hits == 2  # fused planned once, unfused once, fused twice from cache
+
+
+def test_a_producer_read_as_laid_out_or_transposed_plans_apart(rng, stats):
+    # Same ops, shape classes and layout flags: a.T + 1 is laid out F-ordered (NumPy's K order)
+    # and read as written, c[::2] + 1 C-ordered and read transposed. Only the producers' memory
+    # order tells the two apart; a shared plan would read one of them the other's way.
+    a_np = rng.standard_normal((4, 4))
+    c_np = rng.standard_normal((8, 4))
+    for _ in range(2):
+        u = (ap.asarray(a_np).T + 1.0) * 2.0
+        ap.eval(u)
+        v = (ap.asarray(c_np)[::2] + 1.0).T * 2.0
+        ap.eval(v)
+        assert_matches(u, (a_np.T + 1.0) * 2.0)
+        assert_matches(v, (c_np[::2] + 1.0).T * 2.0)
+    assert cache(stats) == (2, 2)

@@ -43,3 +43,109 @@ def test_reshape_of_sorted_along_axis_0_is_a_view(rng, device):
     c = ap.cumsum(x, axis=0)
     c.reshape(20)[3] = -7.0
     assert float(c[0, 3]) == -7.0
+
+
+# ---- elementwise results and gathers: NumPy's order='K' ------------------------------------
+
+
+def _random_view(rng, shape):
+    """A recipe for a view of `shape` (length-1 axes included) of a fresh C-ordered array: its
+    axes permuted, some reversed, some strided."""
+    nd = len(shape)
+    perm = [int(p) for p in rng.permutation(nd)]
+    steps = [int(rng.choice([1, 1, 2, -1, -2])) for _ in range(nd)]
+    base = [0] * nd
+    for i, p in enumerate(perm):
+        base[p] = shape[i] * abs(steps[i])
+    return base, perm, steps
+
+
+def _make(m, values, recipe, dtype):
+    base, perm, steps = recipe
+    full = values[: int(np.prod(base))].reshape(base).astype(dtype)
+    x = full if m is np else to_device(full)
+    return x.transpose(perm)[tuple(slice(None, None, s) for s in steps)]
+
+
+ELEMENTWISE = {
+    "abs": (1, lambda m, x: m.abs(x)),
+    "abs ** 1.5": (1, lambda m, x: m.abs(x) ** 1.5),
+    "x + 1": (1, lambda m, x: x + 1),
+    "sqrt int8 (cast)": (1, lambda m, x: m.sqrt(x.astype(np.int8))),
+    "x + y": (2, lambda m, x, y: x + y),
+    "x * y float32 (cast)": (2, lambda m, x, y: x * y.astype(np.float32)),
+    "x - y[0] (broadcast)": (2, lambda m, x, y: x - y[:1]),
+    "where": (3, lambda m, c, x, y: m.where(c > 0.5, x, y)),
+}
+
+
+@pytest.mark.parametrize("name", list(ELEMENTWISE))
+@pytest.mark.parametrize("ndim", [2, 3, 4])
+def test_elementwise_result_layout_is_numpys(rng, device, name, ndim):
+    arity, fn = ELEMENTWISE[name]
+    values = rng.random(4096)
+    for _ in range(40):
+        shape = [int(n) for n in rng.integers(1, 4, ndim)]
+        recipes = [_random_view(rng, shape) for _ in range(arity)]
+        xs_np = [_make(np, values, r, np.float64) for r in recipes]
+        xs_ap = [_make(ap, values, r, np.float64) for r in recipes]
+        expected, got = fn(np, *xs_np), fn(ap, *xs_ap)
+        where = f"{name} over {[x.strides for x in xs_np]} of shape {shape}"
+        assert got.strides == expected.strides, where
+        assert got.flags.c_contiguous == expected.flags.c_contiguous, where
+        assert got.flags.f_contiguous == expected.flags.f_contiguous, where
+        np.testing.assert_allclose(ap.asnumpy(got.ravel(order="K")), expected.ravel(order="K"))
+
+
+def test_transposed_result_reshapes_as_a_view(device):
+    a_np = np.arange(20.0).reshape(4, 5)
+    a = to_device(a_np)
+    t = a.T + 1
+    assert t.strides == (a_np.T + 1).strides
+    k = t.ravel(order="K")
+    np.testing.assert_array_equal(ap.asnumpy(k), (a_np.T + 1).ravel(order="K"))
+    k[0] = -1.0  # a view, as NumPy's: the write reaches t
+    assert float(t[0, 0]) == -1.0
+    r = t.T.reshape(20)  # C-contiguous in NumPy: a view
+    r[1] = -2.0
+    assert float(t[1, 0]) == -2.0
+
+
+def test_fused_outputs_keep_their_layouts(device):
+    """One group writing several results of a transposed input: each has NumPy's strides."""
+    a_np = np.arange(24.0).reshape(2, 3, 4).transpose(2, 0, 1)
+    a = to_device(np.arange(24.0).reshape(2, 3, 4)).transpose(2, 0, 1)
+    x, y = a * 2, a + 0.5
+    z = x - y
+    ap.eval(x, y, z)
+    for got, expected in [(x, a_np * 2), (y, a_np + 0.5), (z, a_np * 2 - (a_np + 0.5))]:
+        assert got.strides == expected.strides
+        np.testing.assert_array_equal(ap.asnumpy(got), expected)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, None])
+def test_reduction_of_a_transposed_chain_is_the_same_fused_or_not(rng, device, axis):
+    x = to_device(rng.standard_normal((40, 30, 20))).transpose(2, 0, 1)
+    fused = ap.asnumpy(((x * 1.5) ** 2).sum(axis=axis))
+    was = ap._core._fusion_enabled()
+    ap._core._set_fusion(False)
+    try:
+        unfused = ap.asnumpy(((x * 1.5) ** 2).sum(axis=axis))
+    finally:
+        ap._core._set_fusion(was)
+    np.testing.assert_array_equal(fused, unfused)
+
+
+GATHERS = ["a[:, [0, 2]]", "a[:, [[0, 2], [1, 1]]]", "a[:, :, [0, 2]]", "a[[1, 2]]",
+           "a[:, [0, 1], [1, 2]]", "a[[0, 1], :, [1, 2]]", "a.T[:, [0, 2]]", "a[..., [0, 2]]",
+           "a[:, [True, False, True, False, True]]", "a[1:3, [0, 2]]", "a[:, ::-1][:, [0, 2]]",
+           "a[:, [1]]", "a[::-1, [2, 0], ::2]", "a.transpose(1, 0, 2)[[0, 1]]"]
+
+
+@pytest.mark.parametrize("expr", GATHERS)
+def test_gather_result_layout_is_numpys(device, expr):
+    a_np = np.arange(120.0).reshape(4, 5, 6)
+    expected = eval(expr, {"a": a_np})
+    got = eval(expr, {"a": to_device(a_np)})
+    assert got.strides == expected.strides
+    np.testing.assert_array_equal(ap.asnumpy(got), expected)

@@ -137,6 +137,33 @@ ACCEL_HD T int_pow(T base, T exp) {
   return out;
 }
 
+// Real pow of an integer base to a non-negative integer exponent whose result is an integer that
+// R represents exactly (below 2^53 for double, 2^24 for float): that result, by squaring, every
+// product exact. A correctly rounded pow (glibc's, which NumPy calls) returns exactly this; CUDA's
+// pow is within 2 ulp only (pow(3.0, 1.0) gave 2.9999999999999996 on an H100), so integer arrays
+// that promote to a float dtype for `**` (uint64 ** int64 -> float64) agree on every backend.
+// False where it does not apply (then the caller uses pow).
+template <class R>
+ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
+  const R limit = sizeof(R) == 4 ? R(16777216.0) : R(9007199254740992.0);
+  // (NaN fails every comparison.)
+  if (!(exp >= R(0) && exp <= R(64) && math::trunc(exp) == exp)) return false;
+  if (!(math::fabs(base) <= limit && math::trunc(base) == base)) return false;
+  R result = R(1);
+  for (unsigned e = static_cast<unsigned>(exp);;) {
+    if (e & 1u) {
+      result *= base;
+      if (!(math::fabs(result) <= limit)) return false;
+    }
+    e >>= 1;
+    if (e == 0) break;
+    base *= base;
+    if (!(math::fabs(base) <= limit)) return false;
+  }
+  out = result;
+  return true;
+}
+
 // Shifts by a count outside [0, bits) give NumPy's results: 0 for <<, the sign fill for >>.
 template <class T>
 ACCEL_HD T shift_left(T a, T b) {
@@ -275,6 +302,10 @@ struct Pow {
     if constexpr (is_int_v<T>) {
       return detail::int_pow(a, b);
     } else {
+      if constexpr (is_same_v<T, float> || is_same_v<T, double>) {
+        T exact;
+        if (detail::exact_integer_pow(a, b, exact)) return exact;
+      }
       return math::pow(a, b);
     }
   }

@@ -12,6 +12,7 @@
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -157,6 +158,34 @@ IndexMap make_map(const Parsed& p, Shape& result, IndexMode mode) {
   return map;
 }
 
+// NumPy's layout of a gather's result: the broadcast index dimensions slowest, in C order, then
+// the dimensions the slices keep, in the memory order of the sliced view (order='K'); the index
+// dimensions then move to where they stand in the result (a[:, idx] is not C-contiguous).
+Strides gather_result_strides(const Parsed& p, const Shape& result, const IndexMap& map) {
+  const int nb = int(result.size()) - (p.view.ndim() - int(p.view_dims.size()));
+  const int bpos = p.insert_at;
+  Shape sub_shape;
+  Strides sub_strides;
+  for (int d = 0; d < int(result.size()); ++d) {
+    if (d >= bpos && d < bpos + nb) continue;
+    sub_shape.push_back(result[d]);
+    sub_strides.push_back(map.base_strides[d]);
+  }
+  const Strides sub = k_order_strides(sub_shape, std::span<const Strides>(&sub_strides, 1));
+  int64_t step = 1;
+  for (int64_t n : sub_shape) step *= std::max<int64_t>(n, 1);
+  Strides out(result.size());
+  for (int d = bpos + nb; d-- > bpos;) {
+    out[d] = step;
+    step *= std::max<int64_t>(result[d], 1);
+  }
+  int k = 0;
+  for (int d = 0; d < int(result.size()); ++d) {
+    if (d < bpos || d >= bpos + nb) out[d] = sub[k++];
+  }
+  return out;
+}
+
 // `value` broadcast to `shape` as NumPy's setitem does (extra leading length-1 dimensions
 // allowed), in `dtype`, computed.
 Array value_for(ArrayOrScalar value, const Shape& shape, DType dtype, Device device,
@@ -288,7 +317,8 @@ Array advanced_index(const Array& a, const std::vector<Index>& indices) {
   Shape result;
   IndexMap map = make_map(p, result, IndexMode::Raise);
   map.base.eval();
-  map.dense = Array::empty(result, a.dtype(), a.device());
+  map.dense = Array::empty(Shape{shape_size(result)}, a.dtype(), a.device())
+                  .view(result, gather_result_strides(p, result, map), 0);
   run_gather(map);
   return map.dense;
 }

@@ -12,6 +12,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/core/type_rules.hpp"
 
 namespace accel {
@@ -211,6 +212,24 @@ Array copy(const Array& a) {
 Array astype(const Array& a, DType dtype, bool copy_always) {
   if (!copy_always && a.dtype() == dtype) return a;
   return make_pending(OpKind::Cast, dtype, a.shape(), a.device(), {Operand{a}});
+}
+
+Array astype(const Array& a, DType dtype, bool copy_always, char order) {
+  if (!copy_always && a.dtype() == dtype) return a;
+  Strides strides;
+  if (order == 'K') {
+    strides = like_strides(a.shape(), a.strides());
+  } else if (order == 'F') {
+    strides = Strides(a.shape().size());
+    int64_t s = 1;
+    for (size_t d = 0; d < a.shape().size(); ++d) {
+      strides[d] = s;
+      s *= std::max<int64_t>(a.shape()[d], 1);
+    }
+  } else {
+    return astype(a, dtype, copy_always);
+  }
+  return make_pending_strided(OpKind::Cast, dtype, a.shape(), strides, a.device(), {Operand{a}});
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/core/type_rules.hpp"
 
 namespace accel {
@@ -139,21 +140,34 @@ std::optional<Array> mixed_sign_comparison(OpKind op, OperandSpan operands) {
                      {&sign, &magnitude});
 }
 
-// Broadcasts the array operands, converts each operand i to compute[i], makes the node.
+// Broadcasts the array operands, converts each operand i to compute[i], makes the node, laid
+// out as NumPy lays out the result (the conversions too: they are written in the same order).
 Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands) {
   const Device device = common_device(operands);
   const Shape shape = broadcast_operand_shapes(operands);
+  SmallVector<LayoutInput, 3> layout_inputs;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const ArrayOrScalar* o = operands[i];
+    if (o->is_array()) layout_inputs.push_back({&o->array(), o->array().dtype() != compute[i]});
+  }
+  const Strides strides = elementwise_result_strides(
+      shape, std::span<const LayoutInput>(layout_inputs.data(), layout_inputs.size()),
+      op != OpKind::Where);
   std::vector<Operand> inputs;
   inputs.reserve(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
     const ArrayOrScalar* o = operands[i];
     if (o->is_array()) {
-      inputs.push_back(Operand{cast_to(broadcast_view(o->array(), shape), compute[i])});
+      const Array a = broadcast_view(o->array(), shape);
+      inputs.push_back(Operand{a.dtype() == compute[i]
+                                   ? a
+                                   : make_pending_strided(OpKind::Cast, compute[i], shape, strides,
+                                                          device, {Operand{a}})});
     } else {
       inputs.push_back(Operand{scalar_arg(o->scalar(), compute[i])});
     }
   }
-  return make_pending(op, result, shape, device, std::move(inputs));
+  return make_pending_strided(op, result, shape, strides, device, std::move(inputs));
 }
 
 Array apply(OpKind op, DType result, std::initializer_list<DType> compute,

@@ -25,6 +25,24 @@ const char* base_of(const Array& a) {
 // make_layout does), so that most groups become one- or two-dimensional.
 using StridesRefs = SmallVector<Strides*, 8>;
 
+// Reorders the dimensions into the memory order of `out` (slowest first), the same in every
+// operand's strides (the logical index's too, so generators see their own index): a result laid
+// out in another order than C's (NumPy's order='K' of a.T + 1) is then written, and its
+// like-ordered inputs read, sequentially.
+void to_memory_order(Shape& shape, const StridesRefs& ops, const Strides& out) {
+  if (out.size() != shape.size() || is_row_major(shape, out)) return;
+  SmallVector<int, 6> perm(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) perm[d] = int(d);
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int a, int b) { return std::abs(out[a]) > std::abs(out[b]); });
+  const Shape old = shape;
+  for (size_t d = 0; d < perm.size(); ++d) shape[d] = old[perm[d]];
+  for (Strides* s : ops) {
+    const Strides st = *s;
+    for (size_t d = 0; d < perm.size(); ++d) (*s)[d] = st[perm[d]];
+  }
+}
+
 void collapse(Shape& shape, const StridesRefs& ops) {
   if (shape.size() == 1 && shape[0] != 1) return;  // nothing to drop or merge (the 1-D case)
   Shape s;
@@ -161,6 +179,7 @@ void plan_elementwise(const Group& g, const DeviceProperties& props, KernelPlan&
     p.index.rst = {1};
   } else {
     p.index.rst = contiguous_strides(g.shape);
+    if (!g.outputs.empty()) to_memory_order(shape, ops, g.outputs[0].dest.strides());
     collapse(shape, ops);
   }
   if (shape.empty()) {  // 0-d, or all unit dims: one element

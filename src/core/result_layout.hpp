@@ -1,0 +1,37 @@
+// The memory layout of new results, decided once here as NumPy decides it (order='K'): a result
+// follows the memory order of the arrays it is computed from, so ravel(order='K'), reshape views,
+// .strides and .flags of accelpy's results are NumPy's. Backends write through any strides.
+#pragma once
+
+#include <span>
+
+#include "accel/array.hpp"
+
+namespace accel {
+
+// One array operand of an elementwise op, as the layout rule sees it.
+struct LayoutInput {
+  const Array* array;  // as the caller passed it (before broadcasting)
+  bool cast;           // converted to another dtype before the op's loop
+};
+
+// The strides (in elements) of the result of shape `shape` computed elementwise from `inputs`.
+// `ufunc`: NumPy's ufunc machinery, whose fast path allocates C or Fortran order when every input
+// is contiguous alike, of the result's shape and not cast; otherwise (and for numpy.where)
+// NumPy's iterator order: k_order_strides.
+Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInput> inputs,
+                                   bool ufunc);
+
+// The contiguous strides of `shape` in NumPy's iterator order (NpyIter's axis ordering) over
+// operands with the given strides (broadcast to `shape`: 0 along broadcast dimensions): axes
+// that every operand walks with smaller strides come faster; ties, and conflicts between
+// operands, keep C order; length-1 axes are placed where the insertion sort leaves them.
+Strides k_order_strides(const Shape& shape, std::span<const Strides> operands);
+
+// The strides of a new array of `shape` laid out like an array with `strides`, as NumPy's
+// empty_like, astype and ravel do with order='K' (PyArray_NewLikeArray): C order when that array
+// is C-contiguous, Fortran order when it is F-contiguous, else its axes by decreasing absolute
+// stride (a stable sort: broadcast axes come fastest, unlike in k_order_strides).
+Strides like_strides(const Shape& shape, const Strides& strides);
+
+}  // namespace accel
