@@ -160,7 +160,17 @@ void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<Group
   c.groups.clear();
   c.node_group.clear();
   c.materialize.clear();
-  for (const GroupDraft& d : drafts) c.groups.push_back({d.kind, d.members[0], d.members});
+  for (const GroupDraft& d : drafts) {
+    // Reduction and Rows groups iterate over their reduction's input: that member gives the
+    // shape; other groups' shape is any member's (the first).
+    int origin = d.members[0];
+    if (d.kind == Group::Kind::Reduction || d.kind == Group::Kind::Rows) {
+      for (const int m : d.members) {
+        if (op_class(plan.nodes[m].node->op) == OpClass::Reduction) origin = m;
+      }
+    }
+    c.groups.push_back({d.kind, origin, d.members, d.row_axes});
+  }
   for (const PlanNode& pn : plan.nodes) {
     c.node_group.push_back(pn.group);
     c.materialize.push_back(pn.materialize);
@@ -176,9 +186,11 @@ std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan) {
   drafts.reserve(cached.groups.size());
   for (const CachedGroup& g : cached.groups) {
     const Node* origin = plan.nodes[g.origin].node;
-    const Shape& shape =
-        g.kind == Group::Kind::Reduction ? origin->inputs[0].array.shape() : origin->shape;
-    drafts.push_back({g.kind, origin->device, shape, g.members});
+    const bool reduces = g.kind == Group::Kind::Reduction || g.kind == Group::Kind::Rows;
+    GroupDraft d{g.kind, origin->device, reduces ? origin->inputs[0].array.shape() : origin->shape,
+                 g.members};
+    d.row_axes = g.row_axes;
+    drafts.push_back(std::move(d));
   }
   return drafts;
 }

@@ -37,8 +37,9 @@ struct PlanKey {
 // it iterates over) and its members (plan indices).
 struct CachedGroup {
   Group::Kind kind;
-  int origin;
+  int origin;  // the member whose shape is the group's (a reduction's input's, for reductions)
   std::vector<int> members;
+  uint64_t row_axes = 0;  // Rows: the reduced axes
 };
 
 struct CachedPlan {

@@ -192,3 +192,19 @@ def test_a_producer_read_as_laid_out_or_transposed_plans_apart(rng, stats):
         assert_matches(u, (a_np.T + 1.0) * 2.0)
         assert_matches(v, (c_np[::2] + 1.0).T * 2.0)
     assert cache(stats) == (2, 2)
+
+
+def test_row_groups_replay_with_their_rows(rng, stats):
+    # A softmax (one row group) planned once and replayed over other sizes, empty ones included:
+    # the replayed group keeps its reduced axes and iterates over the reduction's input.
+    for rows, cols in ((6, 9), (3, 4), (0, 4), (6, 9)):
+        x_np = rng.standard_normal((rows, cols))
+        x = ap.asarray(x_np)
+        e = ap.exp(x - x.max(axis=1, keepdims=True))
+        y = e / e.sum(axis=1, keepdims=True)
+        ap.eval(y)
+        e_np = np.exp(x_np - x_np.max(axis=1, keepdims=True))
+        assert_matches(y, e_np / e_np.sum(axis=1, keepdims=True))
+        total = x.astype(ap.int64).sum(axis=(0, 1)) + 0
+        assert int(total) == int(x_np.astype(np.int64).sum())
+    assert cache(stats)[0] > 0
