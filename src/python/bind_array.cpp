@@ -91,16 +91,24 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return not_implemented();
   const ArrayOrScalar s(self);
-  const std::optional<OpKind> shortcut =
-      op == OpKind::Pow ? power_shortcut(self, other) : std::nullopt;
+  // x **= 2 and the like run a one-operand op. (Not an optional<OpKind>: GCC's -Os build
+  // warns that its value may be read uninitialized, a false positive.)
+  OpKind unary = op;
+  bool shortcut = false;
+  if (op == OpKind::Pow) {
+    if (const std::optional<OpKind> k = power_shortcut(self, other)) {
+      unary = *k;
+      shortcut = true;
+    }
+  }
   // NumPy resolves the loop, and checks casting its output, before it broadcasts the operands.
-  const DType result = shortcut ? resolve(*shortcut, {&s}).result : resolve(op, {&s, &*o}).result;
+  const DType result = shortcut ? resolve(unary, {&s}).result : resolve(op, {&s, &*o}).result;
   if (!can_cast(result, self.dtype(), "same_kind")) {
     throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
                     std::string(dtype_name(result)) + "') to dtype('" +
                     std::string(dtype_name(self.dtype())) + "') with casting rule 'same_kind'");
   }
-  Array r = shortcut ? elementwise(*shortcut, {&s}) : elementwise(op, {&s, &*o});
+  Array r = shortcut ? elementwise(unary, {&s}) : elementwise(op, {&s, &*o});
   if (r.shape() != self.shape()) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(self.shape()) +
                      " doesn't match the broadcast shape " + shape_str(r.shape()));
