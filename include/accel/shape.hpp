@@ -10,6 +10,12 @@
 
 namespace accel {
 
+// a * b modulo 2^64: strides and sizes of a shape that check_size_fits has not yet rejected
+// (zeros((2**62, 2**62, 0))) are computed without signed-overflow UB, then rejected there.
+inline int64_t wrapping_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 using Shape = SmallVector<int64_t, 6>;
 using Strides = SmallVector<int64_t, 6>;
 

@@ -17,7 +17,7 @@ bool is_fortran_contiguous(const Shape& shape, const Strides& strides) {
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 0) return true;
     if (shape[i] != 1 && strides[i] != s) return false;
-    s *= shape[i];
+    s = wrapping_mul(s, shape[i]);
   }
   return true;
 }
@@ -43,7 +43,7 @@ Strides fortran_strides(const Shape& shape) {
   int64_t s = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
     out[d] = s;
-    s *= std::max<int64_t>(shape[d], 1);
+    s = wrapping_mul(s, std::max<int64_t>(shape[d], 1));
   }
   return out;
 }
@@ -95,7 +95,7 @@ Strides k_order_strides(const Shape& shape, std::span<const Strides> operands) {
   int64_t s = 1;
   for (int p = 0; p < nd; ++p) {
     out[perm[p]] = s;
-    s *= std::max<int64_t>(shape[perm[p]], 1);
+    s = wrapping_mul(s, std::max<int64_t>(shape[perm[p]], 1));
   }
   return out;
 }
@@ -143,7 +143,7 @@ Strides like_strides(const Shape& shape, const Strides& strides) {
   int64_t s = 1;
   for (size_t i = perm.size(); i-- > 0;) {
     out[perm[i]] = s;
-    s *= std::max<int64_t>(shape[perm[i]], 1);
+    s = wrapping_mul(s, std::max<int64_t>(shape[perm[i]], 1));
   }
   return out;
 }

@@ -8,7 +8,7 @@ namespace accel {
 
 int64_t shape_size(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) n = wrapping_mul(n, d);
   return n;
 }
 
@@ -17,7 +17,7 @@ Strides contiguous_strides(const Shape& shape) {
   int64_t s = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = s;
-    s *= std::max<int64_t>(shape[i], 1);
+    s = wrapping_mul(s, std::max<int64_t>(shape[i], 1));
   }
   return strides;
 }
@@ -27,7 +27,7 @@ bool is_contiguous(const Shape& shape, const Strides& strides) {
   for (size_t i = shape.size(); i-- > 0;) {
     if (shape[i] == 0) return true;
     if (shape[i] != 1 && strides[i] != s) return false;
-    s *= shape[i];
+    s = wrapping_mul(s, shape[i]);
   }
   return true;
 }

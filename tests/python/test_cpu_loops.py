@@ -53,7 +53,11 @@ def test_chain_across_block_boundaries(rng, device, n, dt):
     x = _values(rng, n, dt)
     got, expected = _chain(to_device(x), 23, ap), _chain(x, 23, np)
     if np.dtype(dt).kind == "c":  # complex products round as the compiler's (an ulp or so)
-        assert_matches(got, expected, ulps=16)
+        # s(1)*y - x*y cancels: an element's error follows the magnitudes its chain passed
+        # through (up to the largest result's), not its own (the sanitizer build's rounding).
+        eps = np.finfo(np.dtype(dt).char.lower()).eps
+        scale = float(np.abs(expected).max(initial=0.0))
+        assert_matches(got, expected, ulps=16, atol=16 * eps * scale)
     else:
         assert_exact(got, expected)
 
