@@ -34,15 +34,19 @@ def _bitorder_shifts(fn: str, bitorder: str, device: Any) -> ndarray:
     return asarray(order, device=device)
 
 
-def _axis(fn: str, axis: Any, ndim: int) -> int:
+def _along(fn: str, a: ndarray, axis: Any) -> tuple[ndarray, int]:
+    """(the array, the axis) packbits and unpackbits work along: the flattened array's only
+    axis when `axis` is None, else `axis` checked and made non-negative."""
+    if axis is None:
+        return a.reshape(-1), 0
     try:
         axis = operator.index(axis)
     except TypeError:
         raise TypeError(f"{fn}: axis must be an integer or None, got "
                         f"'{type(axis).__name__}'") from None
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
-    return axis % ndim
+    if not -a.ndim <= axis < a.ndim:
+        raise np.exceptions.AxisError(axis, a.ndim)
+    return a, axis % a.ndim
 
 
 def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") -> ndarray:
@@ -54,12 +58,7 @@ def packbits(a: ArrayLike, /, axis: int | None = None, bitorder: str = "big") ->
         raise TypeError("packbits: a must be an array of integer or boolean data type, got "
                         f"{a.dtype}")
     shifts = _bitorder_shifts("packbits", bitorder, a.device)
-    if axis is None:
-        a, axis = a.reshape(-1), 0
-    elif a.ndim == 0:
-        raise np.exceptions.AxisError(axis, 0)
-    else:
-        axis = _axis("packbits", axis, a.ndim)
+    a, axis = _along("packbits", a, axis)
     bits = _core.moveaxis(a != 0, axis, -1).astype(np.uint8)
     n = bits.shape[-1]
     pad = -n % 8
@@ -81,12 +80,7 @@ def unpackbits(a: ArrayLike, /, axis: int | None = None, count: int | None = Non
         raise TypeError("unpackbits: a must be an array of unsigned byte data type (uint8), got "
                         f"{a.dtype}")
     shifts = _bitorder_shifts("unpackbits", bitorder, a.device)
-    if axis is None:
-        a, axis = a.reshape(-1), 0
-    elif a.ndim == 0:
-        raise np.exceptions.AxisError(axis, 0)
-    else:
-        axis = _axis("unpackbits", axis, a.ndim)
+    a, axis = _along("unpackbits", a, axis)
     last = _core.moveaxis(a, axis, -1)
     bits = ((last[..., None] >> shifts) & np.uint8(1)).reshape(*last.shape[:-1],
                                                                last.shape[-1] * 8)
