@@ -100,6 +100,11 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
         uint64_t(n.device.type) << 32 | uint64_t(uint8_t(n.device.index)) << 40 |
         uint64_t(pn.external) << 48 | uint64_t(n.output == keep) << 49);
     add(n.params.axes);
+    if (op_class(n.op) == OpClass::Reduction && !n.inputs.empty() && !n.inputs[0].is_scalar()) {
+      // Whether it may seed a Rows group depends on its rows' sizes, not only on their classes.
+      add(row_space_allowed(backend_for(n.device).limits(), n.inputs[0].array.shape(),
+                            n.params.axes));
+    }
     WordHash params;
     params.add_bits(n.params.ddof);
     params.add(uint64_t(n.params.axis));

@@ -139,9 +139,16 @@ class CudaBackend final : public Backend {
   FftBackend* fft() override { return &cuda_fft(index_); }
   LinalgBackend* linalg() override { return &cuda_linalg(index_); }
   const BackendLimits& limits() const override {
-    // The kernels' limits (kernel_limits(), also the default of backends without their own);
-    // Rows groups of any axes and layout run as one kernel (codegen_rows.cpp).
-    return kernel_limits();
+    // The kernels' limits (kernel_limits(), also the default of backends without their own).
+    // Rows groups of any axes and layout run as one kernel (codegen_rows.cpp), long rows only
+    // where they are many.
+    static const BackendLimits l = [] {
+      BackendLimits r = kernel_limits();
+      r.long_row = kRowsInRegisters;
+      r.long_row_min_rows = kMinLongRows;
+      return r;
+    }();
+    return l;
   }
 
  private:

@@ -70,6 +70,12 @@ inline constexpr int kBlockThreads = 256;
 inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is 4 KB
 // Steps of one group: a generated kernel's body (and NVRTC's time) grows with them.
 inline constexpr size_t kMaxGroupSteps = 128;
+// Rows groups: a row of at most kRowsInRegisters elements is held in registers by its team of
+// threads; longer ones loop over global memory, a block per row, so the planner forms them only
+// where there are at least kMinLongRows rows (two blocks for each of an H100's 132 SMs, about):
+// fewer long rows run faster split, the reduction spread over the device.
+inline constexpr int64_t kRowsInRegisters = 16384;
+inline constexpr int64_t kMinLongRows = 256;
 
 // Analyses the group for a device (its SM count sizes an elementwise launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);

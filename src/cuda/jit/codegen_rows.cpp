@@ -37,6 +37,7 @@ constexpr int kRowElementsPerThread = 16;
 constexpr int kRowRegisterWords = 64;
 constexpr int kMaxRowThreads = 1024;
 constexpr int kColumnLanes = 8;  // by_column: threads per row (blockDim.y)
+static_assert(int64_t(kRowElementsPerThread) * kMaxRowThreads == kRowsInRegisters);
 
 bool reduces(const Step& st) { return op_class(st.node->op) == OpClass::Reduction; }
 
