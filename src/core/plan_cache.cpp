@@ -134,6 +134,12 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
                                return u.storage() == v.storage() && u.same_view(v);
                              });
       add(shape_class(a.shape()) | view << 40);
+      if (p && !written_view) {
+        // How the view walks its producer's values decides which groups may read it in place
+        // (a row group reads a per-row value only broadcast as laid out: s, not s[::-1]).
+        add(uint64_t(a.offset()));
+        for (const int64_t st : a.strides()) add(uint64_t(st));
+      }
     }
   }
   key.hash = h.h;
