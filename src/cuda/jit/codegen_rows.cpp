@@ -43,9 +43,9 @@ bool reduces(const Step& st) { return op_class(st.node->op) == OpClass::Reductio
 
 // The group's passes: what each computes and reads.
 struct RowSchedule {
-  int passes = 0;             // reduction passes; pass `passes` writes the per-element outputs
-  std::vector<int> avail;     // per per-row step: the first pass that can read it
-  std::vector<int> pass_of;   // per reduction step: its pass
+  int passes = 0;            // reduction passes; pass `passes` writes the per-element outputs
+  std::vector<int> avail;    // per per-row step: the first pass that can read it
+  std::vector<int> pass_of;  // per reduction step: its pass
   std::vector<std::vector<char>> steps;   // per pass: the per-element steps it computes
   std::vector<std::vector<char>> inputs;  // per pass: the per-element inputs it reads
   std::vector<char> cached;  // per input: read by several passes (kept in registers if ept > 0)
@@ -87,7 +87,8 @@ RowSchedule schedule(const Group& g) {
   s.steps.assign(s.passes + 1, std::vector<char>(n, 0));
   s.inputs.assign(s.passes + 1, std::vector<char>(g.inputs.size(), 0));
   auto operand = [&](const StepArg& a, int q) {
-    if (a.kind == StepArg::Step && !g.steps[a.index].per_row) mark(g, a.index, s.steps[q], s.inputs[q]);
+    if (a.kind == StepArg::Step && !g.steps[a.index].per_row)
+      mark(g, a.index, s.steps[q], s.inputs[q]);
     if (a.kind == StepArg::Input && !g.row_inputs[a.index]) s.inputs[q][a.index] = 1;
   };
   for (int k = 0; k < n; ++k) {
@@ -133,8 +134,8 @@ void plan_rows(const Group& g, KernelPlan& p) {
     if (!g.row_inputs[j]) p.inputs.back().rst = red_strides(in);
   }
   for (const GroupOutput& out : g.outputs) {
-    p.outputs.push_back({base_of(out.dest), out.dest.dtype(), Cls::Strided, kept_strides(out.dest),
-                         {}, out.step});
+    p.outputs.push_back(
+        {base_of(out.dest), out.dest.dtype(), Cls::Strided, kept_strides(out.dest), {}, out.step});
     if (!g.steps[out.step].per_row) p.outputs.back().rst = red_strides(out.dest);
   }
   for (size_t j = 0; j < g.inputs.size(); ++j) {
@@ -154,8 +155,8 @@ void plan_rows(const Group& g, KernelPlan& p) {
   int64_t reach_max = std::max<int64_t>(p.outputs_n, 1) * std::max<int64_t>(p.reduced_n, 1);
   for (const std::vector<PlanOperand>* list : {&p.inputs, &p.outputs}) {
     for (const PlanOperand& o : *list) {
-      reach_max = std::max(reach_max, reach(p.kshape, o.kst) +
-                                          (o.rst.empty() ? 0 : reach(p.rshape, o.rst)));
+      reach_max = std::max(reach_max,
+                           reach(p.kshape, o.kst) + (o.rst.empty() ? 0 : reach(p.rshape, o.rst)));
     }
   }
   p.idx64 = reach_max >= (int64_t(1) << 31) - (int64_t(1) << 22);
@@ -221,8 +222,8 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
     first_scalar[k] = scalars;
     for (const StepArg& a : g.steps[k].args) scalars += a.kind == StepArg::Scalar;
     if (s.pass_of[k] < 0) continue;
-    out += "typedef " + reducer(*g.steps[k].node, g.steps[k].node->compute) + " Red" + str(k) +
-           ";\n";
+    out +=
+        "typedef " + reducer(*g.steps[k].node, g.steps[k].node->compute) + " Red" + str(k) + ";\n";
     accs += " Red" + str(k) + "::Acc a" + str(k) + ";";
   }
   // Shared memory for any of the reductions' accumulators (a union is only measured).
@@ -314,11 +315,11 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
     for (int k = 0; k < n; ++k) {
       if (s.pass_of[k] != q) continue;
       const std::string ks = str(k), red = "Red" + ks;
-      const std::string all =
-          p.by_column ? "accel_col_allreduce<" + red + ">" : "accel_row_allreduce<" + red + ", TPO>";
-      out += std::string("  const ") + ctype(g.steps[k].node->dtype) + " v" + ks + " = accel::cast<" +
-             ctype(g.steps[k].node->dtype) + ">(" + red + "::result(" + all + "(a" + ks +
-             ", reinterpret_cast<" + red + "::Acc*>(smraw))));\n";
+      const std::string all = p.by_column ? "accel_col_allreduce<" + red + ">"
+                                          : "accel_row_allreduce<" + red + ", TPO>";
+      out += std::string("  const ") + ctype(g.steps[k].node->dtype) + " v" + ks +
+             " = accel::cast<" + ctype(g.steps[k].node->dtype) + ">(" + red + "::result(" + all +
+             "(a" + ks + ", reinterpret_cast<" + red + "::Acc*>(smraw))));\n";
     }
     out += row_steps(q + 1);
   }
@@ -333,7 +334,8 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
   std::string row_stores;
   for (size_t j = 0; j < p.outputs.size(); ++j) {
     const int k = g.outputs[j].step;
-    if (g.steps[k].per_row) row_stores += "    p.out" + str(j) + "[oo" + str(j) + "] = v" + str(k) + ";\n";
+    if (g.steps[k].per_row)
+      row_stores += "    p.out" + str(j) + "[oo" + str(j) + "] = v" + str(k) + ";\n";
   }
   if (!row_stores.empty()) out += "  if (live && lane == 0) {\n" + row_stores + "  }\n";
   out += "}\n";
