@@ -41,6 +41,12 @@ struct BackendLimits {
   // Whether the backend runs Rows groups (group.hpp); without them a reduction whose result is
   // broadcast back into elementwise work ends its group, as it did before row groups.
   bool row_groups = true;
+  // Rows groups whose rows hold more than `long_row` elements (0: no bound) only where there
+  // are at least `long_row_min_rows` rows: a backend that gives each row to one processor
+  // (CUDA: one block) fills the device with enough rows only; fewer, longer rows run faster as
+  // the split groups (a reduction spread over the device, then elementwise work).
+  int64_t long_row = 0;
+  int64_t long_row_min_rows = 0;
   ParamLayout params;
 };
 

@@ -92,6 +92,9 @@ void reorder_after_merges(Plan& plan, std::vector<GroupDraft>& drafts,
 // Merges reductions over the same axes with the elementwise work that reads their results
 // broadcast back over the rows into Rows groups, where the backend runs them (row_groups.cpp).
 void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts);
+// Whether a reduction over `axes` of `shape` may seed a Rows group on a backend of these limits
+// (its rows' length and count; the plan cache's key records the answer).
+bool row_space_allowed(const BackendLimits& limits, const Shape& shape, uint64_t axes);
 
 // The node's own output storage, laid out as the node's result: where its group writes it.
 Array output_dest(const Node* n);

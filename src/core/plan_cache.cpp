@@ -100,6 +100,11 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
         uint64_t(n.device.type) << 32 | uint64_t(uint8_t(n.device.index)) << 40 |
         uint64_t(pn.external) << 48 | uint64_t(n.output == keep) << 49);
     add(n.params.axes);
+    if (op_class(n.op) == OpClass::Reduction && !n.inputs.empty() && !n.inputs[0].is_scalar()) {
+      // Whether it may seed a Rows group depends on its rows' sizes, not only on their classes.
+      add(row_space_allowed(backend_for(n.device).limits(), n.inputs[0].array.shape(),
+                            n.params.axes));
+    }
     WordHash params;
     params.add_bits(n.params.ddof);
     params.add(uint64_t(n.params.axis));
@@ -129,6 +134,12 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
                                return u.storage() == v.storage() && u.same_view(v);
                              });
       add(shape_class(a.shape()) | view << 40);
+      if (p && !written_view) {
+        // How the view walks its producer's values decides which groups may read it in place
+        // (a row group reads a per-row value only broadcast as laid out: s, not s[::-1]).
+        add(uint64_t(a.offset()));
+        for (const int64_t st : a.strides()) add(uint64_t(st));
+      }
     }
   }
   key.hash = h.h;

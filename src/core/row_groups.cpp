@@ -168,6 +168,17 @@ bool try_join(Plan& plan, std::vector<GroupDraft>& drafts, int into, int h, cons
 
 }  // namespace
 
+bool row_space_allowed(const BackendLimits& limits, const Shape& shape, uint64_t axes) {
+  if (limits.long_row <= 0) return true;
+  int64_t row = 1, rows = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    // Capped products: the sizes only need comparing with the limits.
+    int64_t& p = (axes >> d) & 1 ? row : rows;
+    p = shape[d] > 0 && p > (int64_t(1) << 40) / shape[d] ? int64_t(1) << 40 : p * shape[d];
+  }
+  return row <= limits.long_row || rows >= limits.long_row_min_rows;
+}
+
 void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts) {
   std::vector<char> gone(drafts.size(), 0);
   bool merged = false;
@@ -179,7 +190,10 @@ void form_row_groups(Plan& plan, std::vector<GroupDraft>& drafts) {
     for (const int m : g.members) {
       if (op_class(plan.nodes[m].node->op) == OpClass::Reduction) reduction = plan.nodes[m].node;
     }
-    if (!reduction || reduction->params.axes == 0 || g.shape.size() >= 64) continue;
+    if (!reduction || reduction->params.axes == 0 || g.shape.size() >= 64 ||
+        !row_space_allowed(*g.limits, g.shape, reduction->params.axes)) {
+      continue;
+    }
     const RowSpace rs = row_space(g.shape, reduction->params.axes);
     if (!fits(plan, g, rs)) continue;
     g.kind = Group::Kind::Rows;  // counted as one while others join

@@ -57,7 +57,7 @@ void run_kernel(DeviceContext& c, const Group& g) {
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;
-  if (plan.strategy != Strategy::Elementwise) {
+  if (plan.strategy == Strategy::Inner || plan.strategy == Strategy::Outer) {
     // Split counts depend on how many blocks of this kernel fit at once, known once it is loaded.
     size_reduction(plan, c.props, k.blocks_per_sm);
     if (plan.splits > 1) plan.counters = stream_counters(c, plan.grid[0]);
@@ -102,10 +102,8 @@ class CudaBackend final : public Backend {
     switch (group.kind) {
       case Group::Kind::Elementwise:
       case Group::Kind::Reduction:
+      case Group::Kind::Rows:  // one generated row kernel (codegen_rows.cpp)
         return run_kernel(c, group);
-      case Group::Kind::Rows:
-        // limits() says this backend runs no row groups: the planner never forms one for it.
-        throw Error("internal: a row group reached the CUDA backend");
       case Group::Kind::Single:
         if (group.steps[0].node->op == OpKind::Concatenate) {
           // One copy kernel per input.
@@ -141,11 +139,13 @@ class CudaBackend final : public Backend {
   FftBackend* fft() override { return &cuda_fft(index_); }
   LinalgBackend* linalg() override { return &cuda_linalg(index_); }
   const BackendLimits& limits() const override {
-    // The kernels' limits (kernel_limits(), also the default of backends without their own),
-    // less what codegen cannot generate yet.
+    // The kernels' limits (kernel_limits(), also the default of backends without their own).
+    // Rows groups of any axes and layout run as one kernel (codegen_rows.cpp), long rows only
+    // where they are many.
     static const BackendLimits l = [] {
       BackendLimits r = kernel_limits();
-      r.row_groups = false;  // no generated row kernel yet: reductions end their groups
+      r.long_row = kRowsInRegisters;
+      r.long_row_min_rows = kMinLongRows;
       return r;
     }();
     return l;

@@ -405,16 +405,142 @@ def test_cuda_in_a_forked_child_raises_naming_fork_and_spawn(fake_driver):
     assert out.split() == ["child", "0", "parent", "ok"]
 
 
-def test_cuda_keeps_reductions_apart_until_it_has_a_row_kernel(fake_driver):
-    """BackendLimits::row_groups is off on CUDA: softmax plans as the four groups it was (run on
-    the fake driver, which launches nothing: the plan is what is checked)."""
+ROW_PROGRAMS = """
+    import json, sys
+    import numpy as np, accelpy as ap
+    rng = np.random.default_rng(0)
+
+    def a(*shape, dtype=np.float32):
+        return ap.asarray(rng.standard_normal(shape).astype(dtype))
+
+    def softmax(x, axis=-1):
+        e = ap.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
+    def layer_norm(x, g, b, eps=1e-5):
+        mean = x.mean(axis=-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+        return (x - mean) / ap.sqrt(var + eps) * g + b
+
+    def logsumexp(x):
+        m = x.max(axis=1)
+        return ap.log(ap.exp(x - m[:, None]).sum(axis=1)) + m
+
+    def softmax_parts(x):
+        # The result, the row max, the exponentials and their row sums: four outputs.
+        m = x.max(axis=1, keepdims=True)
+        e = ap.exp(x - m)
+        s = e.sum(axis=1)
+        return e / s[:, None], m, e, s
+
+    def row_adam(p, g, m, v, lr=1e-3, b1=0.9, b2=0.999):
+        # Adam over gradients scaled by their row's RMS: three outputs of one row group.
+        g = g / ap.sqrt((g * g).mean(axis=1, keepdims=True) + 1e-12)
+        m2 = b1 * m + (1 - b1) * g
+        v2 = b2 * v + (1 - b2) * g * g
+        return p - lr * m2 / (ap.sqrt(v2) + 1e-8), m2, v2
+
+    cases = {
+        "softmax": lambda: softmax(a(64, 96)),
+        "layer_norm": lambda: layer_norm(a(64, 4096), a(4096), a(4096)),
+        "logsumexp": lambda: logsumexp(a(33, 500)),
+        "row_adam": lambda: row_adam(a(128, 256), a(128, 256), a(128, 256), ap.abs(a(128, 256))),
+        "axis0": lambda: (lambda x: x - x.max(axis=0))(a(1000, 300)),
+        "middle_axis": lambda: softmax(a(16, 8, 700), 1),
+        "long_rows": lambda: softmax(a(256, 16500)),
+        "outputs": lambda: softmax_parts(a(50, 70)),
+        "int32": lambda: (lambda x: x * 2 - x.max(axis=1, keepdims=True))(
+            ap.asarray(rng.integers(0, 50, (40, 30)).astype(np.int32))),
+        "float16": lambda: softmax(a(20, 64, dtype=np.float16)),
+        "float64_two_axes": lambda: (lambda x: x - x.mean(axis=(0, 2), keepdims=True))(
+            a(4, 5, 6, dtype=np.float64)),
+        "complex64": lambda: (lambda x: x / x.sum(axis=1, keepdims=True))(
+            a(20, 64, dtype=np.complex64)),
+        "argmax": lambda: (lambda x: x - x.argmax(axis=1)[:, None])(a(20, 64)),
+        "any": lambda: (lambda x: (x > 0) & (x > 0).any(axis=1, keepdims=True))(a(20, 64)),
+        "short_rows": lambda: softmax(a(1000, 5)),
+        "one_row": lambda: (lambda x: x - x.sum())(a(4, 5, 6)),
+    }
+    out = {}
+    for name in sys.argv[1:] or cases:
+        with ap.debug_fusion(stream=None) as log:
+            r = cases[name]()
+            ap.eval(*(r if isinstance(r, tuple) else (r,)))
+        out[name] = [(e["kind"], e["kernel"], e["cache"], len(e["outputs"])) for e in log]
+    print(json.dumps(out))
+"""
+
+
+def test_cuda_runs_row_groups_as_one_generated_kernel(fake_driver, tmp_path):
+    """Softmax, layer norm, logsumexp, a three-output Adam step, reductions over axis 0 and a
+    middle axis, long rows (the looping form), per-row outputs and other dtypes plan as one Rows
+    group on CUDA, and NVRTC compiles each generated row kernel (the fake driver loads and
+    launches nothing: the GPU suite checks values). The dumped sources show the mapping: rows
+    kept in registers, rows looped over, and column teams where a kept axis is fastest."""
+    import json
+    dump = tmp_path / "dump"
+    out = run_fake(fake_driver, ROW_PROGRAMS, cache_dir=str(tmp_path / "cache"),
+                   env={"ACCELPY_DUMP_KERNELS": str(dump)})
+    runs = json.loads(out.splitlines()[-1])
+    assert len(runs) == 16
+    for name, log in runs.items():
+        assert [e[0] for e in log] == ["rows"], (name, log)
+        kind, kernel, cache, outputs = log[0]
+        assert kernel.startswith("accel_rows_") and cache in ("compiled", "memory hit"), (name, log)
+    assert runs["row_adam"][0][3] == 3 and runs["outputs"][0][3] == 4
+
+    def source(name):
+        return (dump / (runs[name][0][1] + ".cu")).read_text()
+
+    assert "xc0[EPT]" in source("softmax") and "accel_row_allreduce" in source("softmax")
+    assert "for (IDX r = lane; r < R; r += TPO)" in source("long_rows")
+    assert "xc0[EPT]" not in source("long_rows")
+    for name in ("axis0", "middle_axis"):
+        assert "accel_col_allreduce" in source(name), name
+    assert "accel_row_allreduce" in source("layer_norm")
+
+
+def test_cuda_splits_few_long_rows_and_the_plan_cache_tells_them_apart(fake_driver):
+    """Rows longer than a team holds in registers take a block each: with fewer rows than fill
+    the device (BackendLimits::long_row_min_rows) the groups stay split, the reduction spread
+    over the device. The decision depends on sizes, so the plan cache (which keys shape classes)
+    must not replay one size's plan for the other."""
     out = run_fake(fake_driver, """
     import numpy as np, accelpy as ap
-    x = ap.asarray(np.ones((64, 96), np.float32), device="cuda")
-    with ap.debug_fusion(stream=None) as log:
+    def softmax(x):
         e = ap.exp(x - x.max(axis=-1, keepdims=True))
-        ap.eval(e / e.sum(axis=-1, keepdims=True))
-    print("kinds:", ",".join(r["kind"] for r in log))
+        return e / e.sum(axis=-1, keepdims=True)
+    for rows in (3, 300, 3, 300):
+        x = ap.asarray(np.ones((rows, 20000), np.float32))
+        with ap.debug_fusion(stream=None) as log:
+            ap.eval(softmax(x))
+        print(rows, ",".join(r["kind"] for r in log))
     """)
-    kinds = out.splitlines()[-1].removeprefix("kinds: ").split(",")
-    assert "rows" not in kinds and len(kinds) == 4, kinds
+    lines = out.splitlines()[-4:]
+    assert lines[0] == lines[2] == "3 reduction,elementwise,reduction,elementwise", lines
+    assert lines[1] == lines[3] == "300 rows", lines
+
+
+def test_cuda_groups_and_bytes_match_the_cpu(fake_driver):
+    """test_fusion_traffic.py's programs plan as the same groups, reading and writing the same
+    bytes, on CUDA as on the CPU (the GPU suite checks their values)."""
+    out = run_fake(fake_driver, f"""
+    import sys
+    import numpy as np, accelpy as ap
+    sys.path.insert(0, {os.path.join(ROOT, "tests", "python")!r})
+    from test_fusion_traffic import CASES
+    for name, program, make, *_ in CASES:
+        args = make(np.random.default_rng(0))
+        per_device = []
+        for device in ("cpu", "cuda"):
+            with ap.debug_fusion(stream=None) as log:
+                got = program(ap, *(ap.asarray(a, device=device) for a in args))
+                ap.eval(*(got if isinstance(got, tuple) else (got,)))
+            per_device.append(sorted((r["kind"], len(r["ops"]), r["bytes_read"],
+                                      r["bytes_written"]) for r in log))
+        print(name, per_device[0] == per_device[1], per_device)
+    """)
+    lines = [line for line in out.splitlines() if " True " in line or " False " in line]
+    assert len(lines) == 14, out
+    for line in lines:
+        assert " True " in line, line

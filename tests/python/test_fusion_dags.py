@@ -107,7 +107,9 @@ def test_consumers_over_other_shapes_or_reductions_are_not_merged(rng, device, f
     s = t.sum(axis=1, keepdims=True)  # a reduction group reads t
     x = t / s  # an elementwise group reads t and the reduction
     y = t[:, ::-1] * 2.0  # reads t reversed: not as laid out
-    ap.eval(x, y)
+    with ap.debug_fusion(stream=None) as log:
+        ap.eval(x, y)
+    assert sorted(r["kind"] for r in log) == ["elementwise", "rows"]  # t, then the row group
     t_np = np.exp(a_np * 0.5)
     assert_matches(x, t_np / t_np.sum(axis=1, keepdims=True))
     assert_matches(y, t_np[:, ::-1] * 2.0)
@@ -156,7 +158,7 @@ def test_random_dags_with_several_outputs(rng, device, fused, dtype):
             else:
                 scale = float(np.abs(e[np.isfinite(e)]).max(initial=1.0))
                 assert_matches(g, e, rtol=1e-5, atol=1e-5 * scale)
-        if str(device).startswith("cpu"):
+        if str(device).startswith("cpu") or dtype == np.int64:  # floats: bit for bit on the CPU
             core._set_fusion(False)
             try:
                 unfused = run_dag(ap, inputs, nodes, outs)

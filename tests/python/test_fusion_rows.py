@@ -2,7 +2,8 @@
 rows (softmax, log-softmax, logsumexp, layer and RMS norm, standardisation, `x / x.sum(axis)`,
 `x - x.max(axis)`) run as one group that reads each row once. Values against NumPy over dtypes,
 axes, keepdims and layouts on every device; fused against unfused (ACCELPY_FUSION=0's switch) bit
-for bit on the CPU, where tiles of rows and the two-pass form both run.
+for bit on the CPU, where tiles of rows and the two-pass form both run, and for integer dtypes on
+every device (CUDA's row kernel sums floats in another order than its reduction kernel).
 """
 
 import numpy as np
@@ -142,6 +143,21 @@ def test_tiles_and_two_pass_are_bit_identical_to_unfused(rng, shape, axis, fn):
     assert_matches(fused, fn(np, x_np, axis), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("shape,axis", [((300, 1000), -1), ((1000, 300), 0), ((2000, 40), -1),
+                                        ((40, 2000), 0), ((16, 8, 700), 1), ((7, 3), -1),
+                                        ((256, 16500), -1)])
+@pytest.mark.parametrize("fn", [softmax, layer_norm, centred_variance], ids=lambda f: f.__name__)
+def test_row_layouts_are_one_group_on_every_device(rng, device, shape, axis, fn):
+    """The layouts a row kernel maps differently: rows along the fastest axis (short, long, kept
+    in registers or looped over: 256 rows of 16500), and reduced axes that are not the fastest
+    (axis 0, a middle axis: a column of threads per row); one group each, values as NumPy's."""
+    x_np = rng.uniform(-3, 3, shape).astype(np.float32)
+    with ap.debug_fusion(stream=None) as log:
+        got = ap.asnumpy(fn(ap, ap.asarray(x_np), axis))
+    assert [r["kind"] for r in log] == ["rows"]
+    assert_matches(got, fn(np, x_np, axis), rtol=1e-4, atol=1e-4)
+
+
 def test_kept_reduction_and_intermediate_are_written_once(rng, device):
     x_np = rng.uniform(-2, 2, (20, 30))
     x = ap.asarray(x_np)
@@ -150,8 +166,7 @@ def test_kept_reduction_and_intermediate_are_written_once(rng, device):
         e = ap.exp(x - m)
         y = e / e.sum(axis=1, keepdims=True)
         ap.eval(y, m, e)
-    if device.type == "cpu":
-        assert len(log) == 1 and len(log[0]["outputs"]) == 3
+    assert len(log) == 1 and len(log[0]["outputs"]) == 3
     e_np = np.exp(x_np - x_np.max(axis=1, keepdims=True))
     assert_matches(m, x_np.max(axis=1, keepdims=True))
     assert_matches(e, e_np, rtol=1e-12, atol=1e-12)
@@ -240,10 +255,9 @@ def test_random_row_programs_match_numpy_and_unfused(rng, device, dtype, axis):
                 scale = max(1.0, float(np.max(np.abs(e), initial=0)))
                 tol = 2e-4 if dtype == np.float32 else 1e-10
                 np.testing.assert_allclose(g, e, rtol=tol, atol=tol * scale)
-            if device.type == "cpu":
+            if device.type == "cpu" or integer:
                 assert g.tobytes() == u.tobytes()
-    if device.type == "cpu":
-        assert "rows" in kinds  # the programs exercise row groups
+    assert "rows" in kinds  # the programs exercise row groups
 
 
 def test_a_reduction_read_back_by_a_group_it_depends_on_joins_a_row_group(rng, device):
@@ -259,8 +273,7 @@ def test_a_reduction_read_back_by_a_group_it_depends_on_joins_a_row_group(rng, d
         v = u[::-1] * 2.0
         w = t * s
         ap.eval(w, v)
-    if device.type == "cpu":
-        assert sorted(r["kind"] for r in log) == ["elementwise", "rows"]
+    assert sorted(r["kind"] for r in log) == ["elementwise", "rows"]
     t_np = a_np * 3.0
     u_np = t_np + 1.0
     assert_matches(w, t_np * u_np.sum(axis=0), rtol=1e-12, atol=1e-10)

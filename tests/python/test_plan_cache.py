@@ -194,6 +194,24 @@ def test_a_producer_read_as_laid_out_or_transposed_plans_apart(rng, stats):
     assert cache(stats) == (2, 2)
 
 
+def test_a_producer_view_read_reversed_plans_apart_from_one_read_as_laid_out(rng, stats):
+    # w reads a column sum s broadcast as laid out (a row group takes it in) or reversed (s[::-1]
+    # is not as laid out: the groups stay apart). Shape classes and flags are alike; only the
+    # view's walk over its producer (offset, strides) tells them apart, and a replayed row group
+    # would read s[::-1] as s.
+    a_np = rng.uniform(-2, 2, (30, 40))
+    a = ap.asarray(a_np)
+    for reverse in (False, True, False, True):
+        t = a * 3.0
+        s = (t + 1.0).sum(axis=0)
+        w = t * (s[::-1] if reverse else s)
+        with ap.debug_fusion(stream=None) as log:
+            ap.eval(w)
+        assert ("rows" in [r["kind"] for r in log]) != reverse
+        s_np = (a_np * 3.0 + 1.0).sum(axis=0)
+        assert_matches(w, a_np * 3.0 * (s_np[::-1] if reverse else s_np), rtol=1e-12, atol=1e-10)
+
+
 def test_row_groups_replay_with_their_rows(rng, stats):
     # A softmax (one row group) planned once and replayed over other sizes, empty ones included:
     # the replayed group keeps its reduced axes and iterates over the reduction's input.

@@ -19,7 +19,8 @@
 namespace accel::cuda {
 
 enum class Cls : uint8_t { Contig, Bcast, Strided };
-enum class Strategy : uint8_t { Elementwise, Inner, Outer };
+// Rows: a Rows group (codegen_rows.cpp), a team of threads per row.
+enum class Strategy : uint8_t { Elementwise, Inner, Outer, Rows };
 
 struct PlanOperand {
   const char* ptr = nullptr;  // element 0, on the device
@@ -53,6 +54,12 @@ struct KernelPlan {
   int splits = 1, tpo = 1;
   const void* partial = nullptr;   // splits > 1: partial_bytes(plan) of scratch
   const void* counters = nullptr;  // splits > 1: grid[0] zeros the kernel leaves zero
+  // Rows (compile time, in the key): `tpo` threads per row, along x (threadIdx.x's low bits)
+  // or, by_column, along y with 32 neighbouring rows per block; ept > 0: each thread keeps its
+  // at most ept elements of the row in registers (the row read once), 0: every pass loops over
+  // the row re-reading it.
+  bool by_column = false;
+  int ept = 0;
   // Launch geometry.
   unsigned grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
 
@@ -63,6 +70,12 @@ inline constexpr int kBlockThreads = 256;
 inline constexpr size_t kMaxParamBytes = 4000;  // the kernel parameter limit is 4 KB
 // Steps of one group: a generated kernel's body (and NVRTC's time) grows with them.
 inline constexpr size_t kMaxGroupSteps = 128;
+// Rows groups: a row of at most kRowsInRegisters elements is held in registers by its team of
+// threads; longer ones loop over global memory, a block per row, so the planner forms them only
+// where there are at least kMinLongRows rows (two blocks for each of an H100's 132 SMs, about):
+// fewer long rows run faster split, the reduction spread over the device.
+inline constexpr int64_t kRowsInRegisters = 16384;
+inline constexpr int64_t kMinLongRows = 256;
 
 // Analyses the group for a device (its SM count sizes an elementwise launch).
 KernelPlan make_plan(const Group& group, const DeviceProperties& props);

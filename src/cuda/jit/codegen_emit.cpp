@@ -83,7 +83,21 @@ void visit_params(const KernelPlan& p, V& v) {
   for (size_t j = 0; j < p.prologue_outputs.size(); ++j) {
     v.ptr("w", int(j), ctype(p.prologue_outputs[j].dtype), false, p.prologue_outputs[j].ptr);
   }
-  if (red) {
+  if (p.strategy == Strategy::Rows) {
+    // Per-row operands have no reduced strides (ir, or empty: no field).
+    v.idx("O", p.outputs_n);
+    v.idx("R", p.reduced_n);
+    v.idx_array("kshape", -1, p.kshape);
+    v.idx_array("rshape", -1, p.rshape);
+    for (size_t j = 0; j < p.inputs.size(); ++j) {
+      v.idx_array("ik", int(j), p.inputs[j].kst);
+      v.idx_array("ir", int(j), p.inputs[j].rst);
+    }
+    for (size_t j = 0; j < p.outputs.size(); ++j) {
+      v.idx_array("ok", int(j), p.outputs[j].kst);
+      v.idx_array("or", int(j), p.outputs[j].rst);
+    }
+  } else if (red) {
     v.ptr("part", -1, "void", false, p.partial);
     v.ptr("count", -1, "unsigned", false, p.counters);
     v.idx("O", p.outputs_n);
@@ -121,7 +135,9 @@ void visit_params(const KernelPlan& p, V& v) {
     }
   }
   int s = 0;
-  const size_t nsteps = red ? g.steps.size() - 1 : g.steps.size();
+  // A reduction group's last step is its reduction, which takes no scalar.
+  const bool last_reduces = p.strategy == Strategy::Inner || p.strategy == Strategy::Outer;
+  const size_t nsteps = last_reduces ? g.steps.size() - 1 : g.steps.size();
   for (size_t k = 0; k < nsteps; ++k) {
     for (const StepArg& a : g.steps[k].args) {
       if (a.kind == StepArg::Scalar) v.scalar(s++, a.scalar);
@@ -246,7 +262,8 @@ std::string arg_expr(const Group& g, const StepArg& a, int scalar_index, const c
   return {};
 }
 
-std::string emit_body(const KernelPlan& plan, int num_steps, int run_width, const char* scalars) {
+std::string emit_body(const KernelPlan& plan, int num_steps, int run_width, const char* scalars,
+                      const std::vector<char>* only) {
   const Group& g = *plan.group;
   std::string out;
   int s = 0;
@@ -259,6 +276,7 @@ std::string emit_body(const KernelPlan& plan, int num_steps, int run_width, cons
       a.push_back(arg_expr(g, arg, s, scalars));
       if (arg.kind == StepArg::Scalar) ++s;
     }
+    if (only && !(*only)[k]) continue;
     const std::string kk = std::to_string(k);
     std::string e;
     switch (n.op) {
@@ -389,6 +407,7 @@ ParamLayout param_layout() {
 KernelSource generate(const KernelPlan& plan, const std::string& name) {
   KernelSource src;
   src.code = plan.strategy == Strategy::Elementwise ? detail::elementwise_kernel(plan, name)
+             : plan.strategy == Strategy::Rows      ? detail::rows_kernel(plan, name)
                                                     : detail::reduction_kernel(plan, name);
   src.entries = {name};
   return src;

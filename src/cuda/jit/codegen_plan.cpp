@@ -14,16 +14,12 @@
 
 namespace accel::cuda {
 
-namespace {
+namespace detail {
 
 const char* base_of(const Array& a) {
   return static_cast<const char*>(a.storage()->data()) +
          a.offset() * static_cast<int64_t>(itemsize(a.dtype()));
 }
-
-// Drops unit dimensions and merges neighbours that every operand walks as one (as the CPU's
-// make_layout does), so that most groups become one- or two-dimensional.
-using StridesRefs = SmallVector<Strides*, 8>;
 
 // Reorders the dimensions into the memory order of `out` (slowest first), the same in every
 // operand's strides (the logical index's too, so generators see their own index): a result laid
@@ -64,15 +60,6 @@ void collapse(Shape& shape, const StridesRefs& ops) {
   for (size_t j = 0; j < ops.size(); ++j) *ops[j] = kept[j];
 }
 
-bool all_zero(const Strides& st) {
-  return std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; });
-}
-
-Cls classify(const Shape& shape, const Strides& st) {
-  if (all_zero(st)) return Cls::Bcast;
-  return is_row_major(shape, st) ? Cls::Contig : Cls::Strided;
-}
-
 // The largest |element offset| an operand reaches.
 int64_t reach(const Shape& shape, const Strides& st) {
   int64_t r = 0;
@@ -84,6 +71,26 @@ int pow2_ceil(int64_t v, int cap) {
   int p = 1;
   while (p < cap && p < v) p *= 2;
   return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::base_of;
+using detail::collapse;
+using detail::pow2_ceil;
+using detail::reach;
+using detail::StridesRefs;
+using detail::to_memory_order;
+
+bool all_zero(const Strides& st) {
+  return std::all_of(st.begin(), st.end(), [](int64_t v) { return v == 0; });
+}
+
+Cls classify(const Shape& shape, const Strides& st) {
+  if (all_zero(st)) return Cls::Bcast;
+  return is_row_major(shape, st) ? Cls::Contig : Cls::Strided;
 }
 
 // Writes the key into an inline buffer first (copied into the plan's string once at the end):
@@ -408,6 +415,9 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   }
   if (g.kind == Group::Kind::Reduction) {
     plan_reduction(g, p);
+  } else if (g.kind == Group::Kind::Rows) {
+    p.strategy = Strategy::Rows;
+    detail::plan_rows(g, p);
   } else {
     p.strategy = Strategy::Elementwise;
     plan_elementwise(g, props, p);
@@ -427,7 +437,8 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
   k.u16(int(p.outputs.size()));
   for (size_t i = 0; i < p.outputs.size(); ++i) {
     key_operand(p.outputs[i], k);
-    k.u16(p.strategy == Strategy::Elementwise ? g.outputs[i].step : 0);
+    k.u16(p.strategy == Strategy::Elementwise || p.strategy == Strategy::Rows ? g.outputs[i].step
+                                                                              : 0);
   }
   k.u16(int(p.prologue_outputs.size()));
   for (const PlanOperand& o : p.prologue_outputs) {
@@ -435,6 +446,13 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
     k.u16(o.step);
   }
   key_steps(g, k);
+  if (p.strategy == Strategy::Rows) {
+    k.u16(p.tpo);
+    k.u8(p.ept);
+    k.u8(p.by_column ? 1 : 0);
+    for (const Step& st : g.steps) k.u8(st.per_row ? 1 : 0);
+    for (const char r : g.row_inputs) k.u8(r);
+  }
   p.key.assign(k.s.data(), k.s.size());
 }
 

@@ -17,8 +17,6 @@
 
 namespace accel::cuda::detail {
 
-namespace {
-
 std::string reducer(const Node& node, DType in) {
   const std::string T = ctype(in);
   switch (node.op) {
@@ -42,6 +40,8 @@ std::string reducer(const Node& node, DType in) {
       throw NotImplementedError(std::string("no CUDA reduction for ") + op_name(node.op));
   }
 }
+
+namespace {
 
 // vaccumulate(p, koff, r, r1, vstep): the vector path of the inner strategy (plan.vec > 1: one
 // contiguous reduced dimension, light prologue). The thread reads VEC elements at r, r + vstep,
@@ -219,18 +219,6 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
       R"(}
 )";
   if (p.vec > 1) out += vector_accumulate(p);
-  if (p.strategy == Strategy::Outer) {
-    // The outer strategy's 8 rows of threads per output, combined into row 0 in row order.
-    out += R"(__device__ __forceinline__ Acc fold_rows(Acc* sm, Acc a) {
-  sm[threadIdx.y * 32 + threadIdx.x] = a;
-  __syncthreads();
-  if (threadIdx.y == 0) {
-    for (int k = 1; k < (int)blockDim.y; ++k) a = Red::combine(a, sm[k * 32 + threadIdx.x]);
-  }
-  return a;
-}
-)";
-  }
   out += "}  // namespace\n";
   const std::string sig =
       p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
@@ -292,7 +280,7 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
 )" + chunk_start +
            R"(acc = accumulate(p, koff, r0 + threadIdx.y, r1, (IDX)blockDim.y);
   }
-  acc = fold_rows(sm, acc);
+  acc = accel_fold_rows<Red>(sm, acc);
   if (p.splits == 1) {
     if (threadIdx.y == 0 && o < p.O) store(p, ooff, acc);
     return;
@@ -306,7 +294,7 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
       acc = Red::combine(acc, accel_load_cg(part + k));
     }
   }
-  acc = fold_rows(sm, acc);
+  acc = accel_fold_rows<Red>(sm, acc);
   if (threadIdx.y == 0 && o < p.O) store(p, ooff, acc);
 }
 )";

@@ -17,7 +17,8 @@ std::string kernel_name(const KernelPlan& plan) {
   const uint64_t h = util::fnv1a(plan.key.data(), plan.key.size());
   const char* kind = plan.strategy == Strategy::Elementwise ? "ew"
                      : plan.strategy == Strategy::Inner     ? "red_inner"
-                                                            : "red_outer";
+                     : plan.strategy == Strategy::Outer     ? "red_outer"
+                                                            : "rows";
   std::string ops;
   for (const Step& st : plan.group->steps) {
     if (ops.size() > 40) break;

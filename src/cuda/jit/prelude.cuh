@@ -47,6 +47,61 @@ __device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Ac
   }
   return a;
 }
+// Every thread of an aligned group of TPO lanes (a power of two up to the block, threadIdx.x
+// only) gets the group's combined accumulator: accel_group_reduce's tree, then the group's first
+// thread's result broadcast (a shuffle within a warp, else shared memory). `sm` holds 32 + the
+// block's groups accumulators. Row kernels: one group of lanes per row.
+template <class A>
+__device__ __forceinline__ A accel_shfl_idx(A a, int src) {
+  constexpr int W = (int(sizeof(A)) + 3) / 4;
+  unsigned w[W];
+  const unsigned char* from = reinterpret_cast<const unsigned char*>(&a);
+  unsigned char* dst = reinterpret_cast<unsigned char*>(w);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(A)); ++i) dst[i] = from[i];
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = __shfl_sync(0xffffffffu, w[i], src);
+  A out;
+  unsigned char* o = reinterpret_cast<unsigned char*>(&out);
+#pragma unroll
+  for (int i = 0; i < int(sizeof(A)); ++i) o[i] = dst[i];
+  return out;
+}
+template <class Red, int TPO>
+__device__ __forceinline__ typename Red::Acc accel_row_allreduce(typename Red::Acc a,
+                                                                 typename Red::Acc* sm) {
+  if (TPO == 1) return a;
+  a = accel_group_reduce<Red>(a, TPO, sm);
+  if (TPO <= 32) return accel_shfl_idx(a, int(threadIdx.x & 31) & ~(TPO - 1));
+  // The sync inside accel_group_reduce orders these writes after the last call's reads.
+  if ((threadIdx.x & (TPO - 1)) == 0) sm[32 + threadIdx.x / TPO] = a;
+  __syncthreads();
+  return sm[32 + threadIdx.x / TPO];
+}
+// A 32 x blockDim.y block where the blockDim.y threads of each column share an output: their
+// accumulators combined into row 0, in row order (`sm`: 32 * blockDim.y accumulators).
+template <class Red>
+__device__ __forceinline__ typename Red::Acc accel_fold_rows(typename Red::Acc* sm,
+                                                             typename Red::Acc a) {
+  sm[threadIdx.y * 32 + threadIdx.x] = a;
+  __syncthreads();
+  if (threadIdx.y == 0) {
+    for (int k = 1; k < (int)blockDim.y; ++k) a = Red::combine(a, sm[k * 32 + threadIdx.x]);
+  }
+  return a;
+}
+// accel_fold_rows with the result in every thread of the column.
+template <class Red>
+__device__ __forceinline__ typename Red::Acc accel_col_allreduce(typename Red::Acc a,
+                                                                 typename Red::Acc* sm) {
+  a = accel_fold_rows<Red>(sm, a);
+  // Row 0 rewrites its own slots only, which no other thread reads before the next sync.
+  if (threadIdx.y == 0) sm[threadIdx.x] = a;
+  __syncthreads();
+  a = sm[threadIdx.x];
+  __syncthreads();  // every column's result read before sm is written again
+  return a;
+}
 // A load through L2 only: partial results another block wrote during this kernel.
 template <class T>
 __device__ __forceinline__ T accel_load_cg(const T* p) {

@@ -1,0 +1,91 @@
+// Row kernels (codegen_rows.cpp) for every reducer and dtype compile to an sm_90 cubin with NVRTC
+// (no GPU needed), in each of their mappings: a row kept in registers, a row looped over, and a
+// column of threads per row; their parameter blocks are as large as the planner counts.
+
+#include "tests/cpp/cuda/jit/codegen_test_support.hpp"
+
+namespace accel::cuda {
+namespace {
+
+using namespace codegen_testing;
+
+// A Rows group over `shape` reducing `axes`: the reduction of x (a per-row step, written), and
+// x cast from the reduction's value broadcast back (a per-element step, written).
+std::unique_ptr<Group> row_group(Batch& b, OpKind op, DType in, DType out, uint64_t axes,
+                                 Shape shape) {
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->kind = Group::Kind::Rows;
+  g->shape = shape;
+  g->row_axes = axes;
+  g->inputs = {fake(in, shape)};
+  g->row_inputs = {0};
+  NodeParams p;
+  p.axes = axes;
+  Shape oshape;
+  for (int d = 0; d < int(shape.size()); ++d) {
+    if (!((axes >> d) & 1)) oshape.push_back(shape[d]);
+  }
+  Node* reduce = b.node(op, out, oshape, {}, p);
+  reduce->compute = in;
+  g->steps.push_back({reduce, {{StepArg::Input, 0}}, true});
+  g->steps.push_back({b.node(OpKind::Cast, in, shape), {{StepArg::Step, 0}}, false});
+  g->steps.push_back({b.node(OpKind::Cast, in, shape), {{StepArg::Input, 0}}, false});
+  g->outputs.push_back({0, fake(out, oshape)});
+  g->outputs.push_back({1, fake(in, shape)});
+  g->outputs.push_back({2, fake(in, shape)});
+  return g;
+}
+
+TEST(CudaCodegen, RowKernelsEveryReducerDtypeAndMapping) {
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  Batch b;
+  const OpKind ops[] = {OpKind::Sum,    OpKind::Prod,   OpKind::Max, OpKind::Min,
+                        OpKind::ArgMax, OpKind::ArgMin, OpKind::Any, OpKind::All};
+  int in_registers = 0, looped = 0, by_column = 0;
+  for (OpKind op : ops) {
+    for (int t = 0; t < kNumDTypes; ++t) {
+      const DType dt = DType(t);
+      const bool logical = op == OpKind::Any || op == OpKind::All;
+      if (logical != (dt == DType::Bool)) continue;
+      const DType out = (op == OpKind::ArgMax || op == OpKind::ArgMin) ? DType::Int64 : dt;
+      // Rows along the last axis (short, and longer than registers hold), and along axis 0.
+      const std::pair<uint64_t, Shape> spaces[] = {
+          {2, {4096, 64}}, {2, {64, 40000}}, {1, {4096, 64}}};
+      for (int m = 0; m < 3; ++m) {
+        // Every mapping for float32, one (in turn) for the other dtypes: NVRTC's time.
+        if (dt != DType::Float32 && m != (t + int(op)) % 3) continue;
+        const auto& [axes, shape] = spaces[m];
+        auto g = row_group(b, op, dt, out, axes, shape);
+        const KernelPlan plan = make_plan(*g, h100());
+        ASSERT_EQ(plan.strategy, Strategy::Rows);
+        in_registers += plan.ept > 0;
+        looped += plan.ept == 0 && !plan.by_column;
+        by_column += plan.by_column;
+        EXPECT_EQ(param_bytes(plan), pack_params(plan).size());
+        b.add(std::move(g));
+      }
+    }
+  }
+  EXPECT_GT(in_registers, 0);
+  EXPECT_GT(looped, 0);
+  EXPECT_GT(by_column, 0);
+  b.compile();
+}
+
+TEST(CudaCodegen, RowKernelKeysIgnoreRowCountsButNotTheMapping) {
+  Batch b;
+  auto short_rows = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {100, 4096});
+  auto more_rows = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {300, 4096});
+  auto long_rows = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {300, 40000});
+  auto columns = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 1, {300, 4096});
+  const KernelPlan a = make_plan(*short_rows, h100()), c = make_plan(*more_rows, h100());
+  EXPECT_EQ(a.key, c.key);
+  EXPECT_EQ(a.tpo, 256);
+  EXPECT_EQ(a.ept, 16);
+  EXPECT_NE(a.key, make_plan(*long_rows, h100()).key);
+  EXPECT_NE(a.key, make_plan(*columns, h100()).key);
+}
+
+}  // namespace
+}  // namespace accel::cuda
