@@ -433,8 +433,8 @@ def _launch_faulting_kernel(device=None):
 
 
 class _CudaModule(type(sys)):
-    """The module's class: gives it the ``allow_tf32`` and ``graphs`` switches as properties (module attributes
-    cannot run code when set)."""
+    """The module's class: gives it the ``allow_tf32`` and ``graphs`` switches as properties
+    (module attributes cannot run code when set)."""
 
     @property
     def allow_tf32(self):
