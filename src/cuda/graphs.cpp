@@ -51,20 +51,35 @@ struct Launch {
   }
 };
 
-// A kernel node's parameters for `l`, its bytes passed as one buffer (what `extra` holds must
-// live until the driver call returns: `size` and `extra` belong to the caller).
-api::KernelNodeParams node_params(Launch& l, size_t& size, void* (&extra)[5]) {
+// How the nodes get their parameter bytes: as one buffer with its size (`extra`, which the
+// fake driver can copy), or, should a driver refuse that, as cuLaunchKernel's one-argument list
+// (the driver copies the argument at its size).
+std::atomic<bool> g_params_as_buffer{true};
+
+// What a node's parameters point at while the driver call that takes them runs.
+struct NodeArgs {
+  size_t size = 0;
+  void* extra[5] = {};
+  void* kernel_params[1] = {};
+};
+
+api::KernelNodeParams node_params(Launch& l, NodeArgs& a) {
   api::KernelNodeParams p;
   p.func = l.fn;
   std::memcpy(p.grid, l.grid, sizeof p.grid);
   std::memcpy(p.block, l.block, sizeof p.block);
-  size = l.params.size();
-  extra[0] = reinterpret_cast<void*>(api::kLaunchParamBufferPointer);
-  extra[1] = l.params.data();
-  extra[2] = reinterpret_cast<void*>(api::kLaunchParamBufferSize);
-  extra[3] = &size;
-  extra[4] = reinterpret_cast<void*>(api::kLaunchParamEnd);
-  p.extra = extra;
+  if (g_params_as_buffer.load(std::memory_order_relaxed)) {
+    a.size = l.params.size();
+    a.extra[0] = reinterpret_cast<void*>(api::kLaunchParamBufferPointer);
+    a.extra[1] = l.params.data();
+    a.extra[2] = reinterpret_cast<void*>(api::kLaunchParamBufferSize);
+    a.extra[3] = &a.size;
+    a.extra[4] = reinterpret_cast<void*>(api::kLaunchParamEnd);
+    p.extra = a.extra;
+  } else {
+    a.kernel_params[0] = l.params.data();
+    p.kernel_params = a.kernel_params;
+  }
   return p;
 }
 
@@ -82,7 +97,7 @@ class GraphReplay final : public CachedPlanState {
   // another count) builds it anew. False when it cannot (the caller queues them one by one).
   bool replay(DeviceContext& c, std::vector<Launch>& launches, size_t n) {
     if (!exec_ || !same_kernels(launches, n)) {
-      if (++rebuilds_ > kMaxRebuilds || !build(c, launches, n)) {
+      if (++rebuilds_ > kMaxRebuilds || !build(launches, n)) {
         disabled = true;
         return false;
       }
@@ -111,9 +126,8 @@ class GraphReplay final : public CachedPlanState {
     for (size_t i = 0; i < n; ++i) {
       Launch& l = launches[i];
       if (l.same_config(set_[i]) && l.params == set_[i].params) continue;
-      size_t size = 0;
-      void* extra[5];
-      const api::KernelNodeParams p = node_params(l, size, extra);
+      NodeArgs args;
+      const api::KernelNodeParams p = node_params(l, args);
       if (d.cuGraphExecKernelNodeSetParams(exec_, nodes_[i], &p) != api::CUDA_SUCCESS) return false;
       std::swap(set_[i], l);
       g_counters.rebound.fetch_add(1, std::memory_order_relaxed);
@@ -121,18 +135,21 @@ class GraphReplay final : public CachedPlanState {
     return true;
   }
 
-  bool build(DeviceContext& c, std::vector<Launch>& launches, size_t n) {
+  bool build(std::vector<Launch>& launches, size_t n) {
     destroy();
     const Driver& d = drv();
     bool ok = d.cuGraphCreate(&graph_, 0) == api::CUDA_SUCCESS;
     for (size_t i = 0; ok && i < n; ++i) {
-      size_t size = 0;
-      void* extra[5];
-      const api::KernelNodeParams p = node_params(launches[i], size, extra);
       api::CUgraphNode node = nullptr;
       // A chain: each kernel after the one before it, as the stream would order them.
-      ok = d.cuGraphAddKernelNode(&node, graph_, nodes_.empty() ? nullptr : &nodes_.back(),
-                                  nodes_.empty() ? 0 : 1, &p) == api::CUDA_SUCCESS;
+      const auto add = [&] {
+        NodeArgs args;
+        const api::KernelNodeParams p = node_params(launches[i], args);
+        return d.cuGraphAddKernelNode(&node, graph_, nodes_.empty() ? nullptr : &nodes_.back(),
+                                      nodes_.empty() ? 0 : 1, &p) == api::CUDA_SUCCESS;
+      };
+      ok = add();
+      if (!ok && g_params_as_buffer.exchange(false)) ok = add();
       if (ok) nodes_.push_back(node);
     }
     ok = ok && d.cuGraphInstantiateWithFlags(&exec_, graph_, 0) == api::CUDA_SUCCESS;
@@ -140,7 +157,6 @@ class GraphReplay final : public CachedPlanState {
       destroy();
       return false;
     }
-    (void)c;
     set_.resize(n);
     for (size_t i = 0; i < n; ++i) std::swap(set_[i], launches[i]);
     g_counters.built.fetch_add(1, std::memory_order_relaxed);
@@ -237,7 +253,8 @@ void launch_or_record(DeviceContext& c, const LoadedKernel& k, const unsigned* g
 
 void free_after_launches(DeviceContext& c, void* ptr, size_t nbytes) noexcept {
   Record& r = t_record;
-  if (r.context) {
+  // Only the recorded device's memory can be read by the recorded kernels.
+  if (r.context == &c) {
     try {
       r.frees.emplace_back(ptr, nbytes);
       return;
