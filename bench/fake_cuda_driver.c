@@ -12,7 +12,8 @@
  * what FAKE_CUDA_PARAM_SIZES says, e.g. "8,8,8,4" (every such kernel gets that list); without it the
  * entry point is missing, as in older drivers, and argument sizes go unchecked. With the list
  * given, each launch also records its configuration and argument bytes (fake_cuda_last_*) for
- * tests of the launch path to read through ctypes.
+ * tests of the launch path to read through ctypes. CUDA graphs of kernel nodes are recorded and
+ * replayed through the same launches (see cuGraphLaunch).
  *
  *   cc -O2 -shared -fPIC -o fake_libcuda.so bench/fake_cuda_driver.c
  */
@@ -87,8 +88,11 @@ static CUresult cuMemPoolGetAttribute(void* p, int a, void* v) {
   return 0;
 }
 static CUresult cuMemPoolTrimTo(void* p, size_t n) { (void)p; (void)n; return 0; }
+long long fake_cuda_fail_allocs_after = -1; /* see the graphs' comment below */
 static CUresult cuMemAllocFromPoolAsync(CUdeviceptr* p, size_t n, void* pool, void* s) {
   (void)pool; (void)s;
+  if (fake_cuda_fail_allocs_after == 0) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  if (fake_cuda_fail_allocs_after > 0) --fake_cuda_fail_allocs_after;
   void* m = aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m) return 2;
   *p = (CUdeviceptr)(uintptr_t)m;
@@ -185,6 +189,148 @@ static CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, u
   return 0;
 }
 
+/* CUDA graphs of kernel nodes (src/cuda/graphs.cpp). A node keeps its kernel, configuration and
+ * parameter bytes (accelpy passes them as one buffer through `extra`, so their size is known
+ * here); an instantiated graph is a copy of its nodes, and launching it launches each node
+ * through cuLaunchKernel above, so that launch counts are the same with and without graphs.
+ * Counted for tests: graphs instantiated and not yet destroyed, graph launches, node updates;
+ * the last node launched through a graph leaves its parameter bytes in fake_cuda_last_node_args.
+ * fake_cuda_fail_allocs_after >= 0: that many more allocations succeed, then they fail. */
+typedef struct {
+  void* func;
+  unsigned config[7];
+  unsigned char* params;
+  size_t size;
+} FakeNode;
+typedef struct {
+  FakeNode* nodes;
+  size_t n, cap;
+} FakeGraph;
+typedef struct {
+  FakeGraph* graph; /* the graph whose node this is */
+  size_t index;
+} FakeNodeHandle;
+typedef struct {
+  FakeGraph* graph; /* the nodes (own copies of the graph's) */
+  FakeGraph nodes;
+} FakeExec;
+
+long long fake_cuda_live_graph_execs; /* instantiated, not destroyed */
+unsigned long long fake_cuda_graph_launches, fake_cuda_node_updates, fake_cuda_graph_nodes_added;
+unsigned char fake_cuda_last_node_args[4096];
+size_t fake_cuda_last_node_size;
+
+/* Mirrors CUDA_KERNEL_NODE_PARAMS_v2. */
+typedef struct {
+  void* func;
+  unsigned grid[3], block[3], shared;
+  void** kernel_params;
+  void** extra;
+  void* kern;
+  void* ctx;
+} KernelNodeParams;
+
+static int set_node(FakeNode* n, const KernelNodeParams* p) {
+  const unsigned char* buf = NULL;
+  size_t size = 0;
+  for (void** e = p->extra; e && *e; e += 2) {
+    if (*e == (void*)1) buf = (const unsigned char*)e[1];
+    else if (*e == (void*)2) size = *(const size_t*)e[1];
+  }
+  if (!buf || !size || size > sizeof(fake_cuda_last_node_args)) return 1; /* INVALID_VALUE */
+  n->func = p->func;
+  const unsigned config[7] = {p->grid[0], p->grid[1], p->grid[2], p->block[0], p->block[1],
+                              p->block[2], p->shared};
+  memcpy(n->config, config, sizeof(config));
+  free(n->params);
+  n->params = malloc(size);
+  memcpy(n->params, buf, size);
+  n->size = size;
+  return 0;
+}
+static void clear_nodes(FakeGraph* g) {
+  for (size_t i = 0; i < g->n; ++i) free(g->nodes[i].params);
+  free(g->nodes);
+  g->nodes = NULL;
+  g->n = g->cap = 0;
+}
+static CUresult cuGraphCreate(void** g, unsigned f) {
+  (void)f;
+  *g = calloc(1, sizeof(FakeGraph));
+  return 0;
+}
+static CUresult cuGraphDestroy(void* g) {
+  clear_nodes((FakeGraph*)g);
+  free(g);
+  return 0;
+}
+static CUresult cuGraphAddKernelNode(void** node, void* graph, void* const* deps, size_t ndeps,
+                                     const KernelNodeParams* p) {
+  FakeGraph* g = (FakeGraph*)graph;
+  /* accelpy chains its nodes: each depends on the one before. */
+  if (ndeps != (g->n ? 1u : 0u)) return 1;
+  if (ndeps && ((FakeNodeHandle*)deps[0])->index != g->n - 1) return 1;
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 8;
+    g->nodes = realloc(g->nodes, g->cap * sizeof(FakeNode));
+  }
+  FakeNode* n = &g->nodes[g->n];
+  memset(n, 0, sizeof(*n));
+  if (set_node(n, p)) return 1;
+  FakeNodeHandle* h = malloc(sizeof(FakeNodeHandle));
+  h->graph = g;
+  h->index = g->n++;
+  *node = h; /* freed with the process: handles are few */
+  ++fake_cuda_graph_nodes_added;
+  return 0;
+}
+static CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long f) {
+  (void)f;
+  FakeGraph* g = (FakeGraph*)graph;
+  FakeExec* e = calloc(1, sizeof(FakeExec));
+  e->graph = g;
+  e->nodes.nodes = calloc(g->n ? g->n : 1, sizeof(FakeNode));
+  e->nodes.n = e->nodes.cap = g->n;
+  for (size_t i = 0; i < g->n; ++i) {
+    e->nodes.nodes[i] = g->nodes[i];
+    e->nodes.nodes[i].params = malloc(g->nodes[i].size);
+    memcpy(e->nodes.nodes[i].params, g->nodes[i].params, g->nodes[i].size);
+  }
+  *exec = e;
+  ++fake_cuda_live_graph_execs;
+  return 0;
+}
+static CUresult cuGraphExecDestroy(void* exec) {
+  FakeExec* e = (FakeExec*)exec;
+  clear_nodes(&e->nodes);
+  free(e);
+  --fake_cuda_live_graph_execs;
+  return 0;
+}
+static CUresult cuGraphExecKernelNodeSetParams(void* exec, void* node, const KernelNodeParams* p) {
+  FakeExec* e = (FakeExec*)exec;
+  FakeNodeHandle* h = (FakeNodeHandle*)node;
+  if (h->graph != e->graph || h->index >= e->nodes.n) return 1;
+  /* accelpy rebuilds instead of changing a node's kernel. */
+  if (p->func != e->nodes.nodes[h->index].func) return 1;
+  if (set_node(&e->nodes.nodes[h->index], p)) return 1;
+  ++fake_cuda_node_updates;
+  return 0;
+}
+static CUresult cuGraphLaunch(void* exec, void* stream) {
+  FakeExec* e = (FakeExec*)exec;
+  ++fake_cuda_graph_launches;
+  for (size_t i = 0; i < e->nodes.n; ++i) {
+    FakeNode* n = &e->nodes.nodes[i];
+    void* args[] = {n->params};
+    cuLaunchKernel(n->func, n->config[0], n->config[1], n->config[2], n->config[3], n->config[4],
+                   n->config[5], n->config[6], stream, args, NULL);
+    memcpy(fake_cuda_last_node_args, n->params, n->size);
+    fake_cuda_last_node_size = n->size;
+  }
+  return 0;
+}
+
 static CUresult cuFuncGetParamInfo(void* f, size_t index, size_t* offset, size_t* size) {
   if (!g_params_parsed) parse_param_sizes();
   if (f != &g_user_function) return 1; /* accelpy's kernels do not ask */
@@ -219,7 +365,9 @@ static const struct { const char* name; void* fn; } kEntries[] = {
     ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData), ENTRY(cuModuleUnload),
     ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel), ENTRY(cuModuleGetGlobal),
     ENTRY(cuFuncGetAttribute), ENTRY(cuFuncSetAttribute),
-    ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor),
+    ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor), ENTRY(cuGraphCreate),
+    ENTRY(cuGraphDestroy), ENTRY(cuGraphAddKernelNode), ENTRY(cuGraphInstantiateWithFlags),
+    ENTRY(cuGraphExecDestroy), ENTRY(cuGraphExecKernelNodeSetParams), ENTRY(cuGraphLaunch),
 };
 
 CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64_t flags,

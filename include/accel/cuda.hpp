@@ -152,6 +152,22 @@ bool wait_for_optimized_kernels(double timeout_s);
 // and ends, without the process waiting for it. Does nothing in a child made by fork().
 void finish_upgrades();
 
+// Replay of repeated evaluations as CUDA graphs (src/cuda/graphs.hpp): an evaluation whose
+// structure came from the plan cache several times runs as one graph launch, its kernels
+// rebound to the new buffers and scalars. On by default; ACCELPY_CUDA_GRAPHS=0 starts it off.
+bool graphs_enabled();
+void set_graphs_enabled(bool enabled);
+struct GraphStats {
+  uint64_t graphs_built = 0;        // graphs instantiated (first recordings and rebuilds)
+  uint64_t graph_launches = 0;      // evaluations queued as one graph launch
+  uint64_t kernels_replayed = 0;    // kernels those launches ran
+  uint64_t nodes_rebound = 0;       // kernel nodes given new parameters before a launch
+  uint64_t kernels_unrecorded = 0;  // recorded kernels queued one by one after all
+  bool enabled = true;
+};
+GraphStats graph_stats();
+void reset_graph_stats();
+
 // TF32 tensor cores for float32 matmul (CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to 10
 // mantissa bits). Off by default, as torch.backends.cuda.matmul.allow_tf32; process-wide.
 bool allow_tf32();

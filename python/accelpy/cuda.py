@@ -357,6 +357,21 @@ def kernel_cache_stats() -> dict[str, Any]:
     return dict(_c.kernel_cache_stats())
 
 
+def graph_stats(reset: bool = False) -> dict[str, Any]:
+    """CUDA graph replay counters: graphs_built, graph_launches, kernels_replayed,
+    nodes_rebound, kernels_unrecorded, enabled (then zeroes them when `reset`).
+
+    A loop body that evaluates the same structure again (the plan cache's hits) is recorded
+    from its third cached evaluation on as one CUDA graph of its kernels, then replayed with
+    its new buffers and scalars: one graph launch per evaluation instead of one launch per
+    kernel. ``accelpy.cuda.graphs = False`` (or ``ACCELPY_CUDA_GRAPHS=0``) turns it off.
+    """
+    s = dict(_c.graph_stats())
+    if reset:
+        _c.reset_graph_stats()
+    return s
+
+
 def wait_for_optimized_kernels(timeout: float | None = None) -> bool:
     """Waits until every quickly compiled kernel has been replaced by its optimized build, as
     a benchmark should before timing kernels, or `timeout` seconds have passed. Returns whether
@@ -418,8 +433,8 @@ def _launch_faulting_kernel(device=None):
 
 
 class _CudaModule(type(sys)):
-    """The module's class: gives it the ``allow_tf32`` switch as a property (module attributes
-    cannot run code when set)."""
+    """The module's class: gives it the ``allow_tf32`` and ``graphs`` switches as properties
+    (module attributes cannot run code when set)."""
 
     @property
     def allow_tf32(self):
@@ -431,6 +446,17 @@ class _CudaModule(type(sys)):
     @allow_tf32.setter
     def allow_tf32(self, value):
         _c.set_allow_tf32(bool(value))
+
+    @property
+    def graphs(self):
+        """Whether repeated evaluations are replayed as CUDA graphs (see graph_stats). True
+        by default, False when the process started with ``ACCELPY_CUDA_GRAPHS=0``;
+        process-wide."""
+        return _c.graphs_enabled()
+
+    @graphs.setter
+    def graphs(self, value):
+        _c.set_graphs_enabled(bool(value))
 
 
 sys.modules[__name__].__class__ = _CudaModule

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "accel/device.hpp"
@@ -54,6 +55,13 @@ struct BackendLimits {
 // register_builtin_backends(), to those of the backend whose kernels bound groups.
 void set_default_limits(const BackendLimits& limits);
 
+// What a backend keeps beside a cached plan (plan_cache.hpp's CachedPlan owns it, and destroys
+// it with the entry): the CUDA backend's graph of the plan's launches.
+class CachedPlanState {
+ public:
+  virtual ~CachedPlanState() = default;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -90,6 +98,13 @@ class Backend {
   // (the bound of the CUDA backend's kernels): the CPU needs none, but a program is then cut into
   // the same groups on every device, so that results (summation orders) and the fusion log agree.
   virtual const BackendLimits& limits() const;
+
+  // Around the runs of one evaluation whose grouping came from the plan cache, all its groups
+  // on this device: `state` is the backend's slot in the cache entry (null until the backend
+  // fills it). end_cached_run(true) follows the last run; end_cached_run(false) an evaluation
+  // cut short by an exception (it must not throw). The defaults do nothing.
+  virtual void begin_cached_run(std::unique_ptr<CachedPlanState>& state) { (void)state; }
+  virtual void end_cached_run(bool completed) { (void)completed; }
 
   // Waits until all work queued on this device has finished.
   virtual void synchronize() = 0;

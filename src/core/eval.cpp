@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <span>
+#include <utility>
 
 #include "accel/errors.hpp"
 #include "accel/interrupt.hpp"
@@ -152,6 +153,32 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
   return true;
 }
 
+// Announces the runs of an evaluation whose grouping came from the plan cache to the backend of
+// its groups (when they share one device), so that it may queue them together (the CUDA
+// backend's graphs); the destructor reports an evaluation cut short by an exception.
+class CachedRun {
+ public:
+  CachedRun(const plan::CachedPlan* cached, const std::vector<Group>& groups) {
+    if (!cached || groups.empty()) return;
+    for (const Group& g : groups) {
+      if (g.device != groups[0].device) return;
+    }
+    backend_ = &backend_for(groups[0].device);
+    backend_->begin_cached_run(cached->backend_state);
+  }
+  ~CachedRun() {
+    if (backend_) backend_->end_cached_run(false);
+  }
+  void completed() {
+    if (Backend* b = std::exchange(backend_, nullptr)) b->end_cached_run(true);
+  }
+  CachedRun(const CachedRun&) = delete;
+  CachedRun& operator=(const CachedRun&) = delete;
+
+ private:
+  Backend* backend_ = nullptr;
+};
+
 void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
@@ -165,7 +192,8 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   thread_local plan::PlanKey key;  // reused: its words keep their capacity
   plan::key_of(plan, g_fusion, keep, key);
   std::vector<plan::GroupDraft> drafts;
-  if (const plan::CachedPlan* cached = plan::find_plan(key)) {
+  const plan::CachedPlan* cached = plan::find_plan(key);
+  if (cached) {
     drafts = plan::replay(*cached, plan);
   } else {
     if (g_fusion) plan::merge_common_subexpressions(plan, keep);
@@ -184,10 +212,12 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
       }
     }
   }
+  CachedRun cached_run(cached, groups);
   for (Group& g : groups) {
     interruption_point();  // a group not run yet stays pending, ready to be evaluated again
     run_group(g);
   }
+  cached_run.completed();
 }
 
 }  // namespace

@@ -171,6 +171,7 @@ void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<Group
   c.groups.clear();
   c.node_group.clear();
   c.materialize.clear();
+  c.backend_state.reset();  // the replaced structure's
   for (const GroupDraft& d : drafts) {
     // Reduction and Rows groups iterate over their reduction's input: that member gives the
     // shape; other groups' shape is any member's (the first).

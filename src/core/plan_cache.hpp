@@ -16,13 +16,15 @@
 //
 // The entry is the grouping only (which plan nodes form which group, which results are
 // written); groups are built from the current nodes each time, since arrays, sizes and scalar
-// values change between iterations. A GPU replay of the whole evaluation can key on the same
-// PlanKey.
+// values change between iterations. The entry also holds what the backend keeps for the plan
+// (the CUDA backend's graph of its launches: src/cuda/graphs.hpp).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "src/core/backend.hpp"
 #include "src/core/plan.hpp"
 
 namespace accel::plan {
@@ -46,6 +48,9 @@ struct CachedPlan {
   std::vector<CachedGroup> groups;  // in the order form_groups returned them
   std::vector<int> node_group;      // per plan node
   std::vector<char> materialize;    // per plan node
+  // The backend's own state for this plan (a recorded CUDA graph), filled by the backend that
+  // runs it (Backend::begin_cached_run); mutable: the grouping stays as planned.
+  mutable std::unique_ptr<CachedPlanState> backend_state;
 };
 
 // The key of a plan whose references are analysed (analyze_references). `keep`: the target the

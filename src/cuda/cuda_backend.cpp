@@ -12,6 +12,7 @@
 #include "src/cuda/driver/allocator.hpp"
 #include "src/cuda/driver/loader.hpp"
 #include "src/cuda/driver/transfer.hpp"
+#include "src/cuda/graphs.hpp"
 #include "src/cuda/jit/codegen.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/jit/kernel_cache.hpp"
@@ -25,16 +26,6 @@
 namespace accel::cuda {
 
 namespace {
-
-void launch(DeviceContext& c, const LoadedKernel& k, const unsigned* grid, const unsigned* block,
-            void* params) {
-  const Driver& d = drv();
-  c.last_kernel.store(k.name.c_str());
-  void* args[] = {params};
-  check(d.cuLaunchKernel(k.fn[0], grid[0], grid[1], grid[2], block[0], block[1], block[2], 0,
-                         c.stream(), args, nullptr),
-        "cuLaunchKernel", c.index);
-}
 
 // The kernel this thread launched last, for the fusion debug log.
 thread_local const LoadedKernel* t_last_kernel = nullptr;
@@ -69,24 +60,27 @@ void run_kernel(DeviceContext& c, const Group& g) {
   pack_params(plan, params);
   void* dev_params = nullptr;
   try {
-    void* arg = params.data();
-    if (plan.byref) {
+    if (!plan.byref) {
+      launch_or_record(c, k, plan.grid, plan.block, params);
+    } else {
       // Too large for the kernel parameter space: pass a pointer to a device copy. The copy
-      // is from pageable memory, so the driver stages it before returning.
+      // is from pageable memory, so the driver stages it before returning. A copy is no
+      // kernel: what was recorded is queued before it.
+      stop_recording();
       dev_params = device_allocate(c, params.size());
       check(drv().cuMemcpyHtoDAsync(reinterpret_cast<api::CUdeviceptr>(dev_params), params.data(),
                                     params.size(), c.stream()),
             "cuMemcpyHtoDAsync", c.index);
-      arg = &dev_params;
+      launch_kernel(c, k, plan.grid, plan.block, &dev_params);
     }
-    launch(c, k, plan.grid, plan.block, arg);
   } catch (...) {
-    if (partial) device_free(c, partial, pbytes);
+    if (partial) free_after_launches(c, partial, pbytes);
     if (dev_params) device_free(c, dev_params, params.size());
     throw;
   }
-  // Stream-ordered frees: the memory is reused only after the kernel above is done.
-  if (partial) device_free(c, partial, pbytes);
+  // Stream-ordered frees: the memory is reused only after the kernel above is done (after the
+  // recorded launches are queued, when it was recorded).
+  if (partial) free_after_launches(c, partial, pbytes);
   if (dev_params) device_free(c, dev_params, params.size());
 }
 
@@ -94,7 +88,8 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int index) : index_(index), context_(context(index)) {}
   void* allocate(size_t nbytes) override { return device_allocate(context_, nbytes); }
-  void deallocate(void* ptr, size_t nbytes) override { device_free(context_, ptr, nbytes); }
+  // Memory freed while an evaluation is recorded is freed after its launches are queued.
+  void deallocate(void* ptr, size_t nbytes) override { free_after_launches(context_, ptr, nbytes); }
   void run(const Group& group) override {
     // Before compiling: a forked child must not reach the parent's compile worker either.
     if (forked_after_init()) throw Error(kForkedMessage);
@@ -113,31 +108,62 @@ class CudaBackend final : public Backend {
                                   " is not implemented on CUDA devices yet");
     }
   }
+  // Work that is not a generated kernel (copies, waits, libraries) first queues what this
+  // thread recorded (graphs.hpp), so that it runs in stream order after it.
   void copy_to_host(const void* src, void* dst, size_t nbytes) override {
+    stop_recording();
     copy_device_to_host(context(index_), src, dst, nbytes);
   }
   void copy_from_host(const void* src, void* dst, size_t nbytes) override {
+    stop_recording();
     copy_host_to_device(context(index_), src, dst, nbytes);
   }
   void copy_device(const void* src, void* dst, size_t nbytes) override {
+    stop_recording();
     copy_device_to_device(context(index_), src, dst, nbytes);
   }
   void copy_from_peer(Device from, const void* src, void* dst, size_t nbytes) override {
     if (!from.is_cuda()) throw Error("internal: copy_from_peer from " + from.str());
+    stop_recording();
     if (from.index == index_) return copy_device(src, dst, nbytes);
     copy_peer(context(from.index), src, context(index_), dst, nbytes);
   }
-  void synchronize() override { cuda::synchronize(index_); }
-  void gemm(const Gemm& g) override { cuda::gemm(context(index_), g); }
-  IndexingBackend& indexing() override { return cuda_indexing(index_); }
-  SortScanOps& sort_scan() override { return cuda_sort_scan(index_); }
-  ScatterBackend* scatter() override { return &cuda_scatter(index_); }
+  void synchronize() override {
+    stop_recording();
+    cuda::synchronize(index_);
+  }
+  void gemm(const Gemm& g) override {
+    stop_recording();
+    cuda::gemm(context(index_), g);
+  }
+  IndexingBackend& indexing() override {
+    stop_recording();
+    return cuda_indexing(index_);
+  }
+  SortScanOps& sort_scan() override {
+    stop_recording();
+    return cuda_sort_scan(index_);
+  }
+  ScatterBackend* scatter() override {
+    stop_recording();
+    return &cuda_scatter(index_);
+  }
+  void begin_cached_run(std::unique_ptr<CachedPlanState>& state) override {
+    cuda::begin_cached_run(context_, state);
+  }
+  void end_cached_run(bool completed) override { cuda::end_cached_run(completed); }
   void describe_last_run(std::string& kernel, std::string& cache) override {
     kernel = t_last_kernel ? t_last_kernel->name : "none (empty)";
     cache = t_last_kernel ? last_kernel_lookup() : "-";
   }
-  FftBackend* fft() override { return &cuda_fft(index_); }
-  LinalgBackend* linalg() override { return &cuda_linalg(index_); }
+  FftBackend* fft() override {
+    stop_recording();
+    return &cuda_fft(index_);
+  }
+  LinalgBackend* linalg() override {
+    stop_recording();
+    return &cuda_linalg(index_);
+  }
   const BackendLimits& limits() const override {
     // The kernels' limits (kernel_limits(), also the default of backends without their own).
     // Rows groups of any axes and layout run as one kernel (codegen_rows.cpp), long rows only
@@ -211,7 +237,7 @@ void launch_faulting_kernel(int device) {
   k.fn[0] = fn;
   int* null = nullptr;
   const unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
-  launch(c, k, grid, block, &null);
+  launch_kernel(c, k, grid, block, &null);
 }
 
 }  // namespace accel::cuda

@@ -180,6 +180,20 @@ void bind_cuda(nb::module_& parent) {
     d["cache_dir"] = s.cache_dir;
     return d;
   });
+  m.def("graphs_enabled", &cuda::graphs_enabled);
+  m.def("set_graphs_enabled", &cuda::set_graphs_enabled, "enabled"_a);
+  m.def("graph_stats", [] {
+    const cuda::GraphStats s = cuda::graph_stats();
+    nb::dict d;
+    d["graphs_built"] = s.graphs_built;
+    d["graph_launches"] = s.graph_launches;
+    d["kernels_replayed"] = s.kernels_replayed;
+    d["nodes_rebound"] = s.nodes_rebound;
+    d["kernels_unrecorded"] = s.kernels_unrecorded;
+    d["enabled"] = s.enabled;
+    return d;
+  });
+  m.def("reset_graph_stats", &cuda::reset_graph_stats);
   m.def("wait_for_optimized_kernels", &cuda::wait_for_optimized_kernels, "timeout"_a,
         nb::call_guard<nb::gil_scoped_release>());
   m.def("finish_upgrades", &cuda::finish_upgrades, nb::call_guard<nb::gil_scoped_release>());

@@ -17,6 +17,9 @@ struct CUevent_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUmemPoolHandle_st;
+struct CUgraph_st;
+struct CUgraphNode_st;
+struct CUgraphExec_st;
 struct _nvrtcProgram;
 struct cublasContext;
 struct cublasLtContext;
@@ -33,6 +36,9 @@ using CUevent = CUevent_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUmemoryPool = CUmemPoolHandle_st*;
+using CUgraph = CUgraph_st*;
+using CUgraphNode = CUgraphNode_st*;
+using CUgraphExec = CUgraphExec_st*;
 using cuuint64_t = uint64_t;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
@@ -157,6 +163,34 @@ using PFN_cuFuncGetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*
 inline constexpr int kParamInfoApiVersion = 12040;
 using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, CUstream, void**, void**);
+
+// CUDA graphs of kernel nodes (src/cuda/graphs.cpp). The node parameters are the 12.0 headers'
+// CUDA_KERNEL_NODE_PARAMS_v2 (the entry points below resolve to their _v2 at kDriverApiVersion;
+// the trailing kern/ctx fields are left null, which the _v1 entry points would not read).
+struct KernelNodeParams {
+  CUfunction func = nullptr;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared_mem_bytes = 0;
+  void** kernel_params = nullptr;
+  void** extra = nullptr;
+  void* kern = nullptr;
+  CUcontext ctx = nullptr;
+};
+// The keys of cuLaunchKernel's `extra` list (the headers' CU_LAUNCH_PARAM_*_AS_INT, macros
+// there): the parameters as one buffer of a given size, and the list's end.
+inline constexpr uintptr_t kLaunchParamEnd = 0x00;
+inline constexpr uintptr_t kLaunchParamBufferPointer = 0x01;
+inline constexpr uintptr_t kLaunchParamBufferSize = 0x02;
+using PFN_cuGraphCreate = CUresult (*)(CUgraph*, unsigned);
+using PFN_cuGraphDestroy = CUresult (*)(CUgraph);
+using PFN_cuGraphAddKernelNode = CUresult (*)(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
+                                              const KernelNodeParams*);
+using PFN_cuGraphInstantiateWithFlags = CUresult (*)(CUgraphExec*, CUgraph, unsigned long long);
+using PFN_cuGraphExecDestroy = CUresult (*)(CUgraphExec);
+using PFN_cuGraphExecKernelNodeSetParams = CUresult (*)(CUgraphExec, CUgraphNode,
+                                                        const KernelNodeParams*);
+using PFN_cuGraphLaunch = CUresult (*)(CUgraphExec, CUstream);
 
 // ---- NVRTC -------------------------------------------------------------------------------------
 using nvrtcResult = int;

@@ -12,6 +12,7 @@
 #include "accel/interop.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/graphs.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/user_kernels/arg_pointers.hpp"
 
@@ -286,6 +287,7 @@ void RawFunction::launch(const unsigned grid[3], const unsigned block[3], size_t
     f.attrs.max_dynamic_shared_size_bytes = int(shared_mem);
   }
   ArgPointers ptrs(args, nargs);
+  stop_recording();  // a users' kernel is never in a replayed graph (graphs.hpp)
   const api::CUstream s = stream ? reinterpret_cast<api::CUstream>(stream) : c.stream();
   c.last_kernel.store(f.label);
   check(d.cuLaunchKernel(f.fn, grid[0], grid[1], grid[2], block[0], block[1], block[2],

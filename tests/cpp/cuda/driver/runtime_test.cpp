@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -197,6 +198,27 @@ ACCEL_SAME_SIG(PFN_cuFuncSetAttribute, ::cuFuncSetAttribute);
 ACCEL_SAME_SIG(PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor,
                ::cuOccupancyMaxActiveBlocksPerMultiprocessor);
 ACCEL_SAME_SIG(PFN_cuFuncGetParamInfo, ::cuFuncGetParamInfo);
+ACCEL_SAME_SIG(PFN_cuGraphCreate, ::cuGraphCreate);
+ACCEL_SAME_SIG(PFN_cuGraphDestroy, ::cuGraphDestroy);
+ACCEL_SAME_SIG(PFN_cuGraphInstantiateWithFlags, ::cuGraphInstantiateWithFlags);
+ACCEL_SAME_SIG(PFN_cuGraphExecDestroy, ::cuGraphExecDestroy);
+ACCEL_SAME_SIG(PFN_cuGraphLaunch, ::cuGraphLaunch);
+static_assert(std::is_same_v<api::CUgraphNode, ::CUgraphNode>);
+static_assert(std::is_same_v<api::CUgraphExec, ::CUgraphExec>);
+// Kernel nodes' parameters: the vendored struct is laid out as the headers' _v2.
+static_assert(sizeof(api::KernelNodeParams) == sizeof(::CUDA_KERNEL_NODE_PARAMS_v2));
+static_assert(offsetof(api::KernelNodeParams, grid) ==
+              offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, gridDimX));
+static_assert(offsetof(api::KernelNodeParams, block) ==
+              offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, blockDimX));
+static_assert(offsetof(api::KernelNodeParams, kernel_params) ==
+              offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, kernelParams));
+static_assert(offsetof(api::KernelNodeParams, extra) ==
+              offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, extra));
+static_assert(offsetof(api::KernelNodeParams, ctx) == offsetof(::CUDA_KERNEL_NODE_PARAMS_v2, ctx));
+static_assert(api::kLaunchParamEnd == CU_LAUNCH_PARAM_END_AS_INT);
+static_assert(api::kLaunchParamBufferPointer == CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT);
+static_assert(api::kLaunchParamBufferSize == CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT);
 static_assert(api::CUDA_ERROR_NOT_FOUND == ::CUDA_ERROR_NOT_FOUND);
 static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X == ::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
 static_assert(api::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X == ::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);

@@ -1,0 +1,207 @@
+"""CUDA graph replay of repeated evaluations (src/cuda/graphs.hpp), on the fake driver.
+
+bench/fake_cuda_driver.c keeps the kernel nodes of a graph (kernel, configuration, parameter
+bytes) and launches each through its cuLaunchKernel when the graph is launched, so the launch
+count of a loop is the same with and without replay, and the parameters a replayed node was
+rebound to can be read back. Values are never computed here; tests/python/test_cuda_graphs.py
+compares replayed and unreplayed results on a GPU.
+"""
+
+from test_cuda_host_path import fake_driver, pytestmark, run_fake  # noqa: F401
+
+PRELUDE = """
+    import ctypes, os, struct
+    import numpy as np, accelpy as ap
+    fake = ctypes.CDLL(os.environ["ACCELPY_CUDA_DRIVER"])
+
+    def counts():
+        get = lambda name, t=ctypes.c_ulonglong: t.in_dll(fake, name).value
+        return (get("fake_cuda_launches"), get("fake_cuda_graph_launches"),
+                get("fake_cuda_live_graph_execs", ctypes.c_longlong))
+
+    def last_node_args():
+        n = ctypes.c_size_t.in_dll(fake, "fake_cuda_last_node_size").value
+        return bytes((ctypes.c_ubyte * 4096).in_dll(fake, "fake_cuda_last_node_args"))[:n]
+
+    def fail_allocations_after(n):
+        ctypes.c_longlong.in_dll(fake, "fake_cuda_fail_allocs_after").value = n
+
+    addr = lambda a: a.__cuda_array_interface__["data"][0]
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+
+    def step(y, c):
+        # Three kernels: the sum, s * 1e-6 (a 0-d group), the update (the last node launched).
+        s = (y * y).sum()
+        y = y * c + s * 1e-6 + x
+        ap.eval(y, s)
+        return y, s
+
+    def loop(steps, y=None, c0=0.5):
+        # Per step: (kernels launched, graphs launched); the last step's result.
+        y = ap.zeros(1000, dtype=np.float32) if y is None else y
+        ap.eval(y)  # not pending: each step is the same structure
+        seen = []
+        for i in range(steps):
+            before = counts()
+            y, s = step(y, c0 + i)
+            after = counts()
+            seen.append((after[0] - before[0], after[1] - before[1]))
+        return seen, y
+"""
+
+
+def run(fake_driver, code, **env):  # noqa: F811
+    # Optimized kernels built at once: a quick build replaced mid-loop would rebuild a graph.
+    return run_fake(fake_driver, PRELUDE + code, env=dict(ACCELPY_QUICK_COMPILE="0", **env))
+
+
+def test_a_repeated_evaluation_is_replayed_as_one_graph_with_new_buffers_and_scalars(
+        fake_driver):  # noqa: F811
+    out = run(fake_driver, """
+    ap.cuda.graph_stats(reset=True)
+    assert ap.cuda.graphs
+    y = ap.zeros(1000, dtype=np.float32)
+    ap.eval(y)
+    seen = []
+    for i in range(12):
+        c = 0.25 + i
+        before, y_old = counts(), y
+        y, s = step(y, c)
+        after = counts()
+        seen.append((after[0] - before[0], after[1] - before[1]))
+        if seen[-1][1]:
+            # The update's node was rebound to this step's output, its inputs and c.
+            args = last_node_args()
+            for a in (y, y_old, x):
+                assert struct.pack("<Q", addr(a)) in args, (i, a)
+            assert struct.pack("<f", c) in args or struct.pack("<d", c) in args, i
+    kernels = seen[0][0]
+    assert kernels >= 2, seen
+    # Planned, then found in the plan cache twice, then recorded (built and launched as a
+    # graph), then replayed: the same kernels launched every step.
+    assert seen == [(kernels, 0)] * 3 + [(kernels, 1)] * 9, seen
+    st = ap.cuda.graph_stats()
+    assert st["graphs_built"] == 1 and st["graph_launches"] == 9, st
+    assert st["kernels_replayed"] == 9 * kernels and st["kernels_unrecorded"] == 0, st
+    assert 8 <= st["nodes_rebound"] <= 8 * kernels, st
+    assert counts()[2] == 1
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_replay_is_off_with_the_environment_switch_and_at_run_time(fake_driver):  # noqa: F811
+    out = run(fake_driver, """
+    assert not ap.cuda.graphs and not ap.cuda.graph_stats()["enabled"]
+    seen, _ = loop(8)
+    assert seen == [(seen[0][0], 0)] * 8 and seen[0][0] >= 2, seen
+    assert ap.cuda.graph_stats()["graphs_built"] == 0 and counts()[1:] == (0, 0)
+    print("ok")
+    """, ACCELPY_CUDA_GRAPHS="0")
+    assert out.startswith("ok"), out
+    out = run(fake_driver, """
+    seen, y = loop(6)
+    assert [g for _, g in seen] == [0, 0, 0, 1, 1, 1], seen
+    ap.cuda.graphs = False
+    off, y = loop(3, y)
+    assert [g for _, g in off] == [0, 0, 0] and off[0][0] == seen[0][0], off
+    ap.cuda.graphs = True
+    on, y = loop(3, y)
+    assert [g for _, g in on] == [1, 1, 1], on  # the graph recorded before is replayed
+    assert ap.cuda.graph_stats()["graphs_built"] == 1
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_a_graph_goes_with_its_plan_cache_entry(fake_driver):  # noqa: F811
+    out = run(fake_driver, """
+    seen, y = loop(6)
+    assert counts()[2] == 1
+    ap.fusion.reset_stats()  # empties the plan cache: its entries' graphs are destroyed
+    seen, y = loop(6, y)
+    assert [g for _, g in seen] == [0, 0, 0, 1, 1, 1], seen
+    assert counts()[2] == 1 and ap.cuda.graph_stats()["graphs_built"] == 2
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_an_evaluation_cut_short_queues_what_it_recorded(fake_driver):  # noqa: F811
+    # Two kernels over 2 MiB outputs (allocated by the driver, past the small-block cache): the
+    # second output's allocation fails after the first kernel was recorded. That kernel is
+    # launched on its own (its result counts as computed), the error reaches the caller, and
+    # the plan is replayed again afterwards.
+    out = run(fake_driver, """
+    big = ap.asarray(np.linspace(0, 1, 1 << 19, dtype=np.float32))
+
+    def body(c):
+        a = big * c
+        b = a[::-1] + 1.0  # reads a reversed: a group of its own
+        return a, b
+
+    for i in range(5):
+        ap.eval(*body(i + 0.5))
+    a, b = body(7.5)
+    before = counts()
+    fail_allocations_after(1)
+    try:
+        ap.eval(a, b)
+    except MemoryError as e:
+        assert "out of memory" in str(e).lower(), e
+    else:
+        raise AssertionError("no error")
+    fail_allocations_after(-1)
+    after = counts()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 0), (before, after)
+    ap.eval(b)  # the rest of the evaluation
+    before = counts()
+    for i in range(3):
+        ap.eval(*body(i + 0.5))
+    after = counts()
+    assert (after[0] - before[0], after[1] - before[1]) == (6, 3), (before, after)
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_plans_a_graph_cannot_hold_are_launched_one_by_one(fake_driver):  # noqa: F811
+    out = run(fake_driver, """
+    ap.cuda.graph_stats(reset=True)
+    # One kernel per evaluation: a graph would not save its launch.
+    y = ap.zeros(1000, dtype=np.float32)
+    for i in range(8):
+        y = y * (i + 0.5) + x
+        ap.eval(y, y)
+    assert counts()[1] == 0
+    # Parameters past the kernel parameter space go through a device copy, no graph node.
+    m = ap.asarray(np.ones((8, 64), dtype=np.float32))
+    for i in range(6):
+        acc = m[:, ::2][:, ::-1] + 0.0
+        for j in range(1, 60):
+            acc = acc + (m[:, ::2][:, ::-1] + float(j))
+        before = counts()
+        ap.eval(acc, acc.sum())
+        assert counts()[1] == before[1]
+    st = ap.cuda.graph_stats()
+    assert st["graphs_built"] == 0 and st["graph_launches"] == 0, st
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_a_loop_over_other_sizes_rebinds_the_same_graph(fake_driver):  # noqa: F811
+    out = run(fake_driver, """
+    sizes = [1000, 3000, 1000, 70000, 1000, 3000, 1000, 3000]
+    got = []
+    for i, n in enumerate(sizes):
+        v = ap.asarray(np.ones(n, dtype=np.float32))
+        before = counts()
+        s = (v * v).sum()
+        ap.eval(v * (i + 0.5) + s * 1e-6, s)
+        after = counts()
+        got.append((after[0] - before[0], after[1] - before[1]))
+    assert all(k >= 2 for k, _ in got) and [g for _, g in got][3:] == [1] * 5, got
+    print("ok", ap.cuda.graph_stats())
+    """)
+    assert out.startswith("ok"), out
