@@ -17,65 +17,20 @@ import argparse
 import datetime
 import functools
 import json
-import math
 import os
 import platform
-import statistics
 import sys
-import time
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
 import numpy as np  # noqa: E402
+from corpus_timing import columns, geomean, median_times  # noqa: E402
 from loops import LOOP_PROGRAMS  # noqa: E402
 
 import accelpy as ap  # noqa: E402
 import runner  # noqa: E402
-
-
-def median_times(fns, repeat):
-    """{label: (median, spread)} seconds of each fn over `repeat` rounds after one warm-up run
-    of each. The rounds interleave the columns (numpy, accelpy, numpy, ...), so a change in the
-    shared machine's load falls on all of them; the spread is (max - min) / median, how noisy
-    the machine was. A column whose run raises is None."""
-    samples = {}
-    for label, fn in fns.items():
-        try:
-            fn()
-            samples[label] = []
-        except Exception as e:  # noqa: BLE001 - a module without the program's surface
-            print(f"  {label}: {type(e).__name__}: {e}", file=sys.stderr)
-    for _ in range(repeat):
-        for label in samples:
-            t0 = time.perf_counter()
-            fns[label]()
-            samples[label].append(time.perf_counter() - t0)
-    out = {label: (None, None) for label in fns}
-    for label, ts in samples.items():
-        mid = statistics.median(ts)
-        out[label] = (mid, (max(ts) - min(ts)) / mid)
-    return out
-
-
-def columns():
-    """(label, module, device) of each column this machine can run; NumPy's first."""
-    cols = [("numpy", "numpy", None), ("accelpy cpu", "accelpy", "cpu")]
-    if ap.cuda.is_available():
-        cols.append(("accelpy cuda", "accelpy", "cuda"))
-        try:
-            import cupy  # noqa: F401
-
-            cols.append(("cupy", "cupy", None))
-        except ImportError:
-            pass
-    return cols
-
-
-def geomean(ratios):
-    ratios = [r for r in ratios if r]
-    return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
 
 
 def main():
