@@ -3,11 +3,15 @@ can run (NumPy, accelpy on the CPU, and on a GPU accelpy and CuPy) and interleav
 whole program runs."""
 
 import math
+import os
 import statistics
 import sys
-import time
 
-import accelpy as ap
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests", "programs"))
+
+import accelpy as ap  # noqa: E402
+import runner  # noqa: E402
 
 
 def columns():
@@ -24,12 +28,19 @@ def columns():
     return cols
 
 
+def program_seconds(program, module, device):
+    """One run of a corpus program; its own seconds (runner.Run.seconds: without the scratch
+    directory the harness makes for it, which costs more than many programs on a busy disk)."""
+    return runner.run_program(program, module, device).seconds
+
+
 def median_times(fns, repeat):
-    """{label: (median, spread)} seconds of each fn over `repeat` rounds after one warm-up run
-    of each (compiles, caches, the inputs a program builds once). The rounds interleave the
-    columns (numpy, accelpy, numpy, ...), so a change in the shared machine's load falls on all
-    of them; the spread is (max - min) / median, how noisy the machine was. A column whose run
-    raises (a module without the program's surface) is (None, None)."""
+    """{label: (median, spread)} seconds of each fn (which returns the seconds its run took)
+    over `repeat` rounds after one warm-up run of each (compiles, caches, the inputs a program
+    builds once). The rounds interleave the columns (numpy, accelpy, numpy, ...), so a change in
+    the shared machine's load falls on all of them; the spread is (max - min) / median, how noisy
+    the machine was. A column whose run raises (a module without the program's surface) is
+    (None, None)."""
     samples = {}
     for label, fn in fns.items():
         try:
@@ -39,9 +50,7 @@ def median_times(fns, repeat):
             print(f"  {label}: {type(e).__name__}: {e}", file=sys.stderr)
     for _ in range(repeat):
         for label in samples:
-            t0 = time.perf_counter()
-            fns[label]()
-            samples[label].append(time.perf_counter() - t0)
+            samples[label].append(fns[label]())
     out = {label: (None, None) for label in fns}
     for label, ts in samples.items():
         mid = statistics.median(ts)

@@ -3,7 +3,8 @@ and medium arrays) timed under NumPy and under accelpy on the CPU, and on a GPU 
 and CuPy (the same import swap), in the same run. Each time is the median of --repeat runs
 after one warm-up run (compiles, caches, the inputs a program builds once), the columns' runs
 interleaved (the machine's load changes fall on all of them), and a run counts
-until its final variables are NumPy values (deferred work and device-to-host copies inside).
+until its final variables are NumPy values (deferred work and device-to-host copies inside;
+the scratch directory the harness makes for a program outside: corpus_timing.py).
 
     python bench/host_corpus.py [--repeat N] [--only NAME]... [--out PATH] [--smoke]
 
@@ -26,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
 import numpy as np  # noqa: E402
-from corpus_timing import columns, geomean, median_times  # noqa: E402
+from corpus_timing import columns, geomean, median_times, program_seconds  # noqa: E402
 from loops import LOOP_PROGRAMS  # noqa: E402
 
 import accelpy as ap  # noqa: E402
@@ -49,7 +50,7 @@ def main():
     times, spread = {}, {}
     warnings.simplefilter("ignore")
     for p in programs:
-        fns = {label: functools.partial(runner.run_program, p, module, device)
+        fns = {label: functools.partial(program_seconds, p, module, device)
                for label, module, device in cols}
         measured = median_times(fns, repeat)
         times[p.name] = {label: t for label, (t, _) in measured.items()}

@@ -22,7 +22,7 @@ import warnings
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
-from corpus_timing import columns, median_times  # noqa: E402
+from corpus_timing import columns, median_times, program_seconds  # noqa: E402
 
 import runner  # noqa: E402
 
@@ -40,7 +40,7 @@ def main():
     times = {}
     warnings.simplefilter("ignore")
     for p in programs:
-        fns = {label: functools.partial(runner.run_program, p, module, device)
+        fns = {label: functools.partial(program_seconds, p, module, device)
                for label, module, device in cols}
         times[p.name] = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
     labels = [c[0] for c in cols]
