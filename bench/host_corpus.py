@@ -3,7 +3,8 @@ and medium arrays) timed under NumPy and under accelpy on the CPU, and on a GPU 
 and CuPy (the same import swap), in the same run. Each time is the median of --repeat runs
 after one warm-up run (compiles, caches, the inputs a program builds once), the columns' runs
 interleaved (the machine's load changes fall on all of them), and a run counts
-until its final variables are NumPy values (deferred work and device-to-host copies inside).
+until its final variables are NumPy values (deferred work and device-to-host copies inside;
+the scratch directory the harness makes for a program outside: corpus_timing.py).
 
     python bench/host_corpus.py [--repeat N] [--only NAME]... [--out PATH] [--smoke]
 
@@ -17,65 +18,20 @@ import argparse
 import datetime
 import functools
 import json
-import math
 import os
 import platform
-import statistics
 import sys
-import time
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
 import numpy as np  # noqa: E402
+from corpus_timing import columns, geomean, median_times, program_seconds  # noqa: E402
 from loops import LOOP_PROGRAMS  # noqa: E402
 
 import accelpy as ap  # noqa: E402
 import runner  # noqa: E402
-
-
-def median_times(fns, repeat):
-    """{label: (median, spread)} seconds of each fn over `repeat` rounds after one warm-up run
-    of each. The rounds interleave the columns (numpy, accelpy, numpy, ...), so a change in the
-    shared machine's load falls on all of them; the spread is (max - min) / median, how noisy
-    the machine was. A column whose run raises is None."""
-    samples = {}
-    for label, fn in fns.items():
-        try:
-            fn()
-            samples[label] = []
-        except Exception as e:  # noqa: BLE001 - a module without the program's surface
-            print(f"  {label}: {type(e).__name__}: {e}", file=sys.stderr)
-    for _ in range(repeat):
-        for label in samples:
-            t0 = time.perf_counter()
-            fns[label]()
-            samples[label].append(time.perf_counter() - t0)
-    out = {label: (None, None) for label in fns}
-    for label, ts in samples.items():
-        mid = statistics.median(ts)
-        out[label] = (mid, (max(ts) - min(ts)) / mid)
-    return out
-
-
-def columns():
-    """(label, module, device) of each column this machine can run; NumPy's first."""
-    cols = [("numpy", "numpy", None), ("accelpy cpu", "accelpy", "cpu")]
-    if ap.cuda.is_available():
-        cols.append(("accelpy cuda", "accelpy", "cuda"))
-        try:
-            import cupy  # noqa: F401
-
-            cols.append(("cupy", "cupy", None))
-        except ImportError:
-            pass
-    return cols
-
-
-def geomean(ratios):
-    ratios = [r for r in ratios if r]
-    return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
 
 
 def main():
@@ -94,7 +50,7 @@ def main():
     times, spread = {}, {}
     warnings.simplefilter("ignore")
     for p in programs:
-        fns = {label: functools.partial(runner.run_program, p, module, device)
+        fns = {label: functools.partial(program_seconds, p, module, device)
                for label, module, device in cols}
         measured = median_times(fns, repeat)
         times[p.name] = {label: t for label, (t, _) in measured.items()}

@@ -16,41 +16,15 @@ import functools
 import json
 import os
 import platform
-import statistics
 import sys
-import time
 import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
-import accelpy as ap  # noqa: E402
+from corpus_timing import columns, median_times, program_seconds  # noqa: E402
+
 import runner  # noqa: E402
-
-
-def median_time(fn, repeat):
-    """Median seconds of fn over `repeat` runs after one warm-up run (compiles, caches)."""
-    fn()
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
-
-
-def columns():
-    """(label, module, device) of each column this machine can run."""
-    cols = [("numpy", "numpy", None), ("accelpy cpu", "accelpy", "cpu")]
-    if ap.cuda.is_available():
-        cols.append(("accelpy cuda", "accelpy", "cuda"))
-        try:
-            import cupy  # noqa: F401
-
-            cols.append(("cupy", "cupy", None))
-        except ImportError:
-            pass
-    return cols
 
 
 def main():
@@ -66,13 +40,9 @@ def main():
     times = {}
     warnings.simplefilter("ignore")
     for p in programs:
-        row = times[p.name] = {}
-        for label, module, device in cols:
-            try:
-                run = functools.partial(runner.run_program, p, module, device)
-                row[label] = median_time(run, args.repeat)
-            except Exception:  # noqa: BLE001 - a module without the program's surface
-                row[label] = None
+        fns = {label: functools.partial(program_seconds, p, module, device)
+               for label, module, device in cols}
+        times[p.name] = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
     labels = [c[0] for c in cols]
     print(f"==== programs: NumPy's time / each ({platform.node()}) ====")
     print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))

@@ -117,6 +117,11 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
         if copy and out is obj:
             out = obj.copy()
         return out
+    if (type(obj) is list or type(obj) is tuple) and obj and dtype is None and device is None \
+            and copy is not False and all(type(x) is ndarray for x in obj):
+        # A flat sequence of accelpy arrays (np.array([x * c, x * s]) in a loop): stacked as it
+        # is, without converting each part.
+        return _core.stack(obj)
     if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
         # Sequences of accelpy arrays stack where the arrays are (NumPy would need host copies).
         if copy is False:

@@ -138,13 +138,6 @@ def set_from(self, arr, stream=None):
             self[...] = arr
 
 
-def _iterate(a):
-    # Checked here, not inside a generator: iter() itself must raise, as NumPy's does.
-    if a.ndim == 0:
-        raise TypeError("iteration over a 0-d array")
-    return (a[i] for i in range(a.shape[0]))
-
-
 def _diagonal(self, offset=0, axis1=0, axis2=1):
     return diagonal(self, offset, axis1, axis2)
 
@@ -166,7 +159,6 @@ METHODS: dict[str, Any] = {
     "__repr__": array_repr,
     "__str__": array_str,
     "__format__": format_array,
-    "__iter__": _iterate,
     "flags": property(flags),
     "tobytes": tobytes,
     "__sizeof__": sizeof,

@@ -19,6 +19,7 @@
 #include "src/core/pending_memory.hpp"
 #include "src/core/plan.hpp"
 #include "src/core/plan_cache.hpp"
+#include "src/core/view_overlap.hpp"
 
 namespace accel {
 
@@ -228,11 +229,11 @@ void evaluate_storage(Storage* target) { evaluate(std::span<Storage* const>(&tar
 
 namespace {
 // Whether computing `value` (whose pending graph is `plan`) reads dst's memory through a layout
-// other than dst's own: through another view of dst's storage, or through another storage over
-// the same memory (NumPy memory wrapped twice).
+// other than dst's own: through another view of dst's storage over bytes dst spans, or through
+// another storage over the same memory (NumPy memory wrapped twice).
 bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
   const auto aliases = [&](const Array& a) {
-    if (a.storage() == dst.storage()) return !a.same_view(dst);
+    if (a.storage() == dst.storage()) return !a.same_view(dst) && byte_ranges_overlap(a, dst);
     return a.storage()->overlaps(*dst.storage());
   };
   if (aliases(value)) return true;

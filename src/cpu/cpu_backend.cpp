@@ -17,6 +17,7 @@
 #include "src/cpu/reduce.hpp"
 #include "src/cpu/row_group.hpp"
 #include "src/cpu/scatter.hpp"
+#include "src/cpu/small_group.hpp"
 #include "src/cpu/sort_scan.hpp"
 #include "src/cpu/thread_pool.hpp"
 
@@ -69,46 +70,8 @@ class CpuBackend final : public Backend {
 
 }  // namespace
 
-namespace {
-
-// Up to this many elements, a one-step group over contiguous operands calls its loop directly.
-constexpr int64_t kTiny = 16;
-
-// One op on small contiguous arrays (the cost of dispatch, scalars in Python loops) skips the
-// block executor's layout analysis, buffers and thread dispatch: the same loop, called once.
-bool run_tiny(const Group& group) {
-  const int64_t n = shape_size(group.shape);
-  if (group.steps.size() != 1 || group.outputs.size() != 1 || n > kTiny) return false;
-  const Node& node = *group.steps[0].node;
-  if (op_class(node.op) != OpClass::Elementwise) return false;
-  const Array& dest = group.outputs[0].dest;
-  if (!dest.is_contiguous()) return false;
-  const auto base = [](const Array& a) {
-    return static_cast<char*>(a.storage()->data()) + a.offset() * int64_t(itemsize(a.dtype()));
-  };
-  const char* in[3] = {nullptr, nullptr, nullptr};
-  alignas(64) unsigned char constants[3][kTiny * 16];
-  const Step& step = group.steps[0];
-  for (size_t i = 0; i < step.args.size(); ++i) {
-    const StepArg& arg = step.args[i];
-    if (arg.kind == StepArg::Scalar) {
-      const size_t isz = itemsize(arg.scalar->dtype);
-      for (int64_t j = 0; j < n; ++j) std::memcpy(constants[i] + j * isz, arg.scalar->bytes, isz);
-      in[i] = reinterpret_cast<const char*>(constants[i]);
-    } else {
-      const Array& a = group.inputs[arg.index];
-      if (!a.is_contiguous()) return false;
-      in[i] = base(a);
-    }
-  }
-  step_loop(node)(in, base(dest), n, &node);
-  return true;
-}
-
-}  // namespace
-
 void run_elementwise(const Group& group) {
-  if (run_tiny(group)) return;
+  if (run_small_group(group)) return;
   // Dimensions in the memory order of the first output (slowest first), so that results laid out
   // in another order than C's (a.T + 1: NumPy's order='K') are written sequentially.
   std::vector<int> perm(group.shape.size());

@@ -177,6 +177,15 @@ ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
   return *v;
 }
 
+// iter(a): a[0], a[1], ... taken one at a time as the loop asks for them (a write to `a` inside
+// the loop shows in the rows not yet taken, as in NumPy), over the first axis's length at the
+// time iter() was called.
+struct ArrayIterator {
+  nb::object array;
+  int64_t next = 0;
+  int64_t length = 0;
+};
+
 Strides byte_strides(const Array& a) {
   Strides s = a.strides();
   for (int64_t& v : s) v *= int64_t(itemsize(a.dtype()));
@@ -233,6 +242,13 @@ void bind_device(nb::module_& m) {
 }
 
 void bind_array(nb::module_& m) {
+  nb::class_<ArrayIterator>(m, "_ndarray_iterator", "The iterator of an ndarray's first axis.")
+      .def("__iter__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__next__", [](ArrayIterator& it) {
+        if (it.next >= it.length) throw nb::stop_iteration();
+        const nb::object key = nb::steal(PyLong_FromLongLong(it.next++));
+        return get_item(nb::cast<const Array&>(it.array), key);
+      });
   nb::class_<Array> cls(
       m, "ndarray",
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
@@ -281,6 +297,14 @@ void bind_array(nb::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
+      .def(
+          "__iter__",
+          [](nb::handle self) {
+            const Array& a = nb::cast<const Array&>(self);
+            if (a.ndim() == 0) throw TypeError("iteration over a 0-d array");
+            return ArrayIterator{nb::borrow(self), 0, a.shape()[0]};
+          },
+          nb::sig("def __iter__(self) -> Iterator[ndarray]"))
       .def("__getitem__", &get_item, "key"_a.none(),
            nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
       .def(

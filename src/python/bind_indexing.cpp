@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <variant>
 
@@ -65,9 +66,18 @@ bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
 Array get_item(const Array& a, nb::handle key) {
   const std::vector<Index> idx = to_index(key, a.device());
   if (!is_scalar_index(idx, a.ndim())) return index(a, idx);
-  // NumPy's scalar as accelpy gives it: a 0-d copy on the array's device (lazy like any result,
-  // and computed before the source is next written), marked so that in-place operators rebind.
-  Array out = copy(index(a, idx));
+  // NumPy's scalar as accelpy gives it: a 0-d copy on the array's device, marked so that
+  // in-place operators rebind. An element of computed host memory is copied now, as NumPy reads
+  // it (no node: the loops of small programs read many); otherwise the copy is lazy like any
+  // result, computed before the source is next written.
+  Array out;
+  if (a.device().is_cpu() && !a.is_pending()) {
+    const Array element = index(a, idx);
+    out = Array::empty({}, a.dtype(), a.device());
+    std::memcpy(out.data(), element.data(), itemsize(a.dtype()));
+  } else {
+    out = copy(index(a, idx));
+  }
   out.impl()->scalar_value = true;
   return out;
 }

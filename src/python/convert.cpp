@@ -313,6 +313,15 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
   std::vector<Index> out;
   auto one = [&](nb::handle h) {
     PyObject* p = h.ptr();
+    if (PyLong_CheckExact(p)) {
+      // The common index, a Python int, without the protocol checks below.
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+      if (overflow == 0) {
+        out.push_back(int64_t(v));
+        return;
+      }
+    }
     if (p == Py_None) {
       out.push_back(NewAxis{});
     } else if (p == Py_Ellipsis) {
@@ -357,6 +366,7 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
     }
   };
   if (PyTuple_Check(obj.ptr())) {
+    out.reserve(size_t(PyTuple_GET_SIZE(obj.ptr())));
     for (nb::handle h : obj) one(h);
   } else {
     one(obj);

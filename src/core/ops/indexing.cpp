@@ -97,6 +97,9 @@ void assign(const Array& dst, ArrayOrScalar value) {
       }
       return assign(dst, squeezed);
     }
+    // The view written back onto itself (Python's `a[i] += v` stores the updated a[i] into a[i]
+    // after the in-place add): nothing changes, and nothing is evaluated.
+    if (v.same_view(dst)) return;
     src = v.shape() == dst.shape() ? std::move(v) : broadcast_view(v, dst.shape());
   } else {
     src = full(dst.shape(), value.scalar(), dst.dtype(), dst.device());

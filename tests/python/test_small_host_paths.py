@@ -1,0 +1,233 @@
+"""The host paths of loops over tiny arrays (the program corpus's wave and smoke solvers):
+assignments whose value reads other parts of the destination's array, `a[i] += v`, host reads
+of small pending chains, iteration over the first axis and np.array of a list of arrays. Each
+agrees with NumPy; where the fast path is an evaluation count (one group, not two), that is
+checked too. Small elementwise groups (up to 64 elements) run on the CPU's step interpreter and
+larger ones on the block executor: both give the same bits."""
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+from helpers import assert_exact, assert_matches, random_values, to_device, to_numpy
+
+DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.complex64, np.bool_]
+
+
+def _groups_run(fn):
+    ap.fusion.reset_stats()
+    fn()
+    return ap.fusion.stats()["groups_run"]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+def test_edge_copies_of_a_grid_match_numpy(device, rng, dtype):
+    # smoke_solver's set_bnd: rows and columns copied (negated) from their neighbours.
+    x_np = random_values(rng, (7, 6), dtype, low=-100, high=100)
+    x = to_device(x_np, device)
+    for a in (x_np, x):
+        a[0, 1:-1] = -a[1, 1:-1]
+        a[-1, 1:-1] = a[5, 1:-1]
+        a[1:-1, 0] = -a[1:-1, 1]
+        a[1:-1, -1] = a[1:-1, 4]
+        a[0, 0] = (a[1, 0] + a[0, 1]) * 3
+        a[-1, -1] = a[5, -1] - a[-1, 4]
+    assert_exact(x, x_np)
+
+
+def test_a_value_reading_disjoint_bytes_of_the_destination_is_one_evaluation(device):
+    x = ap.asarray(np.arange(36.0).reshape(6, 6))
+    ap.eval(x)
+    assert _groups_run(lambda: x.__setitem__((0, slice(1, -1)), -x[1, 1:-1])) == 1
+    assert _groups_run(lambda: x.__setitem__((0, 0), 0.5 * (x[1, 0] + x[0, 1]))) == 1
+    expected = np.arange(36.0).reshape(6, 6)
+    expected[0, 1:-1] = -expected[1, 1:-1]
+    expected[0, 0] = 0.5 * (expected[1, 0] + expected[0, 1])
+    assert_exact(x, expected)
+
+
+@pytest.mark.parametrize("case", ["shift", "shift_back", "transpose_row", "interleaved",
+                                  "reversed", "broadcast_row"])
+def test_values_reading_overlapping_views_still_see_the_old_data(device, rng, case):
+    # Reads that overlap the written bytes through another view go through a temporary.
+    x_np = random_values(rng, (6, 6), np.float64)
+    x = to_device(x_np, device)
+    for a in (x_np, x):
+        if case == "shift":
+            a[1:] = a[:-1] * 2
+        elif case == "shift_back":
+            a[:-1] = a[1:] + 1
+        elif case == "transpose_row":
+            a[0, :] = -a[:, 0]
+        elif case == "interleaved":
+            a[:, ::2] = a[:, 1::2] - a[:, ::2]
+        elif case == "reversed":
+            a[0] = a[0, ::-1] * 3
+        else:
+            a[2:4] = a[3] + 1
+    assert_exact(x, x_np)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.complex64])
+def test_in_place_update_of_a_row_matches_numpy_and_writes_once(device, rng, dtype):
+    f_np = random_values(rng, (5, 2), dtype)
+    v_np = random_values(rng, (2,), dtype)
+    f, v = to_device(f_np, device), to_device(v_np, device)
+    ap.eval(f, v)
+    for i in range(1, 5):
+        f_np[i - 1] -= v_np
+        f_np[i] += v_np
+        f[i - 1] -= v
+        f[i] += v
+    assert_exact(f, f_np)
+
+    def update():
+        f[2] += v
+
+    assert _groups_run(update) == 1
+
+
+def test_a_view_assigned_onto_itself_is_unchanged(device, rng):
+    x_np = random_values(rng, (4, 3), np.float32)
+    x = to_device(x_np, device)
+    row = x[1]
+    x[1] = row
+    x[:, 1:] = x[:, 1:]
+    assert_exact(x, x_np)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_host_reads_of_small_pending_chains_match_numpy(device, rng, dtype):
+    r_np = rng.integers(1, 9, size=2).astype(dtype)  # exact in every dtype
+    r = to_device(r_np, device)
+    dx, dy = r
+    dx_np, dy_np = r_np
+    value, value_np = dx * dx + dy * dy, dx_np * dx_np + dy_np * dy_np
+    if np.dtype(dtype).kind == "c":
+        assert complex(value) == complex(value_np)
+    else:
+        assert float(value) == float(value_np)
+        assert int(value) == int(value_np)
+    assert bool(value != 0) == bool(value_np != 0)
+    assert value.item() == value_np.item()
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 65, 200])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.complex128])
+def test_small_groups_agree_with_the_block_executor_bit_for_bit(device, rng, n, dtype):
+    # The same chain over the first n elements alone (the step interpreter up to 64) and as part
+    # of 300 (the block executor).
+    a_np = random_values(rng, (300,), dtype, low=1, high=5)
+    b_np = random_values(rng, (300,), dtype, low=1, high=5)
+    a, b = to_device(a_np, device), to_device(b_np, device)
+
+    def chain(x, y):
+        return (x * y + x) * 3 - y * y
+
+    small = chain(a[:n], b[:n])
+    large = chain(a, b)
+    assert_exact(small, to_numpy(large)[:n])
+    assert_matches(small, chain(a_np[:n], b_np[:n]))
+    if np.dtype(dtype).kind == "f":
+        assert_exact(ap.sqrt(ap.abs(small)), to_numpy(ap.sqrt(ap.abs(large)))[:n])
+
+
+SELECTIONS = {
+    "strided": (slice(None, None, 2), slice(1, None, 3)),
+    "negative": (slice(None, None, -2), slice(None, None, -1)),
+    "column": (slice(None), 5),
+    "0-d": (3, 5),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(SELECTIONS))
+def test_small_groups_read_and_write_any_layout(device, rng, layout):
+    x_np = random_values(rng, (6, 8), np.float64)
+    y_np = random_values(rng, (6, 8), np.float64)
+    x, y = to_device(x_np, device), to_device(y_np, device)
+    sel = SELECTIONS[layout]
+    for a, b in ((x_np, y_np), (x, y)):
+        b[sel] = a[sel] * 2 + b[sel]
+        b[:4, :4] = a[:4, :4].T - b[:4, :4]
+    assert_exact(y, y_np)
+    # A broadcast operand of a small group.
+    assert_matches(x[0] + x[:, :1] * 2, x_np[0] + x_np[:, :1] * 2)
+
+
+def test_small_groups_with_generators_match_numpy(device):
+    assert_exact(ap.arange(10) * 2 + 1, np.arange(10) * 2 + 1)
+    assert_exact(ap.arange(3.0)[::-1] * ap.arange(3.0), np.arange(3.0)[::-1] * np.arange(3.0))
+
+
+@pytest.mark.parametrize("shape", [(4,), (3, 2), (2, 0), (0, 3), (5, 1, 2)])
+def test_iteration_yields_numpy_rows(device, rng, shape):
+    x_np = random_values(rng, shape, np.int32)
+    x = to_device(x_np, device)
+    rows = list(x)
+    assert len(rows) == len(x_np)
+    for got, expected in zip(rows, x_np, strict=True):
+        assert_exact(got, np.asarray(expected))
+    it = iter(x)
+    assert iter(it) is it
+    assert len(list(it)) == shape[0] and list(it) == []
+
+
+def test_iteration_takes_each_row_when_the_loop_asks(device):
+    # A write inside the loop shows in the elements not yet taken, and rows are views.
+    x = ap.asarray(np.arange(4.0))
+    seen = []
+    for v in x:
+        seen.append(float(v))
+        x[2] = 10.0
+    assert seen == [0.0, 1.0, 10.0, 3.0]
+    m = ap.asarray(np.zeros((2, 3)))
+    for row in m:
+        row += 1
+    assert_exact(m, np.ones((2, 3)))
+    a, b = ap.asarray(np.array([[1, 2], [3, 4]]))[:, ::-1].T
+    assert_exact(a, np.array([2, 4]))
+    assert_exact(b, np.array([1, 3]))
+
+
+def test_iteration_over_a_0d_array_raises_as_numpy(device):
+    with pytest.raises(TypeError, match="0-d"):
+        iter(ap.asarray(1.5))
+
+
+@pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64),
+                                    (np.int32, np.float32), (np.bool_, np.int8)])
+def test_array_of_a_list_of_0d_arrays_matches_numpy(device, rng, dtypes):
+    parts_np = [random_values(rng, (), dt) for dt in dtypes]
+    parts = [to_device(p, device) for p in parts_np]
+    c = parts[0] * parts[1]
+    c_np = parts_np[0] * parts_np[1]
+    assert_exact(ap.array([c, parts[1]]), np.array([c_np, parts_np[1]]))
+    assert_exact(ap.asarray((parts[0], parts[1], c)), np.asarray((parts_np[0], parts_np[1], c_np)))
+
+
+def test_array_of_a_list_of_arrays_checks_shapes_and_copy(device):
+    a, b = ap.asarray(np.ones(2)), ap.asarray(np.ones(3))
+    with pytest.raises(ValueError, match="shape"):
+        ap.array([a, b])
+    with pytest.raises(ValueError, match="copy"):
+        ap.asarray([a, a], copy=False)
+    assert_exact(ap.array([a, a]), np.ones((2, 2)))
+    assert_exact(ap.array([a, a], dtype=np.int8), np.ones((2, 2), np.int8))
+
+
+@pytest.mark.parametrize("key", [2**70, -(2**70)])
+def test_integer_indices_beyond_64_bits_raise_index_error(device, key):
+    x = ap.asarray(np.arange(5))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[key]
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[key] = 1
+
+
+def test_python_ints_numpy_ints_and_bools_index_as_numpy(device):
+    x_np = np.arange(12).reshape(3, 4)
+    x = ap.asarray(x_np)
+    assert_exact(x[1, -1], x_np[1, -1])
+    assert_exact(x[np.int64(2), np.int8(-2)], x_np[np.int64(2), np.int8(-2)])
+    assert_exact(x[True], x_np[True])
+    assert_exact(x[2, 1:-1], x_np[2, 1:-1])
