@@ -13,6 +13,7 @@
 #include "accel/small_vector.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/eval_instrumentation.hpp"
+#include "src/core/fp_errors.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
 #include "src/core/pending_memory.hpp"
@@ -54,6 +55,7 @@ void run_group(Group& g) {
     }
     throw;
   }
+  fp_errors::note_group(g);
   instrumentation::note_group_run(backend, g);
   // Every pending storage written here is computed now: its producer (a step of the group, or
   // a duplicate that common-subexpression elimination merged into one) can go.
@@ -152,7 +154,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
   return true;
 }
 
-void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
+void evaluate_groups(std::span<Storage* const> targets, const Array* redirect_dest) {
   if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
   }
@@ -190,6 +192,13 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   }
 }
 
+// An evaluation, with the floating-point errors its groups raised reported once at its end.
+void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
+  fp_errors::EvaluationScope scope;
+  evaluate_groups(targets, redirect_dest);
+  scope.finish();
+}
+
 }  // namespace
 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
@@ -216,6 +225,7 @@ bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
 }  // namespace
 
 void evaluate_into(const Array& dst, Array value) {
+  fp_errors::EvaluationScope scope;  // one report for all the evaluations of the write
   Storage& ds = *dst.storage();
   if (ds.is_pending()) evaluate_storage(&ds);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
@@ -256,6 +266,7 @@ void evaluate_into(const Array& dst, Array value) {
   Storage* target = copy.storage().get();
   evaluate(std::span<Storage* const>(&target, 1), &dst);
   ds.bump_version();
+  scope.finish();
 }
 
 bool fusion_enabled() { return g_fusion; }
