@@ -45,6 +45,9 @@ void set_fp_error_report(FpErrorReport report);
 // The calling thread's IEEE flags as a mask of FpError (cleared; read and written only when
 // set), not attributed to any operation.
 unsigned take_fp_flags();
+// Sets these flags (a mask of FpError) in the calling thread's status register, as the
+// arithmetic that raises them would.
+void raise_fp_flags(unsigned flags);
 // The errors noted on the calling thread (note_fp_errors) together with its flags
 // (take_fp_flags); both are cleared.
 FpErrors take_fp_errors();

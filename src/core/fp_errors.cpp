@@ -18,8 +18,8 @@ namespace {
 
 std::atomic<FpErrorReport> g_report{nullptr};
 thread_local FpErrors t_noted;   // errors noted on this thread (attributed, or from workers)
-thread_local int t_depth = 0;       // evaluations running on this thread
-thread_local FpErrors t_errors;     // what the outermost of them has gathered
+thread_local int t_depth = 0;    // evaluations running on this thread
+thread_local FpErrors t_errors;  // what the outermost of them has gathered
 
 #if ACCEL_FP_MXCSR
 // The SSE control/status register: the loops' arithmetic (scalar and vector) is SSE/AVX on
@@ -35,7 +35,17 @@ unsigned hardware_flags() {
   return ((set & 0x04u) ? kFpDivideByZero : 0u) | ((set & 0x08u) ? kFpOverflow : 0u) |
          ((set & 0x10u) ? kFpUnderflow : 0u) | ((set & 0x01u) ? kFpInvalid : 0u);
 }
+void set_hardware_flags(unsigned flags) {
+  _mm_setcsr(_mm_getcsr() | ((flags & kFpDivideByZero) ? 0x04u : 0u) |
+             ((flags & kFpOverflow) ? 0x08u : 0u) | ((flags & kFpUnderflow) ? 0x10u : 0u) |
+             ((flags & kFpInvalid) ? 0x01u : 0u));
+}
 #else
+void set_hardware_flags(unsigned flags) {
+  std::feraiseexcept(
+      ((flags & kFpDivideByZero) ? FE_DIVBYZERO : 0) | ((flags & kFpOverflow) ? FE_OVERFLOW : 0) |
+      ((flags & kFpUnderflow) ? FE_UNDERFLOW : 0) | ((flags & kFpInvalid) ? FE_INVALID : 0));
+}
 unsigned hardware_flags() {
   const int set = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
   if (!set) return 0;
@@ -117,6 +127,10 @@ void set_fp_error_report(FpErrorReport report) { g_report.store(report); }
 
 unsigned take_fp_flags() { return hardware_flags(); }
 
+void raise_fp_flags(unsigned flags) {
+  if (flags) set_hardware_flags(flags);
+}
+
 FpErrors take_fp_errors() {
   FpErrors errors = t_noted;
   t_noted = FpErrors();
@@ -150,6 +164,15 @@ void note_step(const Node& node) {
   const unsigned raised = hardware_flags();
   if (!raised) return;
   FpErrors errors;
+  // A copy (a cast to the same dtype) raises nothing itself: what was raised before it (a
+  // reduction's loop between two blocks) is left for note_group to attribute.
+  const bool copy = node.op == OpKind::Cast && !node.inputs.empty() &&
+                    !node.inputs[0].is_scalar() && node.inputs[0].array.dtype() == node.dtype;
+  if (copy) {
+    errors.flags = raised;
+    t_noted.merge(errors);
+    return;
+  }
   errors.flags = raised & reportable(node.op);
   for (int bit = 0; bit < kFpErrorKinds; ++bit) {
     if (errors.flags & (1u << bit)) errors.ops[bit] = op_name(node.op);
