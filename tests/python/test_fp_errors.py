@@ -52,7 +52,8 @@ CASES = [
     ("log(-1)", lambda r: (_floats(r, np.float64, -1.0),), lambda m, x: m.log10(x)),
     ("arcsin(2)", lambda r: (_floats(r, np.float64, 2.0),), lambda m, x: m.arcsin(x)),
     ("power(0, -1)", lambda r: (_floats(r, np.float64, 0.0),), lambda m, x: m.power(x, -1.0)),
-    ("cast nan to int", lambda r: (_floats(r, np.float64, np.nan),), lambda m, x: x.astype(m.int32)),
+    ("cast nan to int", lambda r: (_floats(r, np.float64, np.nan),),
+     lambda m, x: x.astype(m.int32)),
     ("cast overflow", lambda r: (_floats(r, np.float64, 1e300),), lambda m, x: x.astype(m.float32)),
     ("sum overflow", lambda r: (_floats(r, np.float64, 1.7e308),), lambda m, x: m.sum(x + x)),
     ("sum inf - inf", lambda r: (_floats(r, np.float64, np.inf),),
@@ -169,7 +170,7 @@ def test_nan_comparisons_and_extrema_report_nothing(device, rng):
         # fused: comparisons next to arithmetic on the NaNs
         fused = ap.asnumpy(ap.where(a > 0, a * 2.0, ap.minimum(a, 1.0)))
         np.testing.assert_array_equal(fused, np.where(x > 0, x * 2.0, np.minimum(x, 1.0)))
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         np.testing.assert_array_equal(g, e)
 
 
