@@ -121,6 +121,12 @@ unsigned reportable(OpKind op) {
   }
 }
 
+// A cast to the same dtype: a copy, which raises nothing.
+bool is_copy(const Node& node) {
+  return node.op == OpKind::Cast && !node.inputs.empty() && !node.inputs[0].is_scalar() &&
+         node.inputs[0].array.dtype() == node.dtype;
+}
+
 }  // namespace
 
 void set_fp_error_report(FpErrorReport report) { g_report.store(report); }
@@ -164,11 +170,9 @@ void note_step(const Node& node) {
   const unsigned raised = hardware_flags();
   if (!raised) return;
   FpErrors errors;
-  // A copy (a cast to the same dtype) raises nothing itself: what was raised before it (a
-  // reduction's loop between two blocks) is left for note_group to attribute.
-  const bool copy = node.op == OpKind::Cast && !node.inputs.empty() &&
-                    !node.inputs[0].is_scalar() && node.inputs[0].array.dtype() == node.dtype;
-  if (copy) {
+  // A copy raises nothing itself: what was raised before it (a reduction's loop between two
+  // blocks) is left for note_group to attribute.
+  if (is_copy(node)) {
     errors.flags = raised;
     t_noted.merge(errors);
     return;
@@ -190,13 +194,16 @@ void note_group(const Group& g) {
   FpErrors raised = take_fp_errors();
   // A GPU's kernels raise no host flags; what its host code raised is not the ops' doing.
   if (!raised.flags || t_depth == 0 || !g.device.is_cpu()) return;
-  // Flags no step took (raised outside the block evaluator: a reduction's loop, a gather) go to
-  // the last step that can raise them (a reduction group's reduction); none: dropped.
+  // Flags no step took (raised outside the block evaluator: a reduction's loop, a row group's
+  // per-row steps) go to the last step that can raise them, copies aside (a reduction
+  // group's reduction; a row group's copy of its reduction's result is not the culprit); none:
+  // dropped (a maximum's comparisons of NaN).
   for (int bit = 0; bit < kFpErrorKinds; ++bit) {
     const unsigned mask = 1u << bit;
     if (!(raised.flags & mask) || raised.ops[bit]) continue;
     raised.flags &= ~mask;
     for (auto step = g.steps.rbegin(); step != g.steps.rend(); ++step) {
+      if (is_copy(*step->node)) continue;
       if (reportable(step->node->op) & mask) {
         raised.flags |= mask;
         raised.ops[bit] = op_name(step->node->op);

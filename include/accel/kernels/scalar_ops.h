@@ -129,6 +129,12 @@ ACCEL_HD T trunc_mod(T n, T d) {
 // remainder with the divisor's sign; x // 0 is x / 0 and x % 0 is fmod(x, 0) (NaN).
 template <class R>
 ACCEL_HD R float_divmod(R a, R b, R& mod) {
+  // A NaN operand gives NaN without the ordered comparisons below, which would raise the
+  // invalid flag that NumPy (comparing with the quiet isless) does not.
+  if (a != a || b != b) {
+    mod = a + b;
+    return mod;
+  }
   mod = math::fmod(a, b);
   if (b == R(0)) return a / b;
   R div = (a - mod) / b;
@@ -178,7 +184,8 @@ ACCEL_HD T int_pow(T base, T exp) {
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   const R limit = sizeof(R) == 4 ? R(16777216.0) : R(9007199254740992.0);
-  // (NaN fails every comparison.)
+  // NaN is tested quietly first: the ordered comparisons would raise the invalid flag.
+  if (exp != exp || base != base) return false;
   if (!(exp >= R(0) && exp <= R(64) && math::trunc(exp) == exp)) return false;
   if (!(math::fabs(base) <= limit && math::trunc(base) == base)) return false;
   R result = R(1);
