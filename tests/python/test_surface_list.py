@@ -1,4 +1,5 @@
-"""Issue 29's list of the NumPy and CuPy surface real programs hit, bullet by bullet: every
+"""The NumPy and CuPy surface that public programs were found to hit (docs/decisions.md, D58),
+bullet by bullet: every
 name and call it lists runs on accelpy as the program would write it (one call per case; the
 results themselves are compared with NumPy by the chapters' own tests). Calls that need a GPU
 (CuPy's current stream) run where there is one."""
