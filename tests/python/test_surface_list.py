@@ -1,7 +1,6 @@
 """The NumPy and CuPy surface that public programs were found to hit (docs/decisions.md, D58),
-bullet by bullet: every
-name and call it lists runs on accelpy as the program would write it (one call per case; the
-results themselves are compared with NumPy by the chapters' own tests). Calls that need a GPU
+bullet by bullet: every name and call it lists runs on accelpy as a program would write it (one
+call per case; the chapters' own tests compare the results with NumPy). Calls that need a GPU
 (CuPy's current stream) run where there is one."""
 
 import io
