@@ -34,7 +34,8 @@ _KINDS = (
 )
 
 # The name NumPy's message gives an operation, where accelpy's core names it otherwise:
-# reductions are NumPy's "reduce", a variance's overflow is in its squares.
+# reductions are NumPy's "reduce", a variance's overflow is in its squares, NumPy's i0 is
+# Python over exp.
 _NUMPY_NAMES = {
     "pow": "power",
     "abs": "absolute",
@@ -51,6 +52,7 @@ _NUMPY_NAMES = {
     "prod": "reduce",
     "mean": "reduce",
     "var": "multiply",
+    "i0": "exp",
 }
 
 

@@ -51,7 +51,11 @@ constexpr const char* kBackend = "sleef-sse4";
 // - Tiny: log1p, asinh and tan return 0 for the smallest subnormals (1e-45 in float, 5e-324 in
 //   double); below the smallest normal number the correctly rounded result is x itself (the
 //   next term of the series is far below half an ulp).
-enum class Fix { None, Large, Tiny };
+// - Huge: asinh and acosh return infinity once x * x overflows (|x| above ~1.8e19 in float,
+//   ~1.3e154 in double), where the results are finite (asinh(1e300) = 691.47); past 1e18 / 1e150
+//   the C library computes them. (Found by comparing the IEEE flags with NumPy's: the overflow
+//   flag gave them away.) asinh also needs Tiny's fix: Both.
+enum class Fix { None, Large, Tiny, Huge, Both };
 
 template <class T, class F>
 void fix_lanes(const T* x, T* y, int64_t n) {
@@ -59,8 +63,13 @@ void fix_lanes(const T* x, T* y, int64_t n) {
     const T ax = std::fabs(x[j]);
     if constexpr (F::fix() == Fix::Large) {
       if (ax > (sizeof(T) == 4 ? T(88) : T(709))) y[j] = F::scalar(x[j]);
-    } else if (ax < std::numeric_limits<T>::min()) {
-      y[j] = x[j];
+    } else {
+      if constexpr (F::fix() == Fix::Huge || F::fix() == Fix::Both) {
+        if (ax > (sizeof(T) == 4 ? T(1e18) : T(1e150))) y[j] = F::scalar(x[j]);
+      }
+      if constexpr (F::fix() == Fix::Tiny || F::fix() == Fix::Both) {
+        if (ax < std::numeric_limits<T>::min()) y[j] = x[j];
+      }
     }
   }
 }
@@ -69,19 +78,35 @@ void fix_lanes(const T* x, T* y, int64_t n) {
 // ordinary arguments (in the branches its vectors compute and discard) and none for log(-1) or
 // log(0). They are replaced by the flags of the results, which are the C library's: invalid
 // where a NaN comes from a non-NaN argument; division by zero (at the poles of the logarithms
-// and atanh) or overflow (the others) where an infinity comes from a finite argument. The
-// common block, all results finite, costs one pass of integer tests over the block's results.
+// and atanh) or overflow (the others) where an infinity comes from a finite argument.
+// The common block has no infinite or NaN result, which the loop tells from each result
+// vector in registers (NonFinite: three integer vector operations per vector); only a block
+// that has one is scanned element by element.
+template <class T, class V>
+struct NonFinite {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  typedef U Lanes __attribute__((vector_size(sizeof(V))));
+  static constexpr U kExponent = sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  static constexpr U kExponentOne = sizeof(T) == 4 ? U(0x00800000u) : U(0x0010000000000000ull);
+  static constexpr U kSign = U(1) << (8 * sizeof(T) - 1);
+  Lanes carry = {};
+
+  // An exponent of all ones (inf, NaN) plus its lowest bit carries into the sign bit; no other
+  // exponent does.
+  void add(const V& y) {
+    Lanes bits;
+    std::memcpy(&bits, &y, sizeof(V));
+    carry |= (bits & kExponent) + kExponentOne;
+  }
+  bool any() const {
+    U all = 0;
+    for (size_t k = 0; k < sizeof(V) / sizeof(T); ++k) all |= carry[k];
+    return (all & kSign) != 0;
+  }
+};
+
 template <class T, bool kPole>
 unsigned flags_of_results(const T* x, const T* y, int64_t n) {
-  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
-  constexpr U kExponent = sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
-  bool special = false;
-  for (int64_t j = 0; j < n; ++j) {
-    U bits;
-    std::memcpy(&bits, y + j, sizeof(T));
-    special |= (bits & kExponent) == kExponent;
-  }
-  if (!special) return 0;
   unsigned flags = 0;
   for (int64_t j = 0; j < n; ++j) {
     if (std::isnan(y[j]) && !std::isnan(x[j])) flags |= kFpInvalid;
@@ -98,11 +123,13 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
   const T* a = reinterpret_cast<const T*>(in[0]);
   T* o = reinterpret_cast<T*>(out);
   const unsigned before = take_fp_flags();
+  NonFinite<T, V> non_finite;
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     V x;
     std::memcpy(&x, a + i, sizeof(V));
     const V y = F::apply(x);
+    non_finite.add(y);
     std::memcpy(o + i, &y, sizeof(V));
     if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, W);
   }
@@ -113,12 +140,15 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     V x;
     std::memcpy(&x, buf, sizeof(V));
     const V y = F::apply(x);
+    non_finite.add(y);  // the padding's results too (atanh(1) is inf): a scan, no wrong flag
     std::memcpy(buf, &y, sizeof(V));
     std::memcpy(o + i, buf, size_t(n - i) * sizeof(T));
     if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, n - i);
   }
+  // SLEEF's results before the fixes: an infinity a fix replaced still leads to the scan,
+  // which reads the fixed results.
   take_fp_flags();
-  raise_fp_flags(before | flags_of_results<T, F::pole()>(a, o, n));
+  raise_fp_flags(before | (non_finite.any() ? flags_of_results<T, F::pole()>(a, o, n) : 0u));
 }
 
 // Two-operand functions (atan2), as sleef_loop.
@@ -196,8 +226,8 @@ void add_vector_math_loops(loops::Table& t) {
   ACCEL_SLEEF_ROW(Sinh, sinh, Large, false)
   ACCEL_SLEEF_ROW(Cosh, cosh, Large, false)
   ACCEL_SLEEF_ROW(Tanh, tanh, None, false)
-  ACCEL_SLEEF_ROW(Asinh, asinh, Tiny, false)
-  ACCEL_SLEEF_ROW(Acosh, acosh, None, false)
+  ACCEL_SLEEF_ROW(Asinh, asinh, Both, false)
+  ACCEL_SLEEF_ROW(Acosh, acosh, Huge, false)
   ACCEL_SLEEF_ROW(Atanh, atanh, None, true)
   ACCEL_SLEEF_ROW(Cbrt, cbrt, None, false)
 #undef ACCEL_SLEEF_ROW
