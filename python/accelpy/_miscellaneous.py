@@ -1,7 +1,5 @@
 """Miscellaneous routines (NumPy's chapter of that name): ``show_config``."""
 
-import importlib.metadata
-import platform
 import sys
 
 import numpy as np
@@ -12,6 +10,11 @@ __all__ = ["show_config"]
 
 
 def _config():
+    # Imported here: importlib.metadata brings zipfile and threading, which `import accelpy`
+    # does not load (tests/python/test_startup.py).
+    import importlib.metadata  # noqa: PLC0415
+    import platform  # noqa: PLC0415
+
     try:
         version = importlib.metadata.version("accelpy")
     except importlib.metadata.PackageNotFoundError:
