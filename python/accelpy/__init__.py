@@ -384,6 +384,7 @@ from ._math import tanh as tanh
 from ._math import true_divide as true_divide
 from ._math import trunc as trunc
 from ._math import unwrap as unwrap
+from ._miscellaneous import show_config as show_config
 from ._padding import pad as pad
 from ._polynomial import poly as poly
 from ._polynomial import poly1d as poly1d
@@ -479,6 +480,7 @@ from .fusion import debug_fusion as debug_fusion
 from .fusion import fuse as fuse
 from .fusion import max_pending_bytes as max_pending_bytes
 from .fusion import set_max_pending_bytes as set_max_pending_bytes
+from .lib import stride_tricks as _stride_tricks  # noqa: F401 (makes accelpy.lib, numpy.lib)
 
 # The core builds arrays from Python objects through accelpy's asarray (DLPack, CUDA array
 # interface, nested sequences of arrays), and ndarray (the C++ type nanobind binds) gets its

@@ -14,6 +14,7 @@
 #include "accel/small_vector.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/eval_instrumentation.hpp"
+#include "src/core/fp_errors.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
 #include "src/core/pending_memory.hpp"
@@ -56,6 +57,7 @@ void run_group(Group& g) {
     }
     throw;
   }
+  fp_errors::note_group(g);
   instrumentation::note_group_run(backend, g);
   // Every pending storage written here is computed now: its producer (a step of the group, or
   // a duplicate that common-subexpression elimination merged into one) can go.
@@ -180,7 +182,7 @@ class CachedRun {
   Backend* backend_ = nullptr;
 };
 
-void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
+void evaluate_groups(std::span<Storage* const> targets, const Array* redirect_dest) {
   if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
   }
@@ -221,6 +223,13 @@ void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
   cached_run.completed();
 }
 
+// An evaluation, with the floating-point errors its groups raised reported once at its end.
+void evaluate(std::span<Storage* const> targets, const Array* redirect_dest) {
+  fp_errors::EvaluationScope scope;
+  evaluate_groups(targets, redirect_dest);
+  scope.finish();
+}
+
 }  // namespace
 
 void evaluate_storages(const std::vector<Storage*>& targets) { evaluate(targets, nullptr); }
@@ -247,6 +256,7 @@ bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
 }  // namespace
 
 void evaluate_into(const Array& dst, Array value) {
+  fp_errors::EvaluationScope scope;  // one report for all the evaluations of the write
   Storage& ds = *dst.storage();
   if (ds.is_pending()) evaluate_storage(&ds);
   // The write barrier, except for readers that this write computes itself: `a += 1` reads each
@@ -287,6 +297,7 @@ void evaluate_into(const Array& dst, Array value) {
   Storage* target = copy.storage().get();
   evaluate(std::span<Storage* const>(&target, 1), &dst);
   ds.bump_version();
+  scope.finish();
 }
 
 bool fusion_enabled() { return g_fusion; }

@@ -20,6 +20,7 @@
 #include <limits>
 #include <vector>
 
+#include "accel/fp_errors.hpp"
 #include "src/cpu/vector_math.hpp"
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -136,6 +137,10 @@ void hypot_loop(const char* const* in, char* out, int64_t n, const Node*) {
   const T* y = reinterpret_cast<const T*>(in[1]);
   T* o = reinterpret_cast<T*>(out);
   constexpr int64_t W = 32 / sizeof(T);
+  // The lanes outside the common case are computed and discarded (0/0, inf - inf): their IEEE
+  // flags are dropped, and the C library's hypot raises theirs. (The common case's lanes raise
+  // none but underflow.)
+  unsigned raised = take_fp_flags();
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     int special = 0;
@@ -144,11 +149,15 @@ void hypot_loop(const char* const* in, char* out, int64_t n, const Node*) {
     } else {
       _mm256_storeu_pd(o + i, hypot4(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i), special));
     }
+    if (!special) continue;
+    take_fp_flags();
     for (int j = 0; special; ++j, special >>= 1) {
       if (special & 1) o[i + j] = std::hypot(x[i + j], y[i + j]);
     }
+    raised |= take_fp_flags();
   }
   for (; i < n; ++i) o[i] = std::hypot(x[i], y[i]);
+  raise_fp_flags(raised);
 }
 
 // Whether hypot_loop<T> gives the C library's bits on pairs across the common case's range

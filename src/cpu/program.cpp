@@ -6,6 +6,7 @@
 
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
+#include "src/core/fp_errors.hpp"
 
 #if defined(__AVX__) || defined(__SSE2__)
 #include <immintrin.h>
@@ -372,6 +373,8 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
       scratch.inputs[i] = mem + input_buffers_[i];
     }
   }
+  // Flags raised before this block's steps (the previous block's reduction) are not theirs.
+  fp_errors::note_unattributed();
   int64_t* index = reinterpret_cast<int64_t*>(mem + index_buffer_);
   if (needs_index_) {
     if (index_.contiguous) {
@@ -411,6 +414,7 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     char* out =
         cs.direct ? const_cast<char*>(outputs_[cs.outputs[0]].base) + offset : mem + cs.buffer;
     cs.fn(in, out, n, group_.steps[k].node);
+    fp_errors::note_step(*group_.steps[k].node);  // which op raised an IEEE flag, if one did
     scratch.values[k] = out;
     for (size_t j = cs.direct ? 1 : 0; j < cs.outputs.size(); ++j) {
       const Operand& dest = outputs_[cs.outputs[j]];

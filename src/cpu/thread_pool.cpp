@@ -1,6 +1,7 @@
 #include "src/cpu/thread_pool.hpp"
 
 #include "accel/device.hpp"
+#include "accel/fp_errors.hpp"
 #include "accel/interrupt.hpp"
 
 #include <algorithm>
@@ -227,6 +228,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   const int64_t units = max_chunks;
   std::exception_ptr error;
   std::mutex error_mu;
+  FpErrors fp_errors;  // the workers' (under error_mu)
   const std::function<void(int)> task = [&](int i) {
     const int64_t lo = std::min(n, units * i / chunks * grain);
     const int64_t hi = std::min(n, units * (i + 1) / chunks * grain);
@@ -238,8 +240,18 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
       if (!error) error = std::current_exception();
     }
     g_in_pool_task = false;
+    // IEEE flags belong to the thread that raised them: a worker's go to the calling thread,
+    // whose evaluation reports them (chunk 0 runs there already).
+    if (i != 0) {
+      const FpErrors raised = take_fp_errors();
+      if (raised.flags) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        fp_errors.merge(raised);
+      }
+    }
   };
   pool().run(chunks, task);
+  if (fp_errors.flags) note_fp_errors(fp_errors);
   if (error) std::rethrow_exception(error);
 }
 

@@ -4,9 +4,13 @@
 // or on where a block ends.
 #include "src/cpu/vector_math.hpp"
 
+#include "accel/fp_errors.hpp"
+
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #if defined(ACCEL_HAVE_SLEEF)
 #include <immintrin.h>
@@ -47,7 +51,11 @@ constexpr const char* kBackend = "sleef-sse4";
 // - Tiny: log1p, asinh and tan return 0 for the smallest subnormals (1e-45 in float, 5e-324 in
 //   double); below the smallest normal number the correctly rounded result is x itself (the
 //   next term of the series is far below half an ulp).
-enum class Fix { None, Large, Tiny };
+// - Huge: asinh and acosh return infinity once x * x overflows (|x| above ~1.8e19 in float,
+//   ~1.3e154 in double), where the results are finite (asinh(1e300) = 691.47); past 1e18 / 1e150
+//   the C library computes them. (Found by comparing the IEEE flags with NumPy's: the overflow
+//   flag gave them away.) asinh also needs Tiny's fix: Both.
+enum class Fix { None, Large, Tiny, Huge, Both };
 
 template <class T, class F>
 void fix_lanes(const T* x, T* y, int64_t n) {
@@ -55,10 +63,56 @@ void fix_lanes(const T* x, T* y, int64_t n) {
     const T ax = std::fabs(x[j]);
     if constexpr (F::fix() == Fix::Large) {
       if (ax > (sizeof(T) == 4 ? T(88) : T(709))) y[j] = F::scalar(x[j]);
-    } else if (ax < std::numeric_limits<T>::min()) {
-      y[j] = x[j];
+    } else {
+      if constexpr (F::fix() == Fix::Huge || F::fix() == Fix::Both) {
+        if (ax > (sizeof(T) == 4 ? T(1e18) : T(1e150))) y[j] = F::scalar(x[j]);
+      }
+      if constexpr (F::fix() == Fix::Tiny || F::fix() == Fix::Both) {
+        if (ax < std::numeric_limits<T>::min()) y[j] = x[j];
+      }
     }
   }
+}
+
+// SLEEF's IEEE flags are not the C library's (NumPy's): it raises invalid and overflow for
+// ordinary arguments (in the branches its vectors compute and discard) and none for log(-1) or
+// log(0). They are replaced by the flags of the results, which are the C library's: invalid
+// where a NaN comes from a non-NaN argument; division by zero (at the poles of the logarithms
+// and atanh) or overflow (the others) where an infinity comes from a finite argument.
+// The common block has no infinite or NaN result, which the loop tells from each result
+// vector in registers (NonFinite: three integer vector operations per vector); only a block
+// that has one is scanned element by element.
+template <class T, class V>
+struct NonFinite {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  typedef U Lanes __attribute__((vector_size(sizeof(V))));
+  static constexpr U kExponent = sizeof(T) == 4 ? U(0x7f800000u) : U(0x7ff0000000000000ull);
+  static constexpr U kExponentOne = sizeof(T) == 4 ? U(0x00800000u) : U(0x0010000000000000ull);
+  static constexpr U kSign = U(1) << (8 * sizeof(T) - 1);
+  Lanes carry = {};
+
+  // An exponent of all ones (inf, NaN) plus its lowest bit carries into the sign bit; no other
+  // exponent does.
+  void add(const V& y) {
+    Lanes bits;
+    std::memcpy(&bits, &y, sizeof(V));
+    carry |= (bits & kExponent) + kExponentOne;
+  }
+  bool any() const {
+    U all = 0;
+    for (size_t k = 0; k < sizeof(V) / sizeof(T); ++k) all |= carry[k];
+    return (all & kSign) != 0;
+  }
+};
+
+template <class T, bool kPole>
+unsigned flags_of_results(const T* x, const T* y, int64_t n) {
+  unsigned flags = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    if (std::isnan(y[j]) && !std::isnan(x[j])) flags |= kFpInvalid;
+    if (std::isinf(y[j]) && std::isfinite(x[j])) flags |= kPole ? kFpDivideByZero : kFpOverflow;
+  }
+  return flags;
 }
 
 // F: a class whose static apply(V) calls one SLEEF function (function pointers to SLEEF's
@@ -68,11 +122,14 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
   constexpr int64_t W = sizeof(V) / sizeof(T);
   const T* a = reinterpret_cast<const T*>(in[0]);
   T* o = reinterpret_cast<T*>(out);
+  const unsigned before = take_fp_flags();
+  NonFinite<T, V> non_finite;
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     V x;
     std::memcpy(&x, a + i, sizeof(V));
     const V y = F::apply(x);
+    non_finite.add(y);
     std::memcpy(o + i, &y, sizeof(V));
     if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, W);
   }
@@ -83,10 +140,15 @@ void sleef_loop(const char* const* in, char* out, int64_t n, const Node*) {
     V x;
     std::memcpy(&x, buf, sizeof(V));
     const V y = F::apply(x);
+    non_finite.add(y);  // the padding's results too (atanh(1) is inf): a scan, no wrong flag
     std::memcpy(buf, &y, sizeof(V));
     std::memcpy(o + i, buf, size_t(n - i) * sizeof(T));
     if constexpr (F::fix() != Fix::None) fix_lanes<T, F>(a + i, o + i, n - i);
   }
+  // SLEEF's results before the fixes: an infinity a fix replaced still leads to the scan,
+  // which reads the fixed results.
+  take_fp_flags();
+  raise_fp_flags(before | (non_finite.any() ? flags_of_results<T, F::pole()>(a, o, n) : 0u));
 }
 
 // Two-operand functions (atan2), as sleef_loop.
@@ -96,6 +158,7 @@ void sleef_binary_loop(const char* const* in, char* out, int64_t n, const Node*)
   const T* a = reinterpret_cast<const T*>(in[0]);
   const T* b = reinterpret_cast<const T*>(in[1]);
   T* o = reinterpret_cast<T*>(out);
+  const unsigned before = take_fp_flags();
   int64_t i = 0;
   for (; i + W <= n; i += W) {
     V x, y;
@@ -116,6 +179,9 @@ void sleef_binary_loop(const char* const* in, char* out, int64_t n, const Node*)
     std::memcpy(bx, &r, sizeof(V));
     std::memcpy(o + i, bx, size_t(n - i) * sizeof(T));
   }
+  // atan2 raises nothing in the C library (no NaN from non-NaN arguments, no overflow).
+  take_fp_flags();
+  raise_fp_flags(before);
 }
 
 // The scalar-operand variants go: they would call the functor, not this loop.
@@ -127,41 +193,43 @@ void set(loops::Table& t, OpKind op, DType dt, LoopFn fn) {
 }  // namespace
 
 void add_vector_math_loops(loops::Table& t) {
-#define ACCEL_SLEEF_ROW(Op, name, fix_kind)                           \
+#define ACCEL_SLEEF_ROW(Op, name, fix_kind, is_pole)                  \
   {                                                                   \
     struct F {                                                        \
       static constexpr Fix fix() { return Fix::fix_kind; }            \
+      static constexpr bool pole() { return is_pole; }                \
       static VecF apply(VecF x) { return ACCEL_SLEEF_F(name)(x); }    \
       static float scalar(float x) { return std::name(x); }           \
     };                                                                \
     struct D {                                                        \
       static constexpr Fix fix() { return Fix::fix_kind; }            \
+      static constexpr bool pole() { return is_pole; }                \
       static VecD apply(VecD x) { return ACCEL_SLEEF_D(name)(x); }    \
       static double scalar(double x) { return std::name(x); }         \
     };                                                                \
     set(t, OpKind::Op, DType::Float32, &sleef_loop<float, VecF, F>);  \
     set(t, OpKind::Op, DType::Float64, &sleef_loop<double, VecD, D>); \
   }
-  ACCEL_SLEEF_ROW(Sin, sin, None)
-  ACCEL_SLEEF_ROW(Cos, cos, None)
-  ACCEL_SLEEF_ROW(Tan, tan, Tiny)
-  ACCEL_SLEEF_ROW(Asin, asin, None)
-  ACCEL_SLEEF_ROW(Acos, acos, None)
-  ACCEL_SLEEF_ROW(Atan, atan, None)
-  ACCEL_SLEEF_ROW(Exp, exp, None)
-  ACCEL_SLEEF_ROW(Exp2, exp2, None)
-  ACCEL_SLEEF_ROW(Expm1, expm1, None)
-  ACCEL_SLEEF_ROW(Log, log, None)
-  ACCEL_SLEEF_ROW(Log2, log2, None)
-  ACCEL_SLEEF_ROW(Log10, log10, None)
-  ACCEL_SLEEF_ROW(Log1p, log1p, Tiny)
-  ACCEL_SLEEF_ROW(Sinh, sinh, Large)
-  ACCEL_SLEEF_ROW(Cosh, cosh, Large)
-  ACCEL_SLEEF_ROW(Tanh, tanh, None)
-  ACCEL_SLEEF_ROW(Asinh, asinh, Tiny)
-  ACCEL_SLEEF_ROW(Acosh, acosh, None)
-  ACCEL_SLEEF_ROW(Atanh, atanh, None)
-  ACCEL_SLEEF_ROW(Cbrt, cbrt, None)
+  ACCEL_SLEEF_ROW(Sin, sin, None, false)
+  ACCEL_SLEEF_ROW(Cos, cos, None, false)
+  ACCEL_SLEEF_ROW(Tan, tan, Tiny, false)
+  ACCEL_SLEEF_ROW(Asin, asin, None, false)
+  ACCEL_SLEEF_ROW(Acos, acos, None, false)
+  ACCEL_SLEEF_ROW(Atan, atan, None, false)
+  ACCEL_SLEEF_ROW(Exp, exp, None, false)
+  ACCEL_SLEEF_ROW(Exp2, exp2, None, false)
+  ACCEL_SLEEF_ROW(Expm1, expm1, None, false)
+  ACCEL_SLEEF_ROW(Log, log, None, true)
+  ACCEL_SLEEF_ROW(Log2, log2, None, true)
+  ACCEL_SLEEF_ROW(Log10, log10, None, true)
+  ACCEL_SLEEF_ROW(Log1p, log1p, Tiny, true)
+  ACCEL_SLEEF_ROW(Sinh, sinh, Large, false)
+  ACCEL_SLEEF_ROW(Cosh, cosh, Large, false)
+  ACCEL_SLEEF_ROW(Tanh, tanh, None, false)
+  ACCEL_SLEEF_ROW(Asinh, asinh, Both, false)
+  ACCEL_SLEEF_ROW(Acosh, acosh, Huge, false)
+  ACCEL_SLEEF_ROW(Atanh, atanh, None, true)
+  ACCEL_SLEEF_ROW(Cbrt, cbrt, None, false)
 #undef ACCEL_SLEEF_ROW
   // NumPy calls the C library's atan2 one element at a time on AVX2 machines (its SIMD
   // version needs AVX-512); SLEEF's is as accurate (1.0 ULP) and follows C99's special values,

@@ -2,6 +2,7 @@
 #include <nanobind/nanobind.h>
 
 #include "accel/errors.hpp"
+#include "accel/fp_errors.hpp"
 #include "accel/interrupt.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/process_ref.hpp"
@@ -24,6 +25,20 @@ bool sigint_requested() {
   if (!Py_IsInitialized() || !PyGILState_Check() || !PyOS_InterruptOccurred()) return false;
   PyErr_SetInterrupt();
   return true;
+}
+
+// accelpy._fp_errors applies numpy.geterr()'s modes to what an evaluation raised; an exception
+// it raises (mode 'raise', a warning filter set to 'error') propagates out of the evaluation,
+// whose results are computed by then.
+accel::python::ProcessRef g_fp_error_handler;
+
+void report_fp_errors(const accel::FpErrors& errors) {
+  if (!Py_IsInitialized()) return;
+  nb::gil_scoped_acquire gil;
+  if (!g_fp_error_handler.is_valid()) return;
+  nb::list ops;
+  for (const char* op : errors.ops) ops.append(op ? nb::object(nb::str(op)) : nb::none());
+  g_fp_error_handler(errors.flags, nb::tuple(ops));
 }
 
 void translate(const std::exception_ptr& p, void*) {
@@ -64,6 +79,13 @@ NB_MODULE(_core, m) {
   m.attr("OutOfMemoryError") = g_out_of_memory;
   nb::register_exception_translator(&translate);
   accel::set_interrupt_poll(&sigint_requested);
+  accel::set_fp_error_report(&report_fp_errors);
+  m.def(
+      "_set_fp_error_handler", [](nb::object handler) { g_fp_error_handler = std::move(handler); },
+      nb::arg("handler"),
+      "Sets the function called as handler(flags, ops) after an evaluation whose arithmetic "
+      "raised floating-point errors (flags: numpy's FPE mask; ops: the op each is attributed "
+      "to, by bit, or None).");
   accel::python::bind_device(m);
   accel::python::bind_array(m);
   accel::python::bind_elementwise(m);

@@ -37,7 +37,8 @@ def _namespaces():
 
     spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
               "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial,
-              "accelpy.testing": accelpy.testing, "accelpy.emath": ap.emath}
+              "accelpy.testing": accelpy.testing, "accelpy.emath": ap.emath,
+              "accelpy.lib.stride_tricks": ap.lib.stride_tricks}
     try:  # accelpy.distributed needs Dask's distributed
         import accelpy.distributed
     except ImportError:

@@ -58,13 +58,39 @@ ACCEL_HD T wrap_mul(T a, T b) {
       static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
 }
 
+// NumPy flags an integer division by zero, and INT_MIN // -1, as the float division by zero
+// (overflow) they would be, for its error modes (numpy.seterr). The CPU raises the same IEEE
+// flag by doing that float operation (volatile: not folded away), and the evaluator reports it
+// with the others (accel/fp_errors.hpp); device code raises nothing.
+ACCEL_HD void raise_divide_by_zero() {
+#if !ACCEL_DEVICE_CODE
+  volatile double zero = 0.0;
+  volatile double quotient = 1.0 / zero;
+  (void)quotient;
+#endif
+}
+ACCEL_HD void raise_overflow() {
+#if !ACCEL_DEVICE_CODE
+  volatile double big = 1e308;
+  volatile double product = big * big;
+  (void)product;
+#endif
+}
+
 // Integer floor division and Python's modulo: x // 0 and x % 0 are 0 (NumPy's result, after
 // its divide-by-zero warning), INT_MIN // -1 wraps to INT_MIN.
 template <class T>
 ACCEL_HD T floor_div(T n, T d) {
-  if (d == T(0)) return T(0);
+  if (d == T(0)) {
+    raise_divide_by_zero();
+    return T(0);
+  }
   if constexpr (is_signed_int_v<T>) {
-    if (d == T(-1)) return wrap_sub(T(0), n);
+    if (d == T(-1)) {
+      using U = make_unsigned_t<T>;
+      if (n == static_cast<T>(static_cast<U>(U(1) << (8 * sizeof(T) - 1)))) raise_overflow();
+      return wrap_sub(T(0), n);
+    }
     T q = static_cast<T>(n / d);
     if ((n > T(0)) != (d > T(0)) && static_cast<T>(q * d) != n) q = static_cast<T>(q - 1);
     return q;
@@ -74,7 +100,10 @@ ACCEL_HD T floor_div(T n, T d) {
 }
 template <class T>
 ACCEL_HD T python_mod(T n, T d) {
-  if (d == T(0)) return T(0);
+  if (d == T(0)) {
+    raise_divide_by_zero();
+    return T(0);
+  }
   if constexpr (is_signed_int_v<T>) {
     if (d == T(-1)) return T(0);
     const T r = static_cast<T>(n % d);
@@ -86,7 +115,10 @@ ACCEL_HD T python_mod(T n, T d) {
 // C's truncated remainder (fmod on integers); x % 0 is 0.
 template <class T>
 ACCEL_HD T trunc_mod(T n, T d) {
-  if (d == T(0)) return T(0);
+  if (d == T(0)) {
+    raise_divide_by_zero();
+    return T(0);
+  }
   if constexpr (is_signed_int_v<T>) {
     if (d == T(-1)) return T(0);
   }
@@ -97,6 +129,12 @@ ACCEL_HD T trunc_mod(T n, T d) {
 // remainder with the divisor's sign; x // 0 is x / 0 and x % 0 is fmod(x, 0) (NaN).
 template <class R>
 ACCEL_HD R float_divmod(R a, R b, R& mod) {
+  // A NaN operand gives NaN without the ordered comparisons below, which would raise the
+  // invalid flag that NumPy (comparing with the quiet isless) does not.
+  if (a != a || b != b) {
+    mod = a + b;
+    return mod;
+  }
   mod = math::fmod(a, b);
   if (b == R(0)) return a / b;
   R div = (a - mod) / b;
@@ -146,7 +184,8 @@ ACCEL_HD T int_pow(T base, T exp) {
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   const R limit = sizeof(R) == 4 ? R(16777216.0) : R(9007199254740992.0);
-  // (NaN fails every comparison.)
+  // NaN is tested quietly first: the ordered comparisons would raise the invalid flag.
+  if (exp != exp || base != base) return false;
   if (!(exp >= R(0) && exp <= R(64) && math::trunc(exp) == exp)) return false;
   if (!(math::fabs(base) <= limit && math::trunc(base) == base)) return false;
   R result = R(1);

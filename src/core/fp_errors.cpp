@@ -1,0 +1,219 @@
+#include "src/core/fp_errors.hpp"
+
+#include <atomic>
+
+#include "accel/fp_errors.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define ACCEL_FP_MXCSR 1
+#else
+#include <cfenv>
+#define ACCEL_FP_MXCSR 0
+#endif
+
+namespace accel {
+
+namespace {
+
+std::atomic<FpErrorReport> g_report{nullptr};
+thread_local FpErrors t_noted;   // errors noted on this thread (attributed, or from workers)
+thread_local int t_depth = 0;    // evaluations running on this thread
+thread_local FpErrors t_errors;  // what the outermost of them has gathered
+
+#if ACCEL_FP_MXCSR
+// The SSE control/status register: the loops' arithmetic (scalar and vector) is SSE/AVX on
+// x86-64, and its sticky flags are IE (0x01), ZE (0x04), OE (0x08), UE (0x10); DE and PE (denormal
+// operand, inexact) are not NumPy errors. Reading it is one instruction; it is written (the flags
+// cleared, the rounding mode and masks kept) only when a flag is set. glibc's fetestexcept and
+// feclearexcept also save and reload the x87 environment, which no loop here uses.
+unsigned hardware_flags() {
+  const unsigned csr = _mm_getcsr();
+  const unsigned set = csr & 0x1du;
+  if (!set) return 0;
+  _mm_setcsr(csr & ~0x3fu);
+  return ((set & 0x04u) ? kFpDivideByZero : 0u) | ((set & 0x08u) ? kFpOverflow : 0u) |
+         ((set & 0x10u) ? kFpUnderflow : 0u) | ((set & 0x01u) ? kFpInvalid : 0u);
+}
+void set_hardware_flags(unsigned flags) {
+  _mm_setcsr(_mm_getcsr() | ((flags & kFpDivideByZero) ? 0x04u : 0u) |
+             ((flags & kFpOverflow) ? 0x08u : 0u) | ((flags & kFpUnderflow) ? 0x10u : 0u) |
+             ((flags & kFpInvalid) ? 0x01u : 0u));
+}
+#else
+void set_hardware_flags(unsigned flags) {
+  std::feraiseexcept(
+      ((flags & kFpDivideByZero) ? FE_DIVBYZERO : 0) | ((flags & kFpOverflow) ? FE_OVERFLOW : 0) |
+      ((flags & kFpUnderflow) ? FE_UNDERFLOW : 0) | ((flags & kFpInvalid) ? FE_INVALID : 0));
+}
+unsigned hardware_flags() {
+  const int set = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+  if (!set) return 0;
+  std::feclearexcept(FE_ALL_EXCEPT);
+  return ((set & FE_DIVBYZERO) ? kFpDivideByZero : 0u) | ((set & FE_OVERFLOW) ? kFpOverflow : 0u) |
+         ((set & FE_UNDERFLOW) ? kFpUnderflow : 0u) | ((set & FE_INVALID) ? kFpInvalid : 0u);
+}
+#endif
+
+// The flags NumPy reports for an operation: none for those whose only IEEE exceptions are
+// invalid flags of ordered comparisons with NaN (comparisons, maximum and minimum, argmax,
+// sign, heaviside), and those that do no arithmetic; every flag for the others.
+unsigned reportable(OpKind op) {
+  switch (op) {
+    case OpKind::Equal:
+    case OpKind::NotEqual:
+    case OpKind::Less:
+    case OpKind::LessEqual:
+    case OpKind::Greater:
+    case OpKind::GreaterEqual:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+    case OpKind::LogicalXor:
+    case OpKind::LogicalNot:
+    case OpKind::Isfinite:
+    case OpKind::Isinf:
+    case OpKind::Isnan:
+    case OpKind::Signbit:
+    case OpKind::Maximum:
+    case OpKind::Minimum:
+    case OpKind::Fmax:
+    case OpKind::Fmin:
+    case OpKind::Max:
+    case OpKind::Min:
+    case OpKind::ArgMax:
+    case OpKind::ArgMin:
+    case OpKind::Any:
+    case OpKind::All:
+    case OpKind::Sign:
+    case OpKind::Heaviside:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Trunc:
+    case OpKind::Rint:
+    case OpKind::Fabs:
+    case OpKind::Copysign:
+    case OpKind::Negative:
+    case OpKind::Positive:
+    case OpKind::Conj:
+    case OpKind::FrexpMantissa:
+    case OpKind::FrexpExponent:
+    case OpKind::Where:
+    case OpKind::Concatenate:
+      return 0;
+    // Division by zero: only where NumPy's loops divide (or take a logarithm of) zero. SLEEF's
+    // arcsin of |x| > 1, for one, raises it with the invalid flag.
+    case OpKind::Divide:
+    case OpKind::FloorDivide:
+    case OpKind::Remainder:
+    case OpKind::Fmod:
+    case OpKind::Pow:
+    case OpKind::Reciprocal:
+    case OpKind::Log:
+    case OpKind::Log2:
+    case OpKind::Log10:
+    case OpKind::Log1p:
+    case OpKind::Atanh:
+    case OpKind::Var:
+      return kFpDivideByZero | kFpOverflow | kFpUnderflow | kFpInvalid;
+    default:
+      return op_class(op) == OpClass::Generator ? 0u
+                                                : unsigned(kFpOverflow | kFpUnderflow | kFpInvalid);
+  }
+}
+
+// A cast to the same dtype: a copy, which raises nothing.
+bool is_copy(const Node& node) {
+  return node.op == OpKind::Cast && !node.inputs.empty() && !node.inputs[0].is_scalar() &&
+         node.inputs[0].array.dtype() == node.dtype;
+}
+
+}  // namespace
+
+void set_fp_error_report(FpErrorReport report) { g_report.store(report); }
+
+unsigned take_fp_flags() { return hardware_flags(); }
+
+void raise_fp_flags(unsigned flags) {
+  if (flags) set_hardware_flags(flags);
+}
+
+FpErrors take_fp_errors() {
+  FpErrors errors = t_noted;
+  t_noted = FpErrors();
+  FpErrors raised;
+  raised.flags = hardware_flags();
+  errors.merge(raised);
+  return errors;
+}
+
+void note_fp_errors(const FpErrors& errors) { t_noted.merge(errors); }
+
+namespace fp_errors {
+
+EvaluationScope::EvaluationScope() {
+  if (t_depth++ == 0) {
+    take_fp_errors();
+    t_errors = FpErrors();
+  }
+}
+
+EvaluationScope::~EvaluationScope() { --t_depth; }
+
+void EvaluationScope::finish() {
+  if (t_depth != 1 || !t_errors.flags) return;
+  const FpErrors errors = t_errors;
+  t_errors = FpErrors();
+  if (const FpErrorReport report = g_report.load()) report(errors);
+}
+
+void note_step(const Node& node) {
+  const unsigned raised = hardware_flags();
+  if (!raised) return;
+  FpErrors errors;
+  // A copy raises nothing itself: what was raised before it (a reduction's loop between two
+  // blocks) is left for note_group to attribute.
+  if (is_copy(node)) {
+    errors.flags = raised;
+    t_noted.merge(errors);
+    return;
+  }
+  errors.flags = raised & reportable(node.op);
+  for (int bit = 0; bit < kFpErrorKinds; ++bit) {
+    if (errors.flags & (1u << bit)) errors.ops[bit] = op_name(node.op);
+  }
+  t_noted.merge(errors);
+}
+
+void note_unattributed() {
+  FpErrors errors;
+  errors.flags = hardware_flags();
+  if (errors.flags) t_noted.merge(errors);
+}
+
+void note_group(const Group& g) {
+  FpErrors raised = take_fp_errors();
+  // A GPU's kernels raise no host flags; what its host code raised is not the ops' doing.
+  if (!raised.flags || t_depth == 0 || !g.device.is_cpu()) return;
+  // Flags no step took (raised outside the block evaluator: a reduction's loop, a row group's
+  // per-row steps) go to the last step that can raise them, copies aside (a reduction
+  // group's reduction; a row group's copy of its reduction's result is not the culprit); none:
+  // dropped (a maximum's comparisons of NaN).
+  for (int bit = 0; bit < kFpErrorKinds; ++bit) {
+    const unsigned mask = 1u << bit;
+    if (!(raised.flags & mask) || raised.ops[bit]) continue;
+    raised.flags &= ~mask;
+    for (auto step = g.steps.rbegin(); step != g.steps.rend(); ++step) {
+      if (is_copy(*step->node)) continue;
+      if (reportable(step->node->op) & mask) {
+        raised.flags |= mask;
+        raised.ops[bit] = op_name(step->node->op);
+        break;
+      }
+    }
+  }
+  t_errors.merge(raised);
+}
+
+}  // namespace fp_errors
+
+}  // namespace accel

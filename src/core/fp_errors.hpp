@@ -1,0 +1,38 @@
+// The evaluator's side of floating-point error reporting (accel/fp_errors.hpp): which operation
+// of a group an IEEE flag is attributed to, and one report per outermost evaluation.
+#pragma once
+
+#include "src/core/group.hpp"
+
+namespace accel::fp_errors {
+
+// Marks an evaluation on this thread. The outermost one clears the thread's flags when it starts
+// (what ran before is not its business) and reports what its groups raised at finish(), once:
+// nested evaluations (inputs evaluated while an evaluation runs) add to the outer one's report.
+// An evaluation that throws reports nothing.
+class EvaluationScope {
+ public:
+  EvaluationScope();
+  ~EvaluationScope();
+  // Hands the errors gathered to the host's report (which may throw) when this is the outermost
+  // scope; nothing otherwise.
+  void finish();
+  EvaluationScope(const EvaluationScope&) = delete;
+  EvaluationScope& operator=(const EvaluationScope&) = delete;
+};
+
+// Attributes the flags raised since the last call to the step `node` whose loop just ran over a
+// block (the CPU's block evaluator calls it after every step: one register read), as NumPy
+// reports them for that operation; flags the operation does not report (a comparison's ordered
+// test of a NaN, a maximum's) are dropped.
+void note_step(const Node& node);
+// Sets the flags raised since the last note_step apart, not attributed to any step (note_group
+// attributes them).
+void note_unattributed();
+
+// Adds what group `g` raised (on this thread and, through the thread pool, on its workers) to
+// the evaluation's errors; flags raised outside the block evaluator are attributed to the last
+// step that can raise them.
+void note_group(const Group& g);
+
+}  // namespace accel::fp_errors
