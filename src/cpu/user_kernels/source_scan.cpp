@@ -175,10 +175,11 @@ void check_params(const std::string& c, size_t open, std::vector<Edit>& edits) {
 // A non-template __global__ function at global scope, as declared at one place.
 struct KernelDecl {
   std::string name;
-  size_t head = 0;  // its first token
-  size_t end = 0;   // after its body or `;`
+  size_t head = 0;                     // its first token
+  size_t end = 0;                      // after its body or `;`
   size_t void_at = std::string::npos;  // its `void` return type
-  size_t body_begin = std::string::npos, body_end = std::string::npos;  // `{` and `}`; a prototype: npos
+  // Its body's `{` and `}` (npos: a prototype).
+  size_t body_begin = std::string::npos, body_end = std::string::npos;
 };
 
 // The end of the bracketed range opened at `open` (its matching closer), or npos.
@@ -235,7 +236,9 @@ void shared_references(const std::string& c, size_t begin, size_t end, std::vect
     if (semi == std::string::npos || semi >= end) continue;
     const std::string_view decl = std::string_view(c).substr(at, semi - at);
     if (decl.find_first_of(",={}()") != std::string_view::npos) continue;
-    if (decl.substr(10).find("extern") != std::string_view::npos) continue;
+    size_t before = at;  // `extern __shared__` is the launch's dynamic shared memory
+    while (before > 0 && is_space(c[before - 1])) --before;
+    if (before >= 6 && c.compare(before - 6, 6, "extern") == 0) continue;
     size_t stop = decl.find('[');
     if (stop == std::string_view::npos) stop = decl.size();
     size_t name_end = stop;
@@ -419,10 +422,9 @@ ScannedSource scan_source(const std::string& code, bool checked, bool regions_al
            "\n#define " + decl.name + " (" + cast + ")\n#line " + std::to_string(line) + "\n"});
     }
   }
-  std::sort(edits.begin(), edits.end(),
-            [](const Edit& x, const Edit& y) {
-              return x.begin < y.begin || (x.begin == y.begin && x.end < y.end);
-            });
+  std::sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.begin < y.begin || (x.begin == y.begin && x.end < y.end);
+  });
   out.code.clear();
   size_t at = 0;
   for (const Edit& ed : edits) {
