@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <string_view>
 
 namespace accel::cpu::user_kernels {
@@ -288,20 +287,13 @@ bool region_edits(const std::string& c, const std::vector<KernelDecl>& decls,
     if (may_hold_lambda(c, d.body_begin, d.body_end)) return false;
     for (size_t r : find_ident(c, "return", d.body_begin, d.body_end))
       mine.push_back({r, r + 6, "co_return"});
-    // The thread's coordinates as locals of the frame: read at every use, threadIdx is a load
-    // of thread-local storage (a call in a dlopen'ed module) and a pointer chase per region.
-    static const char* const kIds[][2] = {{"threadIdx", "__accel_tid"},
-                                          {"blockIdx", "__accel_bid"},
-                                          {"blockDim", "__accel_bdim"},
-                                          {"gridDim", "__accel_gdim"}};
-    for (const auto& id : kIds) {
-      for (size_t r : find_ident(c, id[0], d.body_begin, d.body_end))
-        mine.push_back({r, r + std::strlen(id[0]), id[1]});
-    }
     shared_references(c, d.body_begin, d.body_end, mine);
+    // The thread's state copied into the frame, and a local `__accel_self` pointing to it that
+    // shadows the thread-local one threadIdx and the others read (found by a call per region
+    // in a dlopen'ed module): a thread's coordinates do not change while it runs.
     mine.push_back({d.body_begin + 1, d.body_begin + 1,
-                    " const uint3 __accel_tid = threadIdx, __accel_bid = blockIdx; const dim3 "
-                    "__accel_bdim = blockDim, __accel_gdim = gridDim;"});
+                    " const __accel_thread __accel_self_here = *::__accel_self; const "
+                    "__accel_thread* const __accel_self = &__accel_self_here;"});
   }
   edits.insert(edits.end(), mine.begin(), mine.end());
   return !waiting.empty();
