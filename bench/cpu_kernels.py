@@ -1,9 +1,10 @@
 """Users' CUDA C kernels on the CPU device, beside NumPy (cases for bench/cpu.py), and their
-compile times: run alone it prints the seed's add kernel, a tiled (shared memory, barriers:
-fibers) and a naive (no barriers: a plain loop over a block's threads) 512 x 512 matrix
+compile times: run alone it prints the seed's add kernel, a tiled (shared memory, barriers: run
+by regions) and a naive (no barriers: a plain loop over a block's threads) 512 x 512 matrix
 multiply in GFLOP/s per core, counted both by wall time over the pool's threads and by the
-process's CPU time (steadier on a shared machine), the first launch of a new kernel (compile
-included) and a disk-cache hit in a new process.
+process's CPU time (steadier on a shared machine), the tiled kernel again with its barrier in a
+__device__ function (which keeps the fibers) for comparison, the first launch of a new kernel
+(compile included) and a disk-cache hit in a new process.
 
     python bench/cpu_kernels.py
 """
@@ -52,6 +53,10 @@ extern "C" __global__ void matmul_naive(const float* A, const float* B, float* C
     C[row * n + col] = acc;
 }
 """
+
+# The same kernel with its barrier in a __device__ function: not run by regions, but as fibers.
+MATMUL_FIBERS = MATMUL.replace("__syncthreads()", "sync_block()").replace(
+    "#define TILE 16", "#define TILE 16\n__device__ void sync_block() { __syncthreads(); }")
 
 MATMUL_N = 512
 
@@ -131,6 +136,20 @@ def main():
         else:
             line += f"  {t_np / t_ap:.2f}x NumPy"
         print(line)
+    m = MATMUL_N
+    x = ap.asarray(rng.standard_normal((m, m), dtype=np.float32), device="cpu")
+    z = ap.empty((m, m), dtype=ap.float32, device="cpu")
+    kernels = {"regions": ap.RawKernel(MATMUL, "matmul"),
+               "fibers": ap.RawKernel(MATMUL_FIBERS, "matmul")}
+    for k in kernels.values():
+        k((m // 16, m // 16), (16, 16), (x, x, z, np.int32(m)))  # compiled, warmed up
+    rates = {name: [] for name in kernels}
+    for _ in range(5):  # alternating, so that the machine's load falls on both alike
+        for name, k in kernels.items():
+            rates[name].append(2 * m**3 / _cpu_timed(
+                lambda k=k: k((m // 16, m // 16), (16, 16), (x, x, z, np.int32(m)))) / 1e9)
+    print("tiled matmul GFLOP per CPU-second, 5 runs: " + "; ".join(
+        f"{name} " + " ".join(f"{r:.2f}" for r in rs) for name, rs in rates.items()))
     first, hit = first_launch_times()
     print(f"first launch of a new kernel: {first * 1e3:.0f} ms; "
           f"disk-cache hit in a new process: {hit * 1e3:.1f} ms (includes creating the arrays)")

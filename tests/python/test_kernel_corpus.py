@@ -1,7 +1,7 @@
 """Kernels from public CUDA samples and tutorials, on every device (the CPU device always, the
 GPU in scripts/gpu-check), each checked against NumPy: bit-identical for integer kernels and for
 float kernels whose values are exact (small integers), and a GPU-vs-CPU comparison where a GPU
-is present. With the eight kernels of test_cpu_kernels.py they make the corpus of twenty.
+is present. With the eight kernels of test_cpu_kernels.py they make a corpus of twenty-five.
 
 Each kernel names where it comes from and that source's licence; they are written again in the
 source's structure (names, indexing, barriers), trimmed to one kernel."""
@@ -332,6 +332,222 @@ def test_matvec(rng, device):
     np.testing.assert_array_equal(ap.asnumpy(y), a @ x)
 
 
+# 13. CUDA samples, 2_Concepts_and_Techniques/sortingNetworks, bitonicSortShared (BSD-3-Clause,
+# NVIDIA): two elements per thread, the comparator as in the sample.
+BITONIC_SHARED = r"""
+__device__ inline void Comparator(unsigned &keyA, unsigned &keyB, unsigned dir) {
+    unsigned t;
+    if ((keyA > keyB) == dir) { t = keyA; keyA = keyB; keyB = t; }
+}
+extern "C" __global__ void bitonicSortShared(unsigned *d_DstKey, const unsigned *d_SrcKey,
+                                             unsigned arrayLength, unsigned dir) {
+    extern __shared__ unsigned s_key[];
+    d_SrcKey += blockIdx.x * arrayLength + threadIdx.x;
+    d_DstKey += blockIdx.x * arrayLength + threadIdx.x;
+    s_key[threadIdx.x + 0] = d_SrcKey[0];
+    s_key[threadIdx.x + (arrayLength / 2)] = d_SrcKey[(arrayLength / 2)];
+    for (unsigned size = 2; size < arrayLength; size <<= 1) {
+        unsigned ddd = dir ^ ((threadIdx.x & (size / 2)) != 0);
+        for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+            __syncthreads();
+            unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+            Comparator(s_key[pos + 0], s_key[pos + stride], ddd);
+        }
+    }
+    for (unsigned stride = arrayLength / 2; stride > 0; stride >>= 1) {
+        __syncthreads();
+        unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+        Comparator(s_key[pos + 0], s_key[pos + stride], dir);
+    }
+    __syncthreads();
+    d_DstKey[0] = s_key[threadIdx.x + 0];
+    d_DstKey[(arrayLength / 2)] = s_key[threadIdx.x + (arrayLength / 2)];
+}
+"""
+
+
+@pytest.mark.parametrize("direction", [0, 1])
+def test_bitonic_sort_shared(rng, device, direction):
+    length, batches = 1024, 3
+    keys = rng.integers(0, 2**32, (batches, length), dtype=np.uint64).astype(np.uint32)
+    out = ap.zeros((batches, length), dtype=np.uint32, device=device)
+    launch(BITONIC_SHARED, "bitonicSortShared", (batches,), (length // 2,),
+           (out, ap.array(keys, device=device), np.uint32(length), np.uint32(direction)),
+           shared_mem=length * 4)
+    want = np.sort(keys, axis=1)
+    np.testing.assert_array_equal(ap.asnumpy(out), want if direction else want[:, ::-1])
+
+
+# 14. NVIDIA developer blog, "Faster Parallel Reductions on Kepler" (code-samples repository,
+# BSD-3-Clause): warpReduceSum with __shfl_down_sync, blockReduceSum (a barrier inside a
+# __device__ function), deviceReduceKernel over a grid-stride loop.
+SHFL_REDUCE = r"""
+__inline__ __device__ int warpReduceSum(int val) {
+    for (int offset = warpSize / 2; offset > 0; offset /= 2)
+        val += __shfl_down_sync(0xffffffff, val, offset);
+    return val;
+}
+__inline__ __device__ int blockReduceSum(int val) {
+    static __shared__ int shared[32];
+    int lane = threadIdx.x % warpSize;
+    int wid = threadIdx.x / warpSize;
+    val = warpReduceSum(val);
+    if (lane == 0) shared[wid] = val;
+    __syncthreads();
+    val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0;
+    if (wid == 0) val = warpReduceSum(val);
+    return val;
+}
+extern "C" __global__ void deviceReduceKernel(const int *in, int *out, int N) {
+    int sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)
+        sum += in[i];
+    sum = blockReduceSum(sum);
+    if (threadIdx.x == 0) out[blockIdx.x] = sum;
+}
+"""
+
+
+def test_warp_shuffle_block_reduction(rng, device):
+    n, blocks = 100_003, 8
+    x = rng.integers(-1000, 1000, n).astype(np.int32)
+    partial = ap.zeros(blocks, dtype=np.int32, device=device)
+    launch(SHFL_REDUCE, "deviceReduceKernel", (blocks,), (512,),
+           (ap.array(x, device=device), partial, np.int32(n)))
+    total = ap.zeros(1, dtype=np.int32, device=device)
+    launch(SHFL_REDUCE, "deviceReduceKernel", (1,), (1024,), (partial, total, np.int32(blocks)))
+    assert int(ap.asnumpy(total)[0]) == int(x.sum())
+    block_of = np.arange(n) // 512 % blocks  # the grid-stride loop's block for each element
+    want = np.array([x[block_of == b].sum() for b in range(blocks)])
+    np.testing.assert_array_equal(ap.asnumpy(partial), want)
+
+
+# 15. NVIDIA developer blog, "GPU Pro Tip: Fast Histograms Using Shared Atomics on Maxwell"
+# (code-samples repository, BSD-3-Clause): histogram_gmem_atomics, one partial histogram per
+# block in global memory, then histogram_final_accum adds them.
+GMEM_HISTOGRAM = r"""
+#define NUM_BINS 64
+extern "C" __global__ void histogram_gmem_atomics(const unsigned char *in, int width,
+                                                  int height, unsigned *out) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    int nx = blockDim.x * gridDim.x, ny = blockDim.y * gridDim.y;
+    int t = threadIdx.x + threadIdx.y * blockDim.x;
+    int nt = blockDim.x * blockDim.y;
+    int g = blockIdx.x + blockIdx.y * gridDim.x;
+    out += g * NUM_BINS;
+    for (int i = t; i < NUM_BINS; i += nt) out[i] = 0;
+    __syncthreads();
+    for (int col = x; col < width; col += nx)
+        for (int row = y; row < height; row += ny)
+            atomicAdd(&out[in[row * width + col] % NUM_BINS], 1u);
+}
+extern "C" __global__ void histogram_final_accum(const unsigned *in, int n, unsigned *out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < NUM_BINS) {
+        unsigned total = 0;
+        for (int j = 0; j < n; j++) total += in[i + NUM_BINS * j];
+        out[i] = total;
+    }
+}
+"""
+
+
+def test_global_atomics_histogram(rng, device):
+    height, width = 200, 300
+    img = rng.integers(0, 256, (height, width)).astype(np.uint8)
+    grid = (4, 3)
+    partial = ap.zeros((12, 64), dtype=np.uint32, device=device)
+    launch(GMEM_HISTOGRAM, "histogram_gmem_atomics", grid, (32, 4),
+           (ap.array(img, device=device), np.int32(width), np.int32(height), partial))
+    out = ap.zeros(64, dtype=np.uint32, device=device)
+    launch(GMEM_HISTOGRAM, "histogram_final_accum", (1,), (64,), (partial, np.int32(12), out))
+    np.testing.assert_array_equal(ap.asnumpy(out), np.bincount(img.ravel() % 64, minlength=64))
+    assert int(ap.asnumpy(partial).sum()) == img.size
+
+
+# 16. CUDA samples, 2_Concepts_and_Techniques/shfl_scan, shfl_scan_test (BSD-3-Clause, NVIDIA):
+# an inclusive scan of each block with __shfl_up_sync, warp sums through shared memory.
+SHFL_SCAN = r"""
+extern "C" __global__ void shfl_scan_test(int *data, int width, int *partial_sums) {
+    extern __shared__ int sums[];
+    int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
+    int lane_id = id % warpSize;
+    int warp_id = threadIdx.x / warpSize;
+    int value = data[id];
+    for (int i = 1; i <= width; i *= 2) {
+        unsigned int mask = 0xffffffff;
+        int n = __shfl_up_sync(mask, value, i, width);
+        if (lane_id >= i) value += n;
+    }
+    if (threadIdx.x % warpSize == warpSize - 1) sums[warp_id] = value;
+    __syncthreads();
+    if (warp_id == 0 && lane_id < (blockDim.x / warpSize)) {
+        int warp_sum = sums[lane_id];
+        int mask = (1 << (blockDim.x / warpSize)) - 1;
+        for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
+            int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
+            if (lane_id >= i) warp_sum += n;
+        }
+        sums[lane_id] = warp_sum;
+    }
+    __syncthreads();
+    int blockSum = 0;
+    if (warp_id > 0) blockSum = sums[warp_id - 1];
+    value += blockSum;
+    data[id] = value;
+    if (partial_sums != NULL && threadIdx.x == blockDim.x - 1) partial_sums[blockIdx.x] = value;
+}
+"""
+
+
+def test_shuffle_scan(rng, device):
+    blocks, threads = 6, 256
+    x = rng.integers(-100, 100, blocks * threads).astype(np.int32)
+    data = ap.array(x, device=device)
+    partial = ap.zeros(blocks, dtype=np.int32, device=device)
+    launch(SHFL_SCAN, "shfl_scan_test", (blocks,), (threads,), (data, np.int32(32), partial),
+           shared_mem=threads // 32 * 4)
+    want = np.cumsum(x.reshape(blocks, threads), axis=1)
+    np.testing.assert_array_equal(ap.asnumpy(data).reshape(blocks, threads), want)
+    np.testing.assert_array_equal(ap.asnumpy(partial), want[:, -1])
+
+
+# 17. CUDA samples, 0_Introduction/matrixMul, MatrixMulCUDA (BSD-3-Clause, NVIDIA), its
+# BLOCK_SIZE template parameter a macro: C = A * B with tiles in shared memory.
+MATRIX_MUL = r"""
+#define BLOCK_SIZE 16
+extern "C" __global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA, int wB) {
+    int bx = blockIdx.x, by = blockIdx.y, tx = threadIdx.x, ty = threadIdx.y;
+    int aBegin = wA * BLOCK_SIZE * by, aEnd = aBegin + wA - 1, aStep = BLOCK_SIZE;
+    int bBegin = BLOCK_SIZE * bx, bStep = BLOCK_SIZE * wB;
+    float Csub = 0;
+    for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
+        __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+        __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
+        As[ty][tx] = A[a + wA * ty + tx];
+        Bs[ty][tx] = B[b + wB * ty + tx];
+        __syncthreads();
+        for (int k = 0; k < BLOCK_SIZE; ++k) Csub += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    int c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx;
+    C[c + wB * ty + tx] = Csub;
+}
+"""
+
+
+def test_matrix_mul_sample(rng, device):
+    ha, wa, wb = 64, 96, 48
+    a = rng.integers(-4, 5, (ha, wa)).astype(np.float32)
+    b = rng.integers(-4, 5, (wa, wb)).astype(np.float32)
+    c = ap.zeros((ha, wb), dtype=np.float32, device=device)
+    launch(MATRIX_MUL, "MatrixMulCUDA", (wb // 16, ha // 16), (16, 16),
+           (c, ap.array(a, device=device), ap.array(b, device=device), np.int32(wa),
+            np.int32(wb)))
+    np.testing.assert_array_equal(ap.asnumpy(c), a @ b)
+
+
 @pytest.mark.cuda
 def test_gpu_and_cpu_agree_bit_for_bit(rng):
     """The same integer kernels on both devices (scripts/gpu-check)."""
@@ -345,6 +561,14 @@ def test_gpu_and_cpu_agree_bit_for_bit(rng):
         data = (x & 255).astype(np.uint8)
         launch(HISTOGRAM, "histogram256Kernel", (4,), (128,),
                (hist, ap.array(data, device=dev), np.uint32(data.size)))
-        results.append((ap.asnumpy(out), ap.asnumpy(hist)))
+        keys = ap.array((x & 0xFFFF).astype(np.uint32).reshape(1, 1024), device=dev)
+        sorted_keys = ap.zeros((1, 1024), dtype=np.uint32, device=dev)
+        launch(BITONIC_SHARED, "bitonicSortShared", (1,), (512,),
+               (sorted_keys, keys, np.uint32(1024), np.uint32(1)), shared_mem=4096)
+        scanned = ap.array(x, device=dev)
+        launch(SHFL_SCAN, "shfl_scan_test", (4,), (256,),
+               (scanned, np.int32(32), ap.zeros(4, dtype=np.int32, device=dev)), shared_mem=32)
+        results.append((ap.asnumpy(out), ap.asnumpy(hist), ap.asnumpy(sorted_keys),
+                        ap.asnumpy(scanned)))
     for g, c in zip(results[0], results[1], strict=True):
         np.testing.assert_array_equal(g, c)

@@ -7,7 +7,10 @@ The kernels follow public samples: haxpy and its half2 form from the NVIDIA deve
 "Mixed-Precision Programming with CUDA 8" (BSD-3-Clause, NVIDIA-developer-blog/code-samples);
 the others are the conversions and intrinsics of CUDA's half and bfloat16 math API."""
 
+import os
 import shutil
+import subprocess
+import sys
 
 import ml_dtypes
 import numpy as np
@@ -183,3 +186,34 @@ def test_half_atomics(rng, device):
 @pytest.mark.parametrize("code", [HAXPY, CONVERT, ARITH, HALF_HISTOGRAM])
 def test_the_sources_are_cuda_that_nvrtc_compiles(code, tmp_path):
     ap.RawModule(code=code, cache_dir=str(tmp_path)).compile()
+
+
+_NVRTC_PROBE = r"""
+import accelpy as ap
+code = '''#include <cuda_fp16.h>
+#ifndef ACCELPY_FAKE_FP16
+#error not the cuda_fp16.h of ACCELPY_CUDA_INCLUDE
+#endif
+extern "C" __global__ void k(int* x) { x[0] = ACCELPY_FAKE_FP16; }'''
+ap.RawModule(code=code)._m.compile()  # NVRTC, also without a GPU
+print("compiled")
+"""
+
+
+@pytest.mark.skipif(not nvrtc_available, reason="NVRTC not found")
+def test_nvrtc_takes_cuda_headers_from_accelpy_cuda_include(tmp_path):
+    """The directory search (src/cuda/user_kernels/include_search.cpp; its order is tested on fake
+    trees in tests/cpp/cuda/user_kernels/include_search_test.cpp) hands NVRTC its result."""
+    fake = tmp_path / "include"
+    fake.mkdir()
+    (fake / "cuda_fp16.h").write_text("#define ACCELPY_FAKE_FP16 7\n")
+    env = dict(os.environ, ACCELPY_CUDA_INCLUDE=str(fake), ACCELPY_CACHE_DIR=str(tmp_path / "c"))
+    out = subprocess.run([sys.executable, "-c", _NVRTC_PROBE], env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "compiled"
+    env["ACCELPY_CUDA_INCLUDE"] = str(tmp_path)  # no cuda_fp16.h there: NVRTC's error
+    out = subprocess.run([sys.executable, "-c", _NVRTC_PROBE], env=env, capture_output=True,
+                         text=True)
+    assert out.returncode != 0
+    assert "CompileError" in out.stderr and "cuda_fp16.h" in out.stderr

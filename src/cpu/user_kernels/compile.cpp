@@ -62,6 +62,11 @@ bool kernels_forced_on_cpu() {
   return v && *v && std::string(v) != "0";
 }
 
+bool kernel_regions_allowed() {  // declared in compile.hpp
+  const char* v = std::getenv("ACCELPY_KERNEL_REGIONS");
+  return !v || std::string(v) != "0";
+}
+
 bool kernel_check_requested() {  // declared in compile.hpp
   const char* v = std::getenv("ACCELPY_KERNEL_CHECK");
   return v && *v && std::string(v) != "0";
@@ -126,7 +131,7 @@ bool ignored_option(const std::string& o) {
 }
 
 // Whether `cxx` is GCC (not clang, which also answers to g++ on some systems).
-bool is_gcc(const std::string& cxx) {
+bool ask_is_gcc(const std::string& cxx) {
   FILE* p = popen(("'" + cxx + "' --version 2>/dev/null").c_str(), "r");
   if (!p) return false;
   std::string out;
@@ -137,9 +142,14 @@ bool is_gcc(const std::string& cxx) {
          out.find("Free Software Foundation") != std::string::npos;
 }
 
+bool is_gcc(const std::string& cxx) {
+  static const bool gcc = ask_is_gcc(cxx);
+  return gcc;
+}
+
 std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::string& cxx,
-                                        bool checked) {
-  static const bool gcc = is_gcc(cxx);
+                                        bool checked, bool regions) {
+  const bool gcc = is_gcc(cxx);
   std::vector<std::string> f = {"-std=c++17",
                                 "-O2",
                                 "-march=native",
@@ -160,6 +170,8 @@ std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::stri
   if (gcc) f.push_back("-mtls-dialect=gnu2");
 #endif
   if (checked) f.push_back("-DACCELPY_KERNEL_CHECK=1");
+  // Coroutines (GCC 10 and later) in whatever standard the program asks for.
+  if (regions) f.push_back("-fcoroutines");
   for (const std::string& o : spec.options) {
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0 ||
         o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0) {
@@ -189,8 +201,13 @@ const char* prelude_file(const char* name) {
 std::string full_source(const ProgramSpec& spec, const ScannedSource& s, bool checked,
                         std::vector<std::string>& entries, std::vector<std::string>& names) {
   // accelpy's float16 and bfloat16, compiled for the host, for cuda_fp16.h and cuda_bf16.h.
-  std::string src = "#include \"half.h\"\n#line 1 \"accelpy_cpu_prelude.h\"\n";
+  std::string src = s.regions ? "#define ACCEL_CPU_REGIONS 1\n" : "";
+  src += "#include \"half.h\"\n#line 1 \"accelpy_cpu_prelude.h\"\n";
   src += util::kCpuKernelPrelude[0].text;
+  if (s.regions) {
+    src += "\n#line 1 \"accelpy_cpu_regions.h\"\n";
+    src += prelude_file("cuda_regions.h");
+  }
   if (checked) {
     src += "\n#line 1 \"accelpy_cpu_checked.h\"\n";
     src += prelude_file("cuda_checked.h");
@@ -282,18 +299,14 @@ std::vector<std::string> write_headers(const std::string& dir) {
 
 }  // namespace
 
-BuiltProgram build_program(const ProgramSpec& spec) {
-  if (!spec.image.empty()) {
-    throw ValueError(
-        "a compiled GPU image (cubin, PTX, fatbin) cannot run on the CPU: give the "
-        "module's CUDA C source instead");
-  }
+namespace {
+
+BuiltProgram build_as(const ProgramSpec& spec, const std::string& cxx, bool regions_allowed) {
   BuiltProgram out;
   const bool checked = checked_build(spec);
   out.checked = checked;
-  out.scanned = scan_source(spec.code, checked);
-  const std::string cxx = find_cxx_compiler();
-  const std::vector<std::string> flags = compiler_flags(spec, cxx, checked);
+  out.scanned = scan_source(spec.code, checked, regions_allowed);
+  const std::vector<std::string> flags = compiler_flags(spec, cxx, checked, out.scanned.regions);
   const std::string source = full_source(spec, out.scanned, checked, out.entries, out.kernel_names);
   // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
   std::string key = "accelpy cpu user program v2\ncompiler " + compiler_identity(cxx) + "\nflags";
@@ -356,6 +369,28 @@ BuiltProgram build_program(const ProgramSpec& spec) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   cache.store(key, util::CompiledImage{out.shared_object, false});
   return out;
+}
+
+}  // namespace
+
+BuiltProgram build_program(const ProgramSpec& spec) {
+  if (!spec.image.empty()) {
+    throw ValueError(
+        "a compiled GPU image (cubin, PTX, fatbin) cannot run on the CPU: give the "
+        "module's CUDA C source instead");
+  }
+  const std::string cxx = find_cxx_compiler();
+  // Region-based execution where the source allows it (source_scan.hpp), with GCC; should the
+  // coroutine rewrite not compile (a use the scanner cannot see, such as a macro that names
+  // __syncthreads outside the kernel), the fibers run the same source.
+  if (is_gcc(cxx) && kernel_regions_allowed()) {
+    try {
+      return build_as(spec, cxx, true);
+    } catch (const CompileError&) {
+      if (!scan_source(spec.code, checked_build(spec), true).regions) throw;
+    }
+  }
+  return build_as(spec, cxx, false);
 }
 
 }  // namespace accel::cpu::user_kernels

@@ -11,6 +11,9 @@
 namespace accel::cpu {
 // ACCELPY_KERNEL_CHECK=1 in the environment.
 bool kernel_check_requested();
+// Not ACCELPY_KERNEL_REGIONS=0 in the environment (which runs every barrier kernel as fibers,
+// to compare).
+bool kernel_regions_allowed();
 }  // namespace accel::cpu
 
 namespace accel::cpu::user_kernels {

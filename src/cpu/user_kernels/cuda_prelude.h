@@ -110,33 +110,39 @@ inline void __accel_sync_at(int line) {
   __accel_rt->sync(me, line);
   __accel_self = me;  // the fiber may have been resumed after others set it
 }
+#ifdef ACCEL_CPU_REGIONS
+// The kernels that wait here are coroutines (source_scan.cpp): the wait is a suspension, and
+// the block's loop (__accel_entry below) resumes every thread once per round.
+#define __syncthreads() co_await __accel_barrier()
+#else
 #define __syncthreads() __accel_sync_at(__LINE__)
+#endif
 inline int __accel_sync_count(int pred) {
   static thread_local int count;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   count = 0;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   if (pred) ++count;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   return count;
 }
 inline int __syncthreads_count(int pred) { return __accel_sync_count(pred); }
 inline int __syncthreads_and(int pred) {
   static thread_local int all;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   all = 1;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   if (!pred) all = 0;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   return all;
 }
 inline int __syncthreads_or(int pred) {
   static thread_local int any;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   any = 0;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   if (pred) any = 1;
-  __syncthreads();
+  __accel_sync_at(__LINE__);
   return any;
 }
 

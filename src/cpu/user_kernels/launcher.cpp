@@ -1,5 +1,6 @@
 #include "src/cpu/user_kernels/launcher.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +45,10 @@ struct Block {
   std::vector<ThreadState> threads;
   std::vector<FiberContext> contexts;
   std::vector<char> done;
+  // Threads at a __syncthreads stay there, while others run on to a barrier or a warp primitive
+  // (a warp's shuffles may take several rounds), until every live thread waits at one.
+  std::vector<char> waiting;
+  size_t nwaiting = 0;
   FiberContext scheduler;
   const Launch* launch = nullptr;
   bool trapped = false;
@@ -61,7 +66,7 @@ struct Block {
 void yield_from(Block* b, size_t linear) {
   const size_t n = b->done.size();
   size_t k = linear + 1;
-  while (k < n && b->done[k]) ++k;
+  while (k < n && (b->done[k] || b->waiting[k])) ++k;
   fiber_switch(b->contexts[linear], k < n && !b->trapped ? b->contexts[k] : b->scheduler);
 }
 
@@ -93,6 +98,8 @@ void rt_sync(ThreadState* self, int line) {
   auto* b = static_cast<Block*>(self->block);
   if (__builtin_expect(b == nullptr, 0)) return no_fibers("__syncthreads");
   if (__builtin_expect(b->checked, 0)) check_barrier(b, self, line);
+  b->waiting[self->linear] = 1;
+  ++b->nwaiting;
   yield_from(b, self->linear);
 }
 
@@ -154,6 +161,9 @@ void run_block_fibers(const Launch& l, ThreadState proto, size_t nthreads) {
   b.threads.assign(nthreads, proto);
   b.contexts.resize(nthreads);
   b.done.assign(nthreads, 0);
+  b.waiting.assign(nthreads, 0);
+  b.nwaiting = 0;
+  b.barrier_line = -1;
   const size_t warps = (nthreads + 31) / 32;
   for (int p = 0; p < 2; ++p) {
     b.lanes[p].assign(warps * 32, 0);
@@ -172,12 +182,19 @@ void run_block_fibers(const Launch& l, ThreadState proto, size_t nthreads) {
     }
   }
   // Each round starts at the first live thread; the threads pass control along (yield_from).
+  // The barrier opens when every live thread waits at it.
   for (b.round = 0; !b.trapped; ++b.round) {
+    const size_t live = size_t(std::count(b.done.begin(), b.done.end(), 0));
+    if (live == 0) break;
+    if (b.nwaiting == live) {
+      std::fill(b.waiting.begin(), b.waiting.end(), 0);
+      b.nwaiting = 0;
+      b.barrier_line = -1;
+    }
     size_t first = 0;
-    while (first < nthreads && b.done[first]) ++first;
+    while (first < nthreads && (b.done[first] || b.waiting[first])) ++first;
     if (first == nthreads) break;
     std::fill(b.live[b.round & 1].begin(), b.live[b.round & 1].end(), 0u);
-    b.barrier_line = -1;
     fiber_switch(b.scheduler, b.contexts[first]);
   }
 }

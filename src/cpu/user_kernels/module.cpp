@@ -70,7 +70,8 @@ struct UserModule::Compiled {
 
 UserModule::UserModule(const ProgramSpec& spec, Compiled compiled)
     : kernel_names_(std::move(compiled.built.kernel_names)),
-      barriers_(compiled.built.scanned.barriers),
+      // Kernels run by regions wait at barriers without fibers.
+      barriers_(compiled.built.scanned.barriers && !compiled.built.scanned.regions),
       checked_(compiled.built.checked),
       from_disk_(compiled.built.from_disk),
       log_(std::move(compiled.built.log)) {

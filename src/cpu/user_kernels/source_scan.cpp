@@ -171,9 +171,137 @@ void check_params(const std::string& c, size_t open, std::vector<Edit>& edits) {
   }
 }
 
+// A non-template __global__ function at global scope, as declared at one place.
+struct KernelDecl {
+  std::string name;
+  size_t head = 0;                     // its first token
+  size_t end = 0;                      // after its body or `;`
+  size_t void_at = std::string::npos;  // its `void` return type
+  // Its body's `{` and `}` (npos: a prototype).
+  size_t body_begin = std::string::npos, body_end = std::string::npos;
+};
+
+// The end of the bracketed range opened at `open` (its matching closer), or npos.
+size_t matching(const std::string& c, size_t open, char opener, char closer) {
+  int depth = 0;
+  for (size_t i = open; i < c.size(); ++i) {
+    depth += c[i] == opener ? 1 : c[i] == closer ? -1 : 0;
+    if (depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// Where each identifier `word` occurs in c[begin, end).
+std::vector<size_t> find_ident(const std::string& c, std::string_view word, size_t begin,
+                               size_t end) {
+  std::vector<size_t> at;
+  for (size_t i = begin; i < end;) {
+    if (!is_ident(c[i])) {
+      ++i;
+      continue;
+    }
+    const size_t b = i;
+    while (i < end && is_ident(c[i])) ++i;
+    if (std::string_view(c).substr(b, i - b) == word) at.push_back(b);
+  }
+  return at;
+}
+
+// The first token of the declaration that starts at `at`: white space and preprocessor lines
+// skipped.
+size_t declaration_head(const std::string& c, size_t at) {
+  for (at = skip_space(c, at); at < c.size() && c[at] == '#'; at = skip_space(c, at)) {
+    while (at < c.size() && c[at] != '\n') at += c[at] == '\\' ? 2 : 1;
+  }
+  return at;
+}
+
+// Whether c[begin, end) holds something that may be a lambda: `]` then `(`, `{` or `mutable`.
+bool may_hold_lambda(const std::string& c, size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    if (c[i] != ']') continue;
+    const size_t j = skip_space(c, i + 1);
+    if (j < end && (c[j] == '(' || c[j] == '{' || c.compare(j, 7, "mutable") == 0)) return true;
+  }
+  return false;
+}
+
+// Each `__shared__ T name[...];` of c[begin, end) (one declarator, no initializer) renamed, with
+// a reference of the old name after it: the reference lives in the coroutine's frame, where
+// the array itself (thread-local) would cost a call per region to find in a dlopen'ed module.
+void shared_references(const std::string& c, size_t begin, size_t end, std::vector<Edit>& edits) {
+  for (size_t at : find_ident(c, "__shared__", begin, end)) {
+    const size_t semi = c.find(';', at);
+    if (semi == std::string::npos || semi >= end) continue;
+    const std::string_view decl = std::string_view(c).substr(at, semi - at);
+    if (decl.find_first_of(",={}()") != std::string_view::npos) continue;
+    size_t before = at;  // `extern __shared__` is the launch's dynamic shared memory
+    while (before > 0 && is_space(c[before - 1])) --before;
+    if (before >= 6 && c.compare(before - 6, 6, "extern") == 0) continue;
+    size_t stop = decl.find('[');
+    if (stop == std::string_view::npos) stop = decl.size();
+    size_t name_end = stop;
+    while (name_end > 10 && is_space(decl[name_end - 1])) --name_end;
+    size_t name_begin = name_end;
+    while (name_begin > 10 && is_ident(decl[name_begin - 1])) --name_begin;
+    if (name_begin == name_end || name_begin <= 10 || !is_space(decl[name_begin - 1])) continue;
+    const std::string name(decl.substr(name_begin, name_end - name_begin));
+    edits.push_back({at + name_begin, at + name_end, "__accel_shared_" + name});
+    edits.push_back({semi + 1, semi + 1, " auto& " + name + " = __accel_shared_" + name + ";"});
+  }
+}
+
+// The edits that make the barrier kernels coroutines (see ScannedSource::regions), or false
+// when the source does not allow it.
+bool region_edits(const std::string& c, const std::vector<KernelDecl>& decls,
+                  std::vector<Edit>& edits) {
+  if (any_ident(c, [](std::string_view w) { return is_barrier_name(w) && w != "__syncthreads"; }))
+    return false;
+  std::vector<std::string> waiting;  // kernels whose body names __syncthreads
+  for (size_t at : find_ident(c, "__syncthreads", 0, c.size())) {
+    const KernelDecl* in = nullptr;
+    for (const KernelDecl& d : decls) {
+      if (d.body_begin != std::string::npos && d.body_begin < at && at < d.body_end) in = &d;
+    }
+    if (!in) return false;  // in a __device__ function, a template, a macro...
+    if (std::find(waiting.begin(), waiting.end(), in->name) == waiting.end())
+      waiting.push_back(in->name);
+  }
+  std::vector<Edit> mine;
+  for (const KernelDecl& d : decls) {
+    if (std::find(waiting.begin(), waiting.end(), d.name) == waiting.end()) continue;
+    if (d.void_at == std::string::npos || d.end == 0) return false;
+    // C++ linkage: GCC names a coroutine's parts after the function, which under C linkage
+    // gives them one symbol. extern "C" (the scanner sees `extern " "`) becomes extern "C++".
+    size_t q = skip_space(c, d.head + 6);
+    if (c.compare(d.head, 6, "extern") == 0 && q < c.size() && c[q] == '"') {
+      q = c.find('"', q + 1);
+      if (q == std::string::npos) return false;
+      mine.push_back({d.head, q + 1, "extern \"C++\" {"});
+    } else {
+      mine.push_back({d.head, d.head, "extern \"C++\" { "});
+    }
+    mine.push_back({d.end, d.end, " }"});
+    mine.push_back({d.void_at, d.void_at + 4, "__accel_task"});
+    if (d.body_begin == std::string::npos) continue;
+    if (may_hold_lambda(c, d.body_begin, d.body_end)) return false;
+    for (size_t r : find_ident(c, "return", d.body_begin, d.body_end))
+      mine.push_back({r, r + 6, "co_return"});
+    shared_references(c, d.body_begin, d.body_end, mine);
+    // The thread's state copied into the frame, and a local `__accel_self` pointing to it that
+    // shadows the thread-local one threadIdx and the others read (found by a call per region
+    // in a dlopen'ed module): a thread's coordinates do not change while it runs.
+    mine.push_back({d.body_begin + 1, d.body_begin + 1,
+                    " const __accel_thread __accel_self_here = *::__accel_self; const "
+                    "__accel_thread* const __accel_self = &__accel_self_here;"});
+  }
+  edits.insert(edits.end(), mine.begin(), mine.end());
+  return !waiting.empty();
+}
+
 }  // namespace
 
-ScannedSource scan_source(const std::string& code, bool checked) {
+ScannedSource scan_source(const std::string& code, bool checked, bool regions_allowed) {
   ScannedSource out;
   const std::string c = code_only(code);
   out.barriers = any_ident(c, is_barrier_name);
@@ -184,6 +312,7 @@ ScannedSource scan_source(const std::string& code, bool checked) {
   size_t opaque_depth = 0;
   std::vector<std::pair<size_t, size_t>> dyn_shared;  // (begin, end) of each declaration
   std::vector<Edit> edits;
+  std::vector<KernelDecl> decls;
   for (size_t i = 0; i < c.size(); ++i) {
     const char ch = c[i];
     if (ch == '{') {
@@ -207,6 +336,8 @@ ScannedSource scan_source(const std::string& code, bool checked) {
       if (any_ident(head, [](std::string_view w) { return w == "template"; })) continue;
       size_t j = i + 10;
       std::string last;
+      KernelDecl decl;
+      for (size_t v : find_ident(c, "void", from, i)) decl.void_at = v;
       while (j < c.size()) {
         if (std::isspace(static_cast<unsigned char>(c[j])) || c[j] == '*' || c[j] == '&') {
           ++j;
@@ -214,6 +345,7 @@ ScannedSource scan_source(const std::string& code, bool checked) {
           const size_t b = j;
           while (j < c.size() && is_ident(c[j])) ++j;
           last = c.substr(b, j - b);
+          if (last == "void") decl.void_at = b;
         } else if (c[j] == '(') {
           if (last == "__launch_bounds__" || last == "__align__" || last == "__attribute__") {
             int depth = 0;
@@ -235,12 +367,28 @@ ScannedSource scan_source(const std::string& code, bool checked) {
         out.kernels.push_back(last);
       }
       if (checked && !last.empty() && j < c.size() && c[j] == '(') check_params(c, j, edits);
+      if (!last.empty() && j < c.size() && c[j] == '(') {
+        decl.name = last;
+        const size_t close = matching(c, j, '(', ')');
+        const size_t body = close == std::string::npos ? close : c.find_first_of("{;", close);
+        if (body != std::string::npos && c[body] == '{') {
+          decl.body_begin = body;
+          decl.body_end = matching(c, body, '{', '}');
+          if (decl.body_end == std::string::npos) decl.body_begin = std::string::npos;
+          if (decl.body_end != std::string::npos) decl.end = decl.body_end + 1;
+        } else if (body != std::string::npos) {
+          decl.end = body + 1;
+        }
+        decl.head = declaration_head(c, start == std::string::npos ? 0 : start + 1);
+        decls.push_back(decl);
+      }
     } else if (c.compare(i, 6, "extern") == 0 && (i == 0 || !is_ident(c[i - 1]))) {
       const SharedDecl d =
           parse_shared_decl(std::string_view(c).substr(i, std::min<size_t>(400, c.size() - i)));
       if (d.length) dyn_shared.emplace_back(i, i + d.length);
     }
   }
+  out.regions = regions_allowed && !checked && out.barriers && region_edits(c, decls, edits);
   // Rewrite the extern __shared__ declarations, keeping the line count (a #define needs lines
   // of its own, so a global one takes the declaration's line and the next).
   for (const auto& [b, e] : dyn_shared) {
@@ -266,8 +414,9 @@ ScannedSource scan_source(const std::string& code, bool checked) {
            "\n#define " + decl.name + " (" + cast + ")\n#line " + std::to_string(line) + "\n"});
     }
   }
-  std::sort(edits.begin(), edits.end(),
-            [](const Edit& x, const Edit& y) { return x.begin < y.begin; });
+  std::sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.begin < y.begin || (x.begin == y.begin && x.end < y.end);
+  });
   out.code.clear();
   size_t at = 0;
   for (const Edit& ed : edits) {

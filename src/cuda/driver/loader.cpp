@@ -57,6 +57,8 @@ std::string version_string(int v) {  // 12040 -> "12.4"
 
 void add_search_dirs(const std::vector<std::string>& dirs) { site_dirs().add(dirs); }
 
+std::vector<std::string> search_dirs() { return site_dirs().get(); }
+
 void compile_only() { compile_only_process = true; }
 
 std::vector<std::string> library_candidates(Library lib) {

@@ -67,6 +67,8 @@ void compile_only();
 // Directories where NVIDIA's pip wheels may hold libraries (site-packages entries); the Python
 // package adds sys.path's site directories before anything is loaded.
 void add_search_dirs(const std::vector<std::string>& dirs);
+// Those directories (then the one accelpy is installed in): where CUDA's headers may be too.
+std::vector<std::string> search_dirs();
 
 // The building blocks, exposed for tests.
 enum class Library { Driver, Nvrtc, Cublas, CublasLt, Cufft, Cusolver };

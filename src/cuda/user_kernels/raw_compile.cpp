@@ -12,6 +12,7 @@
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/jit/kernel_cache_stats.hpp"
+#include "src/cuda/user_kernels/include_search.hpp"
 #include "src/user_kernels/program_cache.hpp"
 #include "src/util/disk_cache.hpp"
 #include "src/util/embedded_headers.hpp"
@@ -49,6 +50,8 @@ std::vector<std::string> nvrtc_options(const ProgramSpec& spec, int cc, bool& cu
   bool has_std = false;
   for (const std::string& o : opts) has_std = has_std || o.rfind("-std", 0) == 0;
   if (spec.with_prelude && !has_std) opts.push_back("-std=c++17");  // the headers need C++17
+  // CUDA's own headers (cuda_fp16.h, ...), which NVRTC lacks, after the user's -I options.
+  for (const std::string& d : cuda_include().dirs) opts.push_back("-I" + d);
   return opts;
 }
 
@@ -170,6 +173,7 @@ ProgramImage compile_user_program(const ProgramSpec& spec, int cc) {
                       "):\n" + out.log;
     if (!msg.empty() && msg.back() != '\n') msg += "\n";
     if (!excerpt.empty()) msg += "in the source:\n" + excerpt;
+    msg += missing_header_hint(out.log, cuda_include(), nv->major, nv->minor);
     msg += "options:";
     for (const std::string& o : opts) msg += " " + o;
     throw CompileError(msg, out.log, spec.name, excerpt);
