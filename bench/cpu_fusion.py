@@ -8,6 +8,7 @@ runs) is printed beside it, since the machine may be shared.
 """
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -16,31 +17,9 @@ import numpy as np
 
 import accelpy as ap
 
-
-def black_scholes(xp, S, X, T, R=0.02, V=0.30):
-    def cnd(d):
-        k = 1.0 / (1.0 + 0.2316419 * xp.abs(d))
-        ret = 0.3989422804014327 * xp.exp(-0.5 * d * d) * (k * (0.31938153 + k * (
-            -0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))
-        return xp.where(d > 0, 1.0 - ret, ret)
-
-    sqrt_t = xp.sqrt(T)
-    d1 = (xp.log(S / X) + (R + 0.5 * V * V) * T) / (V * sqrt_t)
-    d2 = d1 - V * sqrt_t
-    c1, c2 = cnd(d1), cnd(d2)
-    exp_rt = xp.exp(-R * T)
-    return S * c1 - X * exp_rt * c2, X * exp_rt * (1.0 - c2) - S * (1.0 - c1)
-
-
-def softmax(xp, x):
-    e = xp.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def layer_norm(xp, x, g, b):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / xp.sqrt(var + 1e-5) * g + b
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests", "python"))
+from fusion_programs import black_scholes, layer_norm, softmax  # noqa: E402
 
 
 def times(fn, repeat, warmup=2):

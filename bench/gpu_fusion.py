@@ -1,7 +1,8 @@
-"""GPU benchmarks of automatic fusion (issue 4): expressions over several arrays against CuPy
+"""GPU benchmarks of automatic fusion: expressions over several arrays against CuPy
 (eager and cupy.fuse) and PyTorch (eager and torch.compile), and the first use of a fused
 expression never seen before. Imported by bench/gpu.py, which times and reports them."""
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,10 @@ from gpu_timing import (
 )
 
 import accelpy as ap
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "tests", "python"))
+import fusion_programs  # noqa: E402  (the programs the fusion tests check)
 
 
 def _expr_abcde(xp, a, b, c, d, e):
@@ -49,21 +54,9 @@ def _expr_kept_sumsq(xp, a, b):
     return t, (t * t).sum()
 
 
-def _expr_black_scholes(xp, S, X, T, R=0.02, V=0.30):
-    """The CUDA sample's Black-Scholes: call and put from one pass, sharing sqrt(T), d1, d2,
-    exp(-R*T) and each CND (a polynomial approximation with a `where`)."""
-    def cnd(d):
-        k = 1.0 / (1.0 + 0.2316419 * xp.abs(d))
-        ret = 0.3989422804014327 * xp.exp(-0.5 * d * d) * (k * (0.31938153 + k * (
-            -0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))
-        return xp.where(d > 0, 1.0 - ret, ret)
-
-    sqrt_t = xp.sqrt(T)
-    d1 = (xp.log(S / X) + (R + 0.5 * V * V) * T) / (V * sqrt_t)
-    d2 = d1 - V * sqrt_t
-    c1, c2 = cnd(d1), cnd(d2)
-    exp_rt = xp.exp(-R * T)
-    return S * c1 - X * exp_rt * c2, X * exp_rt * (1.0 - c2) - S * (1.0 - c1)
+def _expr_black_scholes(xp, S, X, T):
+    """The CUDA sample's Black-Scholes: call and put from one pass (fusion_programs.py)."""
+    return fusion_programs.black_scholes(xp, S, X, T)
 
 
 # Prices, strikes and years as the sample draws them.
@@ -73,8 +66,7 @@ _expr_black_scholes.inputs = lambda rng, n: [
 
 def _expr_softmax(xp, x):
     """Row softmax: the max, exp(x - max), and its sum, broadcast back over each row."""
-    e = xp.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    return fusion_programs.softmax(xp, x)
 
 
 # 8192 rows of n / 8192 float32 (8192 x 8192 at 2^26).
@@ -86,9 +78,7 @@ _expr_softmax.torch_library = lambda x: torch.softmax(x, -1)
 
 def _expr_layer_norm(xp, x, g, b):
     """Layer norm: the mean, the centred variance, then scale and shift per column."""
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return (x - mean) / xp.sqrt(var + 1e-5) * g + b
+    return fusion_programs.layer_norm(xp, x, g, b)
 
 
 # 8192 rows of n / 16384 float32 (8192 x 4096 at 2^26), a scale and a shift per column.

@@ -47,6 +47,23 @@ def rng(request):
     return np.random.default_rng(seed)
 
 
+
+@pytest.fixture
+def fused():
+    """Automatic fusion on for the test (ACCELPY_FUSION may have turned it off), then restored."""
+    was = ap._core._fusion_enabled()
+    ap._core._set_fusion(True)
+    yield
+    ap._core._set_fusion(was)
+
+
+@pytest.fixture
+def stats(device, fused):
+    """Fusion's counters (and the plan cache) since the test started, on the test's device."""
+    ap.fusion.reset_stats()
+    return ap.fusion.stats
+
+
 def pytest_runtest_setup(item):
     """Tests marked `cuda` need a GPU: skipped, with the reason, without one."""
     if item.get_closest_marker("cuda") is not None and not ap.cuda.is_available():

@@ -240,3 +240,13 @@ def builtin_exception_type(exc):
     if isinstance(exc, np.exceptions.AxisError):
         return np.exceptions.AxisError
     return next(t for t in type(exc).__mro__ if t.__module__ == "builtins")
+
+
+def with_fusion(enabled, fn):
+    """fn() with automatic fusion on or off, restored afterwards."""
+    was = ap._core._fusion_enabled()
+    ap._core._set_fusion(enabled)
+    try:
+        return fn()
+    finally:
+        ap._core._set_fusion(was)

@@ -19,16 +19,6 @@ from helpers import assert_matches, sum_atol
 core = ap._core
 
 
-@pytest.fixture
-def stats(device):
-    """Counters since the test started, on the test's device; fusion on, restored afterwards."""
-    was = core._fusion_enabled()
-    core._set_fusion(True)
-    ap.fusion.reset_stats()
-    yield ap.fusion.stats
-    core._set_fusion(was)
-
-
 def arrays(rng, *shapes, dtype=np.float64):
     nps = [rng.uniform(-2, 2, s).astype(dtype) for s in shapes]
     return nps, [ap.asarray(n.copy()) for n in nps]

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import assert_matches
+from helpers import assert_matches, with_fusion
 
 core = ap._core
 
@@ -98,15 +98,6 @@ def tolerance(e, single=False, magnitude=1.0):
         # ~32 float32 ulps of the largest value: what survives cancellation.
         return dict(rtol=2e-4, atol=max(2e-4 * scale, 4e-6 * magnitude))
     return dict(rtol=1e-9, atol=1e-9 * max(scale, magnitude))
-
-
-def with_fusion(enabled, fn):
-    was = core._fusion_enabled()
-    core._set_fusion(enabled)
-    try:
-        return fn()
-    finally:
-        core._set_fusion(was)
 
 
 def has_float32(start, ops):

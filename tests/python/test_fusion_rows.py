@@ -10,23 +10,8 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import assert_matches
-
-core = ap._core
-
-
-def with_fusion(enabled, fn):
-    was = core._fusion_enabled()
-    core._set_fusion(enabled)
-    try:
-        return fn()
-    finally:
-        core._set_fusion(was)
-
-
-def softmax(xp, x, axis):
-    e = xp.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+from fusion_programs import softmax
+from helpers import assert_matches, with_fusion
 
 
 def log_softmax(xp, x, axis):

@@ -13,16 +13,6 @@ from helpers import assert_matches
 core = ap._core
 
 
-@pytest.fixture
-def stats(device):
-    """Counters (and the plan cache) since the test started; fusion on, restored afterwards."""
-    was = core._fusion_enabled()
-    core._set_fusion(True)
-    ap.fusion.reset_stats()
-    yield ap.fusion.stats
-    core._set_fusion(was)
-
-
 def cache(stats):
     s = stats()
     return s["plan_cache_hits"], s["plan_cache_misses"]
