@@ -1,5 +1,6 @@
-"""The package's layout: every public name is where docs/api-map.md says, and the modules import
-each other downward only (no circles, nothing importing the package from inside it)."""
+"""The package's layout: every public name is where docs/api-map.md (and
+api-map-submodules.md) says, and the modules import each other downward only (no circles,
+nothing importing the package from inside it)."""
 
 import ast
 import os
@@ -11,7 +12,7 @@ import pytest
 import accelpy as ap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MAP = os.path.join(ROOT, "docs", "api-map.md")
+MAPS = [os.path.join(ROOT, "docs", name) for name in ("api-map.md", "api-map-submodules.md")]
 PACKAGE = os.path.dirname(ap.__file__)
 # The command-line tools (`python -m accelpy demo|bench|info`): programs using the package, run
 # by __main__ and imported by nothing inside it.
@@ -20,11 +21,12 @@ TOOLS = {"__main__", "_bench", "_demo", "_info"}
 
 def _map_rows():
     rows = {}
-    with open(MAP) as f:
-        for line in f:
-            m = re.match(r"\|\s*`([\w.]+)`\s*\|\s*`([\w.]+)`\s*\|\s*(\w+)", line)
-            if m:
-                rows[m.group(1)] = (m.group(2), m.group(3))
+    for path in MAPS:
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"\|\s*`([\w.]+)`\s*\|\s*`([\w.]+)`\s*\|\s*(\w+)", line)
+                if m:
+                    rows[m.group(1)] = (m.group(2), m.group(3))
     return rows
 
 
