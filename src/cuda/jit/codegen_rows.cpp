@@ -236,7 +236,13 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
               : "(const " + ns + "::Params p) {\n";
   out += "extern \"C\" __global__ void __launch_bounds__(" + str(threads) + ") " + name + sig;
   out += "  using namespace " + ns + ";\n";
-  const int slots = p.by_column ? 32 * kColumnLanes : 32 + int(p.block[0]) / p.tpo;
+  // by_column: accel_col_allreduce's 32 x kColumnLanes accumulators, reused by every reduction
+  // (it synchronises before and after); else each reduction's own warp partials
+  // (accel_row_allreduce), so that one block-wide sync per reduction suffices.
+  int reductions = 0;
+  for (int k = 0; k < n; ++k) reductions += s.pass_of[k] >= 0;
+  const int warps = std::max(1, int(p.block[0]) / 32);
+  const int slots = p.by_column ? 32 * kColumnLanes : std::max(1, reductions) * warps;
   out += "  __shared__ alignas(16) unsigned char smraw[" + str(slots) + " * sizeof(AccU)];\n";
   if (p.by_column) {
     out += "  const int lane = threadIdx.y;\n";
@@ -300,6 +306,7 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
     return l + emit_body(p, n, 0, "p.s", &s.steps[q]) + tail + close_loop;
   };
   out += row_steps(0);
+  int reduction = 0;  // the reductions emitted so far: each one's region of smraw
   for (int q = 0; q < s.passes; ++q) {
     std::string fold;
     for (int k = 0; k < n; ++k) {
@@ -317,9 +324,12 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
       const std::string ks = str(k), red = "Red" + ks;
       const std::string all = p.by_column ? "accel_col_allreduce<" + red + ">"
                                           : "accel_row_allreduce<" + red + ", TPO>";
+      const std::string region =
+          p.by_column ? "smraw"
+                      : "smraw + " + str(int64_t(reduction++) * warps) + " * sizeof(AccU)";
       out += std::string("  const ") + ctype(g.steps[k].node->dtype) + " v" + ks +
              " = accel::cast<" + ctype(g.steps[k].node->dtype) + ">(" + red + "::result(" + all +
-             "(a" + ks + ", reinterpret_cast<" + red + "::Acc*>(smraw))));\n";
+             "(a" + ks + ", reinterpret_cast<" + red + "::Acc*>(" + region + "))));\n";
     }
     out += row_steps(q + 1);
   }
