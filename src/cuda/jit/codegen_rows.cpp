@@ -13,7 +13,7 @@
 // Mapping, chosen per layout so that warps read memory coalesced:
 //   - reduced axes fastest in memory (softmax over the last axis): a team is `tpo` neighbouring
 //     lanes of threadIdx.x, thread `lane` reading r = lane, lane + tpo, ... of the row. When the
-//     row fits (at most kRowElementsPerThread elements per thread and kRowRegisterWords registers
+//     row fits (at most kMaxRowElementsPerThread elements per thread, kRowRegisterWords registers
 //     for the inputs read by several passes; torch inductor's persistent reductions decide alike),
 //     each thread loads its elements once into registers (`ept` per thread, unrolled) and every
 //     pass reads them there: one read of the input. Such rows move 16-byte vectors where the
@@ -35,10 +35,17 @@ namespace accel::cuda::detail {
 namespace {
 
 // Elements of a row one thread keeps in registers, and the 32-bit registers those may take.
+// Rows up to kRowThreads * kRowElementsPerThread get 16 elements per thread (4 vectors of
+// float32); longer ones up to kMaxRowElementsPerThread on kRowThreads threads, as inductor's
+// persistent reductions give such rows 8 warps: more loads in flight per thread, fewer warp
+// partials per reduction.
 constexpr int kRowElementsPerThread = 16;
+constexpr int kMaxRowElementsPerThread = 32;
+constexpr int kRowThreads = 256;
 constexpr int kRowRegisterWords = 64;
 constexpr int kMaxRowThreads = 1024;
 constexpr int kColumnLanes = 8;  // by_column: threads per row (blockDim.y)
+// Rows of at most kRowsInRegisters elements (the backend's long_row) are kept in registers.
 static_assert(int64_t(kRowElementsPerThread) * kMaxRowThreads == kRowsInRegisters);
 
 bool reduces(const Step& st) { return op_class(st.node->op) == OpClass::Reduction; }
@@ -193,13 +200,17 @@ void plan_rows(const Group& g, KernelPlan& p) {
   for (size_t j = 0; j < g.inputs.size(); ++j) {
     if (s.cached[j]) words += (int64_t(itemsize(g.inputs[j].dtype())) + 3) / 4;
   }
-  p.tpo = pow2_ceil((R + kRowElementsPerThread - 1) / kRowElementsPerThread, kMaxRowThreads);
+  p.tpo = std::min(
+      pow2_ceil((R + kRowElementsPerThread - 1) / kRowElementsPerThread, kMaxRowThreads),
+      std::max(kRowThreads, pow2_ceil((R + kMaxRowElementsPerThread - 1) / kMaxRowElementsPerThread,
+                                      kMaxRowThreads)));
   p.ept = 0;
   for (int tpo = p.tpo; tpo <= kMaxRowThreads; tpo *= 2) {
     const int64_t per_thread = (R + tpo - 1) / tpo;
-    if (per_thread <= kRowElementsPerThread && per_thread * words <= kRowRegisterWords) {
+    if (R <= kRowsInRegisters && per_thread <= kMaxRowElementsPerThread &&
+        per_thread * words <= kRowRegisterWords) {
       p.tpo = tpo;
-      p.ept = pow2_ceil(std::max<int64_t>(per_thread, 1), kRowElementsPerThread);
+      p.ept = pow2_ceil(std::max<int64_t>(per_thread, 1), kMaxRowElementsPerThread);
       break;
     }
   }

@@ -126,6 +126,26 @@ TEST(CudaCodegen, RowKernelsInRegistersUseVectorAccesses) {
   b.compile();
 }
 
+// Rows up to 4096 elements: 16 per thread; longer ones 32 per thread on 256 threads while the
+// registers allow, more threads beyond; rows over kRowsInRegisters are looped over.
+TEST(CudaCodegen, RowThreadsPerRowByLength) {
+  Batch b;
+  const struct {
+    DType dt;
+    int64_t n;
+    int tpo, ept;
+  } cases[] = {{DType::Float32, 4096, 256, 16},  {DType::Float32, 8192, 256, 32},
+               {DType::Float32, 6000, 256, 32},  {DType::Float32, 16384, 512, 32},
+               {DType::Float64, 8192, 256, 32},  {DType::Float32, 1000, 64, 16},
+               {DType::Float32, 16500, 1024, 0}, {DType::Float32, 40000, 1024, 0}};
+  for (const auto& c : cases) {
+    auto g = shifted_rows(b, c.dt, {64, c.n}, {});
+    const KernelPlan plan = make_plan(*g, h100());
+    EXPECT_EQ(plan.tpo, c.tpo) << c.n;
+    EXPECT_EQ(plan.ept, c.ept) << c.n;
+  }
+}
+
 TEST(CudaCodegen, RowKernelKeysIgnoreRowCountsButNotTheMapping) {
   Batch b;
   auto short_rows = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {100, 4096});
