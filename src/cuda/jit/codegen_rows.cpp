@@ -13,10 +13,12 @@
 // Mapping, chosen per layout so that warps read memory coalesced:
 //   - reduced axes fastest in memory (softmax over the last axis): a team is `tpo` neighbouring
 //     lanes of threadIdx.x, thread `lane` reading r = lane, lane + tpo, ... of the row. When the
-//     row fits (at most kRowElementsPerThread elements per thread and kRowRegisterWords registers
+//     row fits (at most kMaxRowElementsPerThread elements per thread, kRowRegisterWords registers
 //     for the inputs read by several passes; torch inductor's persistent reductions decide alike),
 //     each thread loads its elements once into registers (`ept` per thread, unrolled) and every
-//     pass reads them there: one read of the input. Longer rows loop over the row in every
+//     pass reads them there: one read of the input. Such rows move 16-byte vectors where the
+//     operand's row is contiguous and aligned: a thread's elements are then chunks of `vec`
+//     neighbours, chunk c at (c * tpo + lane) * vec. Longer rows loop over the row in every
 //     pass, re-reading the input from global memory: still one launch, no intermediate written.
 //   - a kept axis fastest (x - x.max(0) on a C array): a 32 x 8 block holds 32 neighbouring rows,
 //     threadIdx.x the row, the 8 threads of a column its team; each warp reads 32 neighbouring
@@ -33,10 +35,17 @@ namespace accel::cuda::detail {
 namespace {
 
 // Elements of a row one thread keeps in registers, and the 32-bit registers those may take.
+// Rows up to kRowThreads * kRowElementsPerThread get 16 elements per thread (4 vectors of
+// float32); longer ones up to kMaxRowElementsPerThread on kRowThreads threads, as inductor's
+// persistent reductions give such rows 8 warps: more loads in flight per thread, fewer warp
+// partials per reduction.
 constexpr int kRowElementsPerThread = 16;
+constexpr int kMaxRowElementsPerThread = 32;
+constexpr int kRowThreads = 256;
 constexpr int kRowRegisterWords = 64;
 constexpr int kMaxRowThreads = 1024;
 constexpr int kColumnLanes = 8;  // by_column: threads per row (blockDim.y)
+// Rows of at most kRowsInRegisters elements (the backend's long_row) are kept in registers.
 static_assert(int64_t(kRowElementsPerThread) * kMaxRowThreads == kRowsInRegisters);
 
 bool reduces(const Step& st) { return op_class(st.node->op) == OpClass::Reduction; }
@@ -191,15 +200,32 @@ void plan_rows(const Group& g, KernelPlan& p) {
   for (size_t j = 0; j < g.inputs.size(); ++j) {
     if (s.cached[j]) words += (int64_t(itemsize(g.inputs[j].dtype())) + 3) / 4;
   }
-  p.tpo = pow2_ceil((R + kRowElementsPerThread - 1) / kRowElementsPerThread, kMaxRowThreads);
+  p.tpo = std::min(
+      pow2_ceil((R + kRowElementsPerThread - 1) / kRowElementsPerThread, kMaxRowThreads),
+      std::max(kRowThreads, pow2_ceil((R + kMaxRowElementsPerThread - 1) / kMaxRowElementsPerThread,
+                                      kMaxRowThreads)));
   p.ept = 0;
   for (int tpo = p.tpo; tpo <= kMaxRowThreads; tpo *= 2) {
     const int64_t per_thread = (R + tpo - 1) / tpo;
-    if (per_thread <= kRowElementsPerThread && per_thread * words <= kRowRegisterWords) {
+    if (R <= kRowsInRegisters && per_thread <= kMaxRowElementsPerThread &&
+        per_thread * words <= kRowRegisterWords) {
       p.tpo = tpo;
-      p.ept = pow2_ceil(std::max<int64_t>(per_thread, 1), kRowElementsPerThread);
+      p.ept = pow2_ceil(std::max<int64_t>(per_thread, 1), kMaxRowElementsPerThread);
       break;
     }
+  }
+  // 16-byte accesses of the per-element operands' rows, when they are in registers and one
+  // dimension (rows_kernel checks contiguity and alignment per row).
+  if (p.ept > 0 && p.rshape.size() == 1) {
+    size_t max_item = 1;
+    for (size_t j = 0; j < g.inputs.size(); ++j) {
+      if (!g.row_inputs[j]) max_item = std::max(max_item, itemsize(g.inputs[j].dtype()));
+    }
+    for (const GroupOutput& out : g.outputs) {
+      if (!g.steps[out.step].per_row) max_item = std::max(max_item, itemsize(out.dest.dtype()));
+    }
+    p.vec = std::min(int(16 / max_item), p.ept);
+    if (p.vec < 2) p.vec = 1;
   }
   p.block[0] = unsigned(std::max(p.tpo, kBlockThreads));
   const int64_t rows_per_block = p.block[0] / p.tpo;
@@ -236,7 +262,13 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
               : "(const " + ns + "::Params p) {\n";
   out += "extern \"C\" __global__ void __launch_bounds__(" + str(threads) + ") " + name + sig;
   out += "  using namespace " + ns + ";\n";
-  const int slots = p.by_column ? 32 * kColumnLanes : 32 + int(p.block[0]) / p.tpo;
+  // by_column: accel_col_allreduce's 32 x kColumnLanes accumulators, reused by every reduction
+  // (it synchronises before and after); else each reduction's own warp partials
+  // (accel_row_allreduce), so that one block-wide sync per reduction suffices.
+  int reductions = 0;
+  for (int k = 0; k < n; ++k) reductions += s.pass_of[k] >= 0;
+  const int warps = std::max(1, int(p.block[0]) / 32);
+  const int slots = p.by_column ? 32 * kColumnLanes : std::max(1, reductions) * warps;
   out += "  __shared__ alignas(16) unsigned char smraw[" + str(slots) + " * sizeof(AccU)];\n";
   if (p.by_column) {
     out += "  const int lane = threadIdx.y;\n";
@@ -262,21 +294,70 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
   auto load = [&](size_t j) {
     return "p.in" + str(j) + "[ko" + str(j) + " + " + emit_dot("c", "ir" + str(j), rd) + "]";
   };
+  // Vector path (vec > 1, rows in registers, one reduced dimension): thread `lane` owns chunks
+  // of V neighbouring elements, r = ((e / V) * TPO + lane) * V + e % V, so each chunk is one
+  // 16-byte access where the operand's row is contiguous and 16-byte aligned (checked per
+  // operand and row at run time; a chunk past the row's end or a strided or misaligned row takes
+  // V scalar accesses in the same order).
+  const int V = persistent ? p.vec : 1;
+  const std::string Vs = str(V);
+  auto vtype = [&](DType t) { return "accel_vec<" + std::string(ctype(t)) + ", " + Vs + ">"; };
   auto open_loop = [&] {
-    std::string l = persistent ? "#pragma unroll\n  for (int e = 0; e < EPT; ++e) {\n"
-                                 "    const IDX r = lane + (IDX)e * TPO;\n    if (r < R) {\n"
-                               : "  for (IDX r = lane; r < R; r += TPO) {\n";
+    std::string l;
+    if (V > 1) {
+      l = "#pragma unroll\n    for (int i = 0; i < V; ++i) {\n      const int e = e0 + i;\n"
+          "      const IDX r = r0 + i;\n      if (r < R) {\n";
+    } else {
+      l = persistent ? "#pragma unroll\n  for (int e = 0; e < EPT; ++e) {\n"
+                       "    const IDX r = lane + (IDX)e * TPO;\n    if (r < R) {\n"
+                     : "  for (IDX r = lane; r < R; r += TPO) {\n";
+    }
     return l + emit_coords("r", "rshape", rd, "c");
   };
-  const std::string close_loop = persistent ? "    }\n  }\n" : "  }\n";
+  const std::string close_loop = V > 1 ? "      }\n    }\n" : persistent ? "    }\n  }\n" : "  }\n";
+  const std::string open_chunk =
+      "#pragma unroll\n  for (int e0 = 0; e0 < EPT; e0 += V) {\n"
+      "    const IDX r0 = ((IDX)(e0 / V) * TPO + lane) * V;\n"
+      "    const bool whole = r0 + V <= R;\n";
+  // Loads input j's chunk into `dst` (an array of V).
+  auto load_chunk = [&](size_t j, const std::string& dst) {
+    const std::string js = str(j), VT = vtype(p.inputs[j].dtype);
+    return "    if (whole && vi" + js + ") {\n      const " + VT + " t = *reinterpret_cast<const " +
+           VT + "*>(p.in" + js + " + ko" + js + " + r0);\n#pragma unroll\n" +
+           "      for (int i = 0; i < V; ++i) " + dst + "[i] = t.v[i];\n    } else {\n" +
+           "#pragma unroll\n      for (int i = 0; i < V; ++i) {\n" + "        if (r0 + i < R) " +
+           dst + "[i] = p.in" + js + "[ko" + js + " + (r0 + i) * p.ir" + js +
+           "[0]];\n      }\n    }\n";
+  };
+  if (V > 1) {
+    out += "  enum : int { V = " + Vs + " };\n";
+    auto aligned = [&](const std::string& ptr, const std::string& stride, DType t) {
+      return " = " + stride + " == 1 && reinterpret_cast<unsigned long long>(" + ptr +
+             ") % sizeof(" + vtype(t) + ") == 0;\n";
+    };
+    for (size_t j = 0; j < p.inputs.size(); ++j) {
+      if (g.row_inputs[j]) continue;
+      const std::string js = str(j);
+      out += "  const bool vi" + js +
+             aligned("p.in" + js + " + ko" + js, "p.ir" + js + "[0]", p.inputs[j].dtype);
+    }
+    for (size_t j = 0; j < p.outputs.size(); ++j) {
+      if (g.steps[g.outputs[j].step].per_row) continue;
+      const std::string js = str(j);
+      out += "  const bool vo" + js +
+             aligned("p.out" + js + " + oo" + js, "p.or" + js + "[0]", p.outputs[j].dtype);
+    }
+  }
   if (persistent) {
     std::string loads;
     for (size_t j = 0; j < p.inputs.size(); ++j) {
       if (!s.cached[j]) continue;
       out += std::string("  ") + ctype(p.inputs[j].dtype) + " xc" + str(j) + "[EPT];\n";
-      loads += "    xc" + str(j) + "[e] = " + load(j) + ";\n";
+      loads += V > 1 ? load_chunk(j, "(xc" + str(j) + " + e0)")
+                     : "    xc" + str(j) + "[e] = " + load(j) + ";\n";
     }
-    if (!loads.empty()) out += open_loop() + loads + close_loop;
+    if (!loads.empty())
+      out += V > 1 ? open_chunk + loads + "  }\n" : open_loop() + loads + close_loop;
   }
   // The per-row elementwise steps readable from pass q on.
   auto row_steps = [&](int q) {
@@ -290,16 +371,36 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
     }
     return any ? emit_body(p, n, 0, "p.s", &only) : std::string();
   };
-  auto element_loop = [&](int q, const std::string& tail) {
-    std::string l = open_loop();
+  // Pass q over the thread's elements, `tail` run for each; `chunk_end` after each chunk of V.
+  auto element_loop = [&](int q, const std::string& tail, const std::string& chunk_end) {
+    std::string l;
+    if (V > 1) {
+      l = open_chunk;
+      for (size_t j = 0; j < p.inputs.size(); ++j) {
+        if (!s.inputs[q][j] || s.cached[j]) continue;
+        l += "    " + std::string(ctype(p.inputs[j].dtype)) + " xv" + str(j) + "[V];\n" +
+             load_chunk(j, "xv" + str(j));
+      }
+      for (size_t j = 0; j < p.outputs.size(); ++j) {
+        if (q == s.passes && !g.steps[g.outputs[j].step].per_row)
+          l += "    " + vtype(p.outputs[j].dtype) + " yv" + str(j) + ";\n";
+      }
+    }
+    l += open_loop();
     for (size_t j = 0; j < p.inputs.size(); ++j) {
       if (!s.inputs[q][j]) continue;
-      l += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + str(j) + " = " +
-           (persistent && s.cached[j] ? "xc" + str(j) + "[e]" : load(j)) + ";\n";
+      const std::string js = str(j);
+      l += std::string("    const ") + ctype(p.inputs[j].dtype) + " x" + js + " = " +
+           (persistent && s.cached[j] ? "xc" + js + "[e]"
+            : V > 1                   ? "xv" + js + "[i]"
+                                      : load(j)) +
+           ";\n";
     }
-    return l + emit_body(p, n, 0, "p.s", &s.steps[q]) + tail + close_loop;
+    l += emit_body(p, n, 0, "p.s", &s.steps[q]) + tail + close_loop;
+    return V > 1 ? l + chunk_end + "  }\n" : l;
   };
   out += row_steps(0);
+  int reduction = 0;  // the reductions emitted so far: each one's region of smraw
   for (int q = 0; q < s.passes; ++q) {
     std::string fold;
     for (int k = 0; k < n; ++k) {
@@ -311,26 +412,39 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
               " u = " + arg_expr(g, g.steps[k].args[0], first_scalar[k]) + ";\n      a" + ks +
               " = " + red + "::combine(a" + ks + ", " + red + "::lift(u, (long long)r));\n    }\n";
     }
-    out += element_loop(q, fold);
+    out += element_loop(q, fold, "");
     for (int k = 0; k < n; ++k) {
       if (s.pass_of[k] != q) continue;
       const std::string ks = str(k), red = "Red" + ks;
       const std::string all = p.by_column ? "accel_col_allreduce<" + red + ">"
                                           : "accel_row_allreduce<" + red + ", TPO>";
+      const std::string region =
+          p.by_column ? "smraw"
+                      : "smraw + " + str(int64_t(reduction++) * warps) + " * sizeof(AccU)";
       out += std::string("  const ") + ctype(g.steps[k].node->dtype) + " v" + ks +
              " = accel::cast<" + ctype(g.steps[k].node->dtype) + ">(" + red + "::result(" + all +
-             "(a" + ks + ", reinterpret_cast<" + red + "::Acc*>(smraw))));\n";
+             "(a" + ks + ", reinterpret_cast<" + red + "::Acc*>(" + region + "))));\n";
     }
     out += row_steps(q + 1);
   }
-  std::string stores;
+  std::string stores, vector_stores;
   for (size_t j = 0; j < p.outputs.size(); ++j) {
     const int k = g.outputs[j].step;
     if (g.steps[k].per_row) continue;
-    stores += "    p.out" + str(j) + "[oo" + str(j) + " + " + emit_dot("c", "or" + str(j), rd) +
-              "] = v" + str(k) + ";\n";
+    const std::string js = str(j);
+    if (V == 1) {
+      stores += "    p.out" + js + "[oo" + js + " + " + emit_dot("c", "or" + js, rd) + "] = v" +
+                str(k) + ";\n";
+      continue;
+    }
+    stores += "    yv" + js + ".v[i] = v" + str(k) + ";\n";
+    vector_stores +=
+        "    if (whole && vo" + js + ") {\n      *reinterpret_cast<" + vtype(p.outputs[j].dtype) +
+        "*>(p.out" + js + " + oo" + js + " + r0) = yv" + js + ";\n    } else {\n#pragma unroll\n" +
+        "      for (int i = 0; i < V; ++i) {\n        if (r0 + i < R) p.out" + js + "[oo" + js +
+        " + (r0 + i) * p.or" + js + "[0]] = yv" + js + ".v[i];\n      }\n    }\n";
   }
-  if (!stores.empty()) out += element_loop(s.passes, stores);
+  if (!stores.empty()) out += element_loop(s.passes, stores, vector_stores);
   std::string row_stores;
   for (size_t j = 0; j < p.outputs.size(); ++j) {
     const int k = g.outputs[j].step;

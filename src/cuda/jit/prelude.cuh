@@ -47,10 +47,6 @@ __device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Ac
   }
   return a;
 }
-// Every thread of an aligned group of TPO lanes (a power of two up to the block, threadIdx.x
-// only) gets the group's combined accumulator: accel_group_reduce's tree, then the group's first
-// thread's result broadcast (a shuffle within a warp, else shared memory). `sm` holds 32 + the
-// block's groups accumulators. Row kernels: one group of lanes per row.
 template <class A>
 __device__ __forceinline__ A accel_shfl_idx(A a, int src) {
   constexpr int W = (int(sizeof(A)) + 3) / 4;
@@ -67,16 +63,34 @@ __device__ __forceinline__ A accel_shfl_idx(A a, int src) {
   for (int i = 0; i < int(sizeof(A)); ++i) o[i] = dst[i];
   return out;
 }
+// Every thread of an aligned group of TPO lanes (a power of two up to the block, threadIdx.x
+// only) gets the group's combined accumulator, in accel_group_reduce's tree: a shuffle tree in
+// each warp; a group within a warp then broadcasts its first lane's result by shuffle, a group
+// of several warps has each warp's first lane write its partial to `sm` (blockDim.x / 32
+// accumulators, this call's own: no later call writes them, so one block-wide sync suffices)
+// and every thread combines its group's partials in warp order itself, with the same bits as
+// the first thread would. Row kernels: one group of lanes per row.
 template <class Red, int TPO>
 __device__ __forceinline__ typename Red::Acc accel_row_allreduce(typename Red::Acc a,
                                                                  typename Red::Acc* sm) {
-  if (TPO == 1) return a;
-  a = accel_group_reduce<Red>(a, TPO, sm);
-  if (TPO <= 32) return accel_shfl_idx(a, int(threadIdx.x & 31) & ~(TPO - 1));
-  // The sync inside accel_group_reduce orders these writes after the last call's reads.
-  if ((threadIdx.x & (TPO - 1)) == 0) sm[32 + threadIdx.x / TPO] = a;
-  __syncthreads();
-  return sm[32 + threadIdx.x / TPO];
+  if constexpr (TPO == 1) {
+    return a;
+  } else {
+    constexpr int W = TPO < 32 ? TPO : 32;
+#pragma unroll
+    for (int off = W >> 1; off > 0; off >>= 1) a = Red::combine(a, accel_shfl_down(a, off));
+    if constexpr (TPO <= 32) {
+      return accel_shfl_idx(a, int(threadIdx.x & 31) & ~(TPO - 1));
+    } else {
+      if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;
+      __syncthreads();
+      const int first = int(threadIdx.x / TPO) * (TPO / 32);
+      a = sm[first];
+#pragma unroll
+      for (int k = 1; k < TPO / 32; ++k) a = Red::combine(a, sm[first + k]);
+      return a;
+    }
+  }
 }
 // A 32 x blockDim.y block where the blockDim.y threads of each column share an output: their
 // accumulators combined into row 0, in row order (`sm`: 32 * blockDim.y accumulators).

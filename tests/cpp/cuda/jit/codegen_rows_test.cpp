@@ -73,6 +73,79 @@ TEST(CudaCodegen, RowKernelsEveryReducerDtypeAndMapping) {
   b.compile();
 }
 
+// x - sum(x) + w over the last axis, w broadcast over the rows (read by the last pass only)
+// and x possibly with a strided row: the vector path's cached, uncached and written operands.
+std::unique_ptr<Group> shifted_rows(Batch& b, DType dt, Shape shape, Strides x_strides) {
+  auto g = std::make_unique<Group>();
+  g->device = Device::cuda(0);
+  g->kind = Group::Kind::Rows;
+  g->shape = shape;
+  g->row_axes = 2;
+  g->inputs = {fake(dt, shape, x_strides), fake(dt, shape, {0, 1})};
+  g->row_inputs = {0, 0};
+  NodeParams p;
+  p.axes = 2;
+  Node* reduce = b.node(OpKind::Sum, dt, {shape[0]}, {}, p);
+  reduce->compute = dt;
+  g->steps.push_back({reduce, {{StepArg::Input, 0}}, true});
+  g->steps.push_back(
+      {b.node(OpKind::Subtract, dt, shape), {{StepArg::Input, 0}, {StepArg::Step, 0}}, false});
+  g->steps.push_back(
+      {b.node(OpKind::Add, dt, shape), {{StepArg::Step, 1}, {StepArg::Input, 1}}, false});
+  g->outputs.push_back({2, fake(dt, shape)});
+  return g;
+}
+
+TEST(CudaCodegen, RowKernelsInRegistersUseVectorAccesses) {
+  Batch b;
+  const struct {
+    DType dt;
+    Shape shape;
+    Strides x;
+    int vec;
+  } cases[] = {// rows in registers: 16-byte chunks, or the whole row when shorter
+               {DType::Float32, {8192, 4096}, {}, 4},
+               {DType::Float64, {64, 1000}, {}, 2},
+               {DType::Float16, {64, 8192}, {}, 8},
+               {DType::Float32, {64, 2}, {}, 2},
+               // a strided row: planned, then refused at run time by the contiguity check
+               {DType::Float32, {64, 512}, {1024, 2}, 4},
+               // looped rows: scalar
+               {DType::Float32, {64, 40000}, {}, 1}};
+  for (const auto& c : cases) {
+    auto g = shifted_rows(b, c.dt, c.shape, c.x);
+    const KernelPlan plan = make_plan(*g, h100());
+    ASSERT_EQ(plan.strategy, Strategy::Rows);
+    EXPECT_EQ(plan.vec, c.vec) << c.shape[1];
+    const std::string name = kernel_name(plan);
+    const std::string code = generate(plan, name).code;
+    EXPECT_EQ(code.find("accel_vec<") != std::string::npos, c.vec > 1) << code;
+    b.add(std::move(g));
+  }
+  if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
+  b.compile();
+}
+
+// Rows up to 4096 elements: 16 per thread; longer ones 32 per thread on 256 threads while the
+// registers allow, more threads beyond; rows over kRowsInRegisters are looped over.
+TEST(CudaCodegen, RowThreadsPerRowByLength) {
+  Batch b;
+  const struct {
+    DType dt;
+    int64_t n;
+    int tpo, ept;
+  } cases[] = {{DType::Float32, 4096, 256, 16},  {DType::Float32, 8192, 256, 32},
+               {DType::Float32, 6000, 256, 32},  {DType::Float32, 16384, 512, 32},
+               {DType::Float64, 8192, 256, 32},  {DType::Float32, 1000, 64, 16},
+               {DType::Float32, 16500, 1024, 0}, {DType::Float32, 40000, 1024, 0}};
+  for (const auto& c : cases) {
+    auto g = shifted_rows(b, c.dt, {64, c.n}, {});
+    const KernelPlan plan = make_plan(*g, h100());
+    EXPECT_EQ(plan.tpo, c.tpo) << c.n;
+    EXPECT_EQ(plan.ept, c.ept) << c.n;
+  }
+}
+
 TEST(CudaCodegen, RowKernelKeysIgnoreRowCountsButNotTheMapping) {
   Batch b;
   auto short_rows = row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {100, 4096});
