@@ -30,9 +30,12 @@ PRELUDE = """
     x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
 
     def step(y, c):
-        # Three kernels: the sum, s * 1e-6 (a 0-d group), the update (the last node launched).
+        # Two kernels: t (read reversed below, so a group of its own), then the sum and the
+        # update as one row group (the last node launched). Without t the step is one kernel,
+        # which is never recorded: a one-node graph saves nothing over its launch.
+        t = y + x
         s = (y * y).sum()
-        y = y * c + s * 1e-6 + x
+        y = y * c + s * 1e-6 + x + t[::-1]
         ap.eval(y, s)
         return y, s
 
@@ -190,18 +193,24 @@ def test_plans_a_graph_cannot_hold_are_launched_one_by_one(fake_driver):  # noqa
     assert out.startswith("ok"), out
 
 
-def test_a_loop_over_other_sizes_rebinds_the_same_graph(fake_driver):  # noqa: F811
+def test_a_loop_over_other_sizes_replays_a_graph_per_size(fake_driver):  # noqa: F811
     out = run(fake_driver, """
-    sizes = [1000, 3000, 1000, 70000, 1000, 3000, 1000, 3000]
+    # Row groups plan each size on its own (a plan-cache entry and graph per size): each size
+    # is replayed from its fourth evaluation on, its graph rebound to the new buffers (70000,
+    # evaluated twice, never is).
+    sizes = [1000, 3000, 1000, 70000, 1000, 3000, 1000, 3000] * 2
     got = []
     for i, n in enumerate(sizes):
         v = ap.asarray(np.ones(n, dtype=np.float32))
         before = counts()
         s = (v * v).sum()
-        ap.eval(v * (i + 0.5) + s * 1e-6, s)
+        ap.eval(v * (i + 0.5) + s * 1e-6 + (v + 1.0)[::-1], s)  # two kernels
         after = counts()
         got.append((after[0] - before[0], after[1] - before[1]))
-    assert all(k >= 2 for k, _ in got) and [g for _, g in got][3:] == [1] * 5, got
+    replayed = [g for _, g in got]
+    assert all(k >= 2 for k, _ in got), got
+    assert [g for g, n in zip(replayed, sizes) if n != 70000][7:] == [1] * 7, got
+    assert sum(replayed) == ap.cuda.graph_stats()["graph_launches"]
     print("ok", ap.cuda.graph_stats())
     """)
     assert out.startswith("ok"), out
