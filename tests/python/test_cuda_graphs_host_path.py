@@ -7,6 +7,8 @@ rebound to can be read back. Values are never computed here; tests/python/test_c
 compares replayed and unreplayed results on a GPU.
 """
 
+import os
+
 from test_cuda_host_path import fake_driver, pytestmark, run_fake  # noqa: F401
 
 PRELUDE = """
@@ -212,5 +214,36 @@ def test_a_loop_over_other_sizes_replays_a_graph_per_size(fake_driver):  # noqa:
     assert [g for g, n in zip(replayed, sizes) if n != 70000][7:] == [1] * 7, got
     assert sum(replayed) == ap.cuda.graph_stats()["graph_launches"]
     print("ok", ap.cuda.graph_stats())
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_the_gpu_tests_loops_are_replayed(fake_driver):  # noqa: F811
+    # test_cuda_graphs.py's loop bodies, run here so that replay never silently stops engaging
+    # in them (values are not computed here; the GPU test compares them bit for bit).
+    out = run(fake_driver, f"""
+    import sys
+    sys.path.insert(0, {os.path.dirname(__file__)!r})
+    import test_cuda_graphs as bodies
+    rng = np.random.default_rng(0)
+
+    def replayed(loop, *inputs):
+        ap.fusion.reset_stats()
+        ap.cuda.graph_stats(reset=True)
+        loop(*[ap.asarray(a) for a in inputs])
+        return ap.cuda.graph_stats()
+
+    for dtype in (np.float32, np.float64):
+        u, v = (rng.standard_normal((64, 96)).astype(dtype) for _ in range(2))
+        st = replayed(bodies.fields_loop, u, v)
+        # From the fourth step on, each step's evaluation is one graph launch.
+        assert st["graph_launches"] == 30 - 3 and st["graphs_built"] == 1, st
+    st = replayed(bodies.cg_loop, 1.0 + rng.random(200), rng.standard_normal(200))
+    # Two evaluations per iteration: the operator's (p, then p * ap_ summed: two kernels) is
+    # replayed from its fourth on; the residual's is one kernel, launched as is.
+    assert st["graph_launches"] == 25 - 4, st
+    st = replayed(bodies.users_kernel_loop, rng.standard_normal(5000).astype(np.float32))
+    assert st["graph_launches"] == 20 - 3, st
+    print("ok")
     """)
     assert out.startswith("ok"), out
