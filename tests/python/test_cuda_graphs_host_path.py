@@ -9,7 +9,7 @@ compares replayed and unreplayed results on a GPU.
 
 import os
 
-from test_cuda_host_path import fake_driver, pytestmark, run_fake  # noqa: F401
+from test_cuda_host_path import ROOT, fake_driver, pytestmark, run_fake  # noqa: F401
 
 PRELUDE = """
     import ctypes, os, struct
@@ -244,6 +244,30 @@ def test_the_gpu_tests_loops_are_replayed(fake_driver):  # noqa: F811
     assert st["graph_launches"] == 25 - 4, st
     st = replayed(bodies.users_kernel_loop, rng.standard_normal(5000).astype(np.float32))
     assert st["graph_launches"] == 20 - 3, st
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_the_gpu_benchmarks_fields_step_is_replayed(fake_driver):  # noqa: F811
+    # bench/gpu_loops.py's replay case must stay a step that replay applies to (>= 2 kernels
+    # per evaluation after row fusion), or its "with replay" row measures nothing.
+    out = run(fake_driver, f"""
+    import sys
+    sys.path.insert(0, {os.path.join(ROOT, "bench")!r})
+    sys.modules["torch"] = sys.modules["cupy"] = None
+    import gpu_loops
+    u = ap.linspace(0, 1, 1000, dtype=np.float32)
+    v = ap.linspace(1, 0, 1000, dtype=np.float32)
+    ap.eval(u, v)
+    ap.cuda.graph_stats(reset=True)
+    seen = []
+    for _ in range(10):
+        before = counts()
+        u, v = gpu_loops._fields_step(ap, u, v)
+        after = counts()
+        seen.append((after[0] - before[0], after[1] - before[1]))
+    assert seen == [(2, 0)] * 3 + [(2, 1)] * 7, seen
     print("ok")
     """)
     assert out.startswith("ok"), out
