@@ -37,51 +37,86 @@ def run_both(loop, *inputs):
     return results[True]
 
 
+# The loop bodies below are also run on the fake driver (test_cuda_graphs_host_path.py), which
+# asserts that replay engages in them. Replay records an evaluation of >= 2 kernels only (a
+# graph of one node saves nothing over its launch), and since row groups a reduction broadcast
+# back into elementwise work is one kernel: each body reads a value computed in the same
+# evaluation reversed, which makes a group of its own.
+
+
+def fields_loop(u, v, steps=30):
+    """A time step of two fields: a 5-point Laplacian, an in-place update of v's interior
+    (evaluated at once, outside the replayed evaluation), the energy, and u mirrored."""
+    energy, mirrored = [], []
+    for _ in range(steps):
+        lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
+               - 4 * u[1:-1, 1:-1])
+        v = v * 0.99
+        v[1:-1, 1:-1] += 0.1 * lap
+        u = u + 0.05 * v
+        e = (u * u).sum() + (v * v).sum() * 0.5
+        m = u[::-1, ::-1] - v  # reads this step's u reversed: a second kernel
+        ap.eval(u, v, e, m)
+        energy.append(e)
+        mirrored.append(m[0, 0])
+    return [u, v, ap.stack(energy), ap.stack(mirrored)]
+
+
+def apply_operator(d, p):
+    """(diag(d) + J / 2) @ p, J the exchange matrix: symmetric, positive definite for d > 1/2.
+    Matrix-free: a dense `a @ p` is a library call, which a graph cannot hold."""
+    return d * p + 0.5 * p[::-1]
+
+
+def cg_loop(d, b, steps=25):
+    """Conjugate gradients with two host reads per iteration: each read evaluates what is
+    pending, the operator's reversed read of p making it two kernels."""
+    x = ap.zeros_like(b)
+    r = b - apply_operator(d, x)
+    p = r
+    # Host reads as NumPy scalars: on the fake driver (no values) a zero divides without raising.
+    rr = np.float64((r * r).sum())
+    residuals = []
+    for _ in range(steps):
+        ap_ = apply_operator(d, p)
+        alpha = rr / np.float64((p * ap_).sum())
+        x = x + alpha * p
+        r = r - alpha * ap_
+        rr_new = np.float64((r * r).sum())  # a host read every iteration
+        p = r + (rr_new / rr) * p
+        rr = rr_new
+        residuals.append(float(rr))
+    return [x, r, ap.asarray(np.array(residuals))]
+
+
+def users_kernel_loop(x, kernel=None, steps=20):
+    """An evaluation of two kernels, then (on a GPU) a users' kernel writing x in place."""
+    sums = []
+    for _ in range(steps):
+        y = ap.sqrt(ap.abs(x)) + x * 0.5
+        s = (y * y).sum()
+        x = y - s * 1e-4 + y[::-1] * 1e-3  # y read reversed: a second kernel
+        ap.eval(x, s)
+        if kernel is not None:
+            # The users' kernel writes x in place between two replayed evaluations.
+            kernel(((x.size + 255) // 256,), (256,), (x, np.float32(0.75), np.int32(x.size)))
+        sums.append(s)
+    return [x, ap.stack(sums)]
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_time_step_over_several_fields(rng, dtype):
     u0 = rng.standard_normal((64, 96)).astype(dtype)
     v0 = rng.standard_normal((64, 96)).astype(dtype)
-
-    def loop(u, v):
-        energy = []
-        for _ in range(30):
-            lap = (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]
-                   - 4 * u[1:-1, 1:-1])
-            v = v * 0.99
-            v[1:-1, 1:-1] += 0.1 * lap
-            u = u + 0.05 * v
-            e = (u * u).sum() + (v * v).sum() * 0.5
-            ap.eval(u, v, e)
-            energy.append(e)
-        return [u, v, ap.stack(energy)]
-
-    run_both(loop, u0, v0)
+    run_both(fields_loop, u0, v0)
 
 
 def test_conjugate_gradients_with_a_host_read_per_iteration(rng):
     n = 200
-    m = rng.standard_normal((n, n))
-    a_np = m @ m.T + n * np.eye(n)
+    d_np = 1.0 + rng.random(n)
     b_np = rng.standard_normal(n)
-
-    def loop(a, b):
-        x = ap.zeros_like(b)
-        r = b - a @ x
-        p = r
-        rr = float((r * r).sum())
-        residuals = []
-        for _ in range(25):
-            ap_ = a @ p
-            alpha = rr / float((p * ap_).sum())
-            x = x + alpha * p
-            r = r - alpha * ap_
-            rr_new = float((r * r).sum())  # a host read every iteration
-            p = r + (rr_new / rr) * p
-            rr = rr_new
-            residuals.append(rr)
-        return [x, r, ap.asarray(np.array(residuals))]
-
-    x = run_both(loop, a_np, b_np)[0]
+    x = run_both(cg_loop, d_np, b_np)[0]
+    a_np = np.diag(d_np) + 0.5 * np.eye(n)[::-1]
     np.testing.assert_allclose(a_np @ x, b_np, rtol=1e-6, atol=1e-6)
 
 
@@ -116,17 +151,4 @@ extern "C" __global__ void scale(float* x, float f, int n) {
 def test_a_loop_with_a_users_kernel_in_it(rng):
     x0 = rng.standard_normal(5000).astype(np.float32)
     kernel = ap.RawKernel(SCALE, "scale")
-
-    def loop(x):
-        sums = []
-        for _ in range(20):
-            y = ap.sqrt(ap.abs(x)) + x * 0.5
-            s = (y * y).sum()
-            x = y - s * 1e-4
-            ap.eval(x, s)
-            # The users' kernel writes x in place between two replayed evaluations.
-            kernel(((x.size + 255) // 256,), (256,), (x, np.float32(0.75), np.int32(x.size)))
-            sums.append(s)
-        return [x, ap.stack(sums)]
-
-    run_both(loop, x0)
+    run_both(lambda x: users_kernel_loop(x, kernel), x0)

@@ -7,7 +7,9 @@ rebound to can be read back. Values are never computed here; tests/python/test_c
 compares replayed and unreplayed results on a GPU.
 """
 
-from test_cuda_host_path import fake_driver, pytestmark, run_fake  # noqa: F401
+import os
+
+from test_cuda_host_path import ROOT, fake_driver, pytestmark, run_fake  # noqa: F401
 
 PRELUDE = """
     import ctypes, os, struct
@@ -30,9 +32,12 @@ PRELUDE = """
     x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
 
     def step(y, c):
-        # Three kernels: the sum, s * 1e-6 (a 0-d group), the update (the last node launched).
+        # Two kernels: t (read reversed below, so a group of its own), then the sum and the
+        # update as one row group (the last node launched). Without t the step is one kernel,
+        # which is never recorded: a one-node graph saves nothing over its launch.
+        t = y + x
         s = (y * y).sum()
-        y = y * c + s * 1e-6 + x
+        y = y * c + s * 1e-6 + x + t[::-1]
         ap.eval(y, s)
         return y, s
 
@@ -190,18 +195,79 @@ def test_plans_a_graph_cannot_hold_are_launched_one_by_one(fake_driver):  # noqa
     assert out.startswith("ok"), out
 
 
-def test_a_loop_over_other_sizes_rebinds_the_same_graph(fake_driver):  # noqa: F811
+def test_a_loop_over_other_sizes_replays_a_graph_per_size(fake_driver):  # noqa: F811
     out = run(fake_driver, """
-    sizes = [1000, 3000, 1000, 70000, 1000, 3000, 1000, 3000]
+    # Row groups plan each size on its own (a plan-cache entry and graph per size): each size
+    # is replayed from its fourth evaluation on, its graph rebound to the new buffers (70000,
+    # evaluated twice, never is).
+    sizes = [1000, 3000, 1000, 70000, 1000, 3000, 1000, 3000] * 2
     got = []
     for i, n in enumerate(sizes):
         v = ap.asarray(np.ones(n, dtype=np.float32))
         before = counts()
         s = (v * v).sum()
-        ap.eval(v * (i + 0.5) + s * 1e-6, s)
+        ap.eval(v * (i + 0.5) + s * 1e-6 + (v + 1.0)[::-1], s)  # two kernels
         after = counts()
         got.append((after[0] - before[0], after[1] - before[1]))
-    assert all(k >= 2 for k, _ in got) and [g for _, g in got][3:] == [1] * 5, got
+    replayed = [g for _, g in got]
+    assert all(k >= 2 for k, _ in got), got
+    assert [g for g, n in zip(replayed, sizes) if n != 70000][7:] == [1] * 7, got
+    assert sum(replayed) == ap.cuda.graph_stats()["graph_launches"]
     print("ok", ap.cuda.graph_stats())
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_the_gpu_tests_loops_are_replayed(fake_driver):  # noqa: F811
+    # test_cuda_graphs.py's loop bodies, run here so that replay never silently stops engaging
+    # in them (values are not computed here; the GPU test compares them bit for bit).
+    out = run(fake_driver, f"""
+    import sys
+    sys.path.insert(0, {os.path.dirname(__file__)!r})
+    import test_cuda_graphs as bodies
+    rng = np.random.default_rng(0)
+
+    def replayed(loop, *inputs):
+        ap.fusion.reset_stats()
+        ap.cuda.graph_stats(reset=True)
+        loop(*[ap.asarray(a) for a in inputs])
+        return ap.cuda.graph_stats()
+
+    for dtype in (np.float32, np.float64):
+        u, v = (rng.standard_normal((64, 96)).astype(dtype) for _ in range(2))
+        st = replayed(bodies.fields_loop, u, v)
+        # From the fourth step on, each step's evaluation is one graph launch.
+        assert st["graph_launches"] == 30 - 3 and st["graphs_built"] == 1, st
+    st = replayed(bodies.cg_loop, 1.0 + rng.random(200), rng.standard_normal(200))
+    # Two evaluations per iteration: the operator's (p, then p * ap_ summed: two kernels) is
+    # replayed from its fourth on; the residual's is one kernel, launched as is.
+    assert st["graph_launches"] == 25 - 4, st
+    st = replayed(bodies.users_kernel_loop, rng.standard_normal(5000).astype(np.float32))
+    assert st["graph_launches"] == 20 - 3, st
+    print("ok")
+    """)
+    assert out.startswith("ok"), out
+
+
+def test_the_gpu_benchmarks_fields_step_is_replayed(fake_driver):  # noqa: F811
+    # bench/gpu_loops.py's replay case must stay a step that replay applies to (>= 2 kernels
+    # per evaluation after row fusion), or its "with replay" row measures nothing.
+    out = run(fake_driver, f"""
+    import sys
+    sys.path.insert(0, {os.path.join(ROOT, "bench")!r})
+    sys.modules["torch"] = sys.modules["cupy"] = None
+    import gpu_loops
+    u = ap.linspace(0, 1, 1000, dtype=np.float32)
+    v = ap.linspace(1, 0, 1000, dtype=np.float32)
+    ap.eval(u, v)
+    ap.cuda.graph_stats(reset=True)
+    seen = []
+    for _ in range(10):
+        before = counts()
+        u, v = gpu_loops._fields_step(ap, u, v)
+        after = counts()
+        seen.append((after[0] - before[0], after[1] - before[1]))
+    assert seen == [(2, 0)] * 3 + [(2, 1)] * 7, seen
+    print("ok")
     """)
     assert out.startswith("ok"), out
