@@ -111,7 +111,8 @@ def exactly_rounded_powers(base, exp):
             return float(b ** e)
         except OverflowError:
             return math.copysign(math.inf, b) if e % 2 else math.inf
-    return np.array([one(b, e) for b, e in zip(base.tolist(), exp.tolist())], np.float64)
+    pairs = zip(base.tolist(), exp.tolist(), strict=True)
+    return np.array([one(b, e) for b, e in pairs], np.float64)
 
 
 @pytest.mark.parametrize("pair", [(np.uint64, np.int64), (np.int64, np.uint64)],
