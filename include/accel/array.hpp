@@ -63,8 +63,9 @@ class Array {
   // The output of a pending node: contiguous, over a new pending storage.
   static Array pending(std::shared_ptr<Node> node);
   // Wraps memory owned elsewhere; `owner` keeps it alive (and is released with the storage).
+  // `shared`: whether anything but `owner` may reach the memory (Storage::is_shared).
   static Array wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device device,
-                    std::shared_ptr<void> owner, bool writeable);
+                    std::shared_ptr<void> owner, bool writeable, bool shared = true);
 
   struct Impl;
   Impl* impl() const { return impl_.get(); }

@@ -18,8 +18,9 @@ class Storage : public std::enable_shared_from_this<Storage> {
   Storage(Device device, size_t nbytes, std::shared_ptr<Node> producer);
   // Materialized storage over memory this storage owns (freed through the device's allocator).
   Storage(Device device, size_t nbytes, void* ptr);
-  // Materialized storage over memory owned by `owner` (NumPy, DLPack, ...).
-  Storage(Device device, size_t nbytes, void* ptr, std::shared_ptr<void> owner);
+  // Materialized storage over memory owned by `owner` (NumPy, DLPack, ...). `shared`: others may
+  // write the memory (false only for an import nothing else references: see is_shared).
+  Storage(Device device, size_t nbytes, void* ptr, std::shared_ptr<void> owner, bool shared = true);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -44,7 +45,9 @@ class Storage : public std::enable_shared_from_this<Storage> {
 
   // Whether other Storages may cover this memory too: wrapped external memory (NumPy may wrap
   // one buffer twice) or memory exported to NumPy (which may come back wrapped). Writes into a
-  // shared storage run the write barrier of every shared storage that overlaps it.
+  // shared storage run the write barrier of every shared storage that overlaps it, and since
+  // its owner may also write it without any barrier, an operation reading it is computed at the
+  // call (make_pending). An import that nothing else references is not shared until exported.
   bool is_shared() const { return shared_; }
   void mark_shared();
   // Whether the memory of this storage and of `other` intersect (false while either is

@@ -9,6 +9,7 @@ one kernel over a (the mask comes from two aranges)."""
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -37,6 +38,7 @@ from ._interop import (
     finish_import,
     is_foreign_array,
 )
+from ._unreferenced import unreferenced
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
@@ -104,6 +106,7 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     ``copy=True``; ``copy=False`` raises ValueError when a copy cannot be avoided.
     NumPy arrays on the CPU are wrapped without copying.
     """
+    refs = sys.getrefcount(obj)  # first: what `unreferenced` compares with a temporary's count
     if isinstance(obj, ndarray):
         out = obj
         if device is not None and out.device != device:
@@ -144,7 +147,12 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
                          f"{arr.dtype} with strides {arr.strides}"
                          f"{'' if arr.flags.aligned else ' at an unaligned address'} must be "
                          f"copied to {stored.dtype}, aligned, with strides in whole elements.")
-    return _core._from_numpy(stored, dtype, device, copy)
+    # A NumPy array only this call references (or a copy made here) is accelpy's alone: its
+    # readers stay lazy. Anything else may be written by its owner later: they compute at once.
+    made_here = isinstance(obj, (list, tuple, int, float, complex, np.generic))
+    alone = stored is not obj and (stored is not arr or made_here)
+    alone = alone or (stored is obj and unreferenced(obj, refs))
+    return _core._from_numpy(stored, dtype, device, copy, alone)
 
 
 def host_values(obj, dtype=None):

@@ -97,7 +97,7 @@ Array Array::pending(std::shared_ptr<Node> node) {
 }
 
 Array Array::wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device device,
-                  std::shared_ptr<void> owner, bool writeable) {
+                  std::shared_ptr<void> owner, bool writeable, bool shared) {
   check_size_fits(shape, itemsize(dtype));
   // The storage spans the elements the view can reach; `ptr` points at element 0, which need
   // not be the lowest address when strides are negative.
@@ -126,8 +126,8 @@ Array Array::wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device d
   impl->shape = std::move(shape);
   impl->strides = std::move(strides);
   impl->offset = -lo;
-  impl->storage =
-      std::make_shared<Storage>(device, static_cast<size_t>(n) * isz, base, std::move(owner));
+  impl->storage = std::make_shared<Storage>(device, static_cast<size_t>(n) * isz, base,
+                                            std::move(owner), shared);
   return Array(std::move(impl));
 }
 

@@ -186,16 +186,32 @@ Array make_node(OpKind op, DType dtype, Shape shape, const Strides* strides, Dev
   return Array::pending(std::move(node));
 }
 
+// A node reading memory that others can write without a barrier (an import of a NumPy array
+// still referenced elsewhere, DLPack, memory exported to NumPy: Storage::is_shared) is computed
+// now, so that its result is the one of the call, as NumPy's is, whatever the owner writes
+// later. Its consumers stay lazy and fuse with each other.
+Array computed_if_reads_shared(Array out) {
+  for (const Operand& in : out.storage()->producer()->inputs) {
+    if (in.array.defined() && in.array.storage()->is_shared()) {
+      out.eval();
+      break;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
-  return make_node(op, dtype, std::move(shape), nullptr, device, std::move(inputs), params);
+  return computed_if_reads_shared(
+      make_node(op, dtype, std::move(shape), nullptr, device, std::move(inputs), params));
 }
 
 Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
                            std::vector<Operand> inputs) {
-  return make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), {});
+  return computed_if_reads_shared(
+      make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), {}));
 }
 
 Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,

@@ -36,9 +36,9 @@ Storage::Storage(Device device, size_t nbytes, std::shared_ptr<Node> producer)
 Storage::Storage(Device device, size_t nbytes, void* ptr)
     : device_(device), nbytes_(nbytes), ptr_(ptr), owns_(true) {}
 
-Storage::Storage(Device device, size_t nbytes, void* ptr, std::shared_ptr<void> owner)
+Storage::Storage(Device device, size_t nbytes, void* ptr, std::shared_ptr<void> owner, bool shared)
     : device_(device), nbytes_(nbytes), ptr_(ptr), owner_(std::move(owner)) {
-  mark_shared();
+  if (shared) mark_shared();
 }
 
 Storage::~Storage() {

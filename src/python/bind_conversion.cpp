@@ -41,10 +41,12 @@ using namespace nb::literals;
 void bind_conversion(nb::module_& m) {
   m.def(
       "_from_numpy",
-      [](nb::handle arr, nb::handle dtype, nb::handle device, std::optional<bool> copy) {
-        return from_numpy(arr, to_dtype_opt(dtype), to_device_opt(device), copy);
+      [](nb::handle arr, nb::handle dtype, nb::handle device, std::optional<bool> copy,
+         bool unreferenced) {
+        return from_numpy(arr, to_dtype_opt(dtype), to_device_opt(device), copy, unreferenced);
       },
-      "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none());
+      "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none(),
+      "unreferenced"_a = false);
   m.def(
       "asnumpy", [](nb::handle a) { return host_copy(to_array(a)); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).",

@@ -443,7 +443,7 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy) {
 }
 
 Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
-                 std::optional<bool> copy) {
+                 std::optional<bool> copy, bool unreferenced) {
   nb::object np_arr = nb::borrow(arr);
   load_lazy_dtypes(true);
   const nb::object& bf16 = g_dtypes[int(DType::BFloat16)];
@@ -459,7 +459,8 @@ Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Devic
   }
   const bool writeable = nb::cast<bool>(arr.attr("flags").attr("writeable"));
   const Array wrapped = Array::wrap(const_cast<void*>(static_cast<const void*>(t.data())), src_dt,
-                                    shape, strides, Device::cpu(), hold(arr), writeable);
+                                    shape, strides, Device::cpu(), hold(arr), writeable,
+                                    /*shared=*/!unreferenced);
   const Device dev = device.value_or(default_device());
   const DType dt = dtype.value_or(src_dt);
   const bool zero_copy = dev.is_cpu() && dt == src_dt && !copy.value_or(false);

@@ -61,7 +61,9 @@ nb::object to_numpy(const Array& a, std::optional<bool> copy);
 // A NumPy copy of the data, from any device (asnumpy, get, tolist, repr).
 nb::object host_copy(const Array& a);
 // Imports a NumPy array: zero-copy on the CPU when dtype and copy allow, else a copy.
+// `unreferenced`: nothing but this call references the array or its memory (accelpy.asarray
+// decides), so the import is accelpy's alone and operations over it stay lazy.
 Array from_numpy(nb::handle arr, std::optional<DType> dtype, std::optional<Device> device,
-                 std::optional<bool> copy);
+                 std::optional<bool> copy, bool unreferenced = false);
 
 }  // namespace accel::python

@@ -19,10 +19,6 @@ class Known:
 
 
 KNOWN = [
-    Known("foreign_memory_written_after_lazy_op",
-          "a lazy result of an array imported from NumPy sees later writes to the NumPy memory",
-          lambda s, m: "foreign_read_before_write" in s.tags,
-          ("buf = np.arange(4.0)", "a = xp.asarray(buf)", "b = -a", "buf *= 3")),
     Known("result_layouts_of_other_ops",
           "elementwise results, astype, ravel(order='K') and gathers have NumPy's layouts; not "
           "yet: concatenate and sort of non-C-ordered inputs (NumPy keeps their memory order), "

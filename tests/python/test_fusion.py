@@ -199,7 +199,8 @@ def test_pending_depth_is_bounded(rng, stats):
 def test_kernel_parameter_block_is_bounded(rng, stats):
     # 120 distinct strided inputs: one group would pass over 4 KB of pointers and strides.
     nps = [rng.uniform(-1, 1, (2, 3, 4, 5)) for _ in range(120)]
-    views = [ap.asarray(n).transpose(3, 1, 0, 2) for n in nps]
+    # Copies: imports the list still references would be read at the call (shared memory).
+    views = [ap.asarray(n.copy()).transpose(3, 1, 0, 2) for n in nps]
     terms, terms_np = list(views), [n.transpose(3, 1, 0, 2) for n in nps]
     while len(terms) > 1:
         terms = [terms[i] + terms[i + 1] for i in range(0, len(terms) - 1, 2)] + (

@@ -65,7 +65,7 @@ def test_family_matches_numpy(rng, device, fn, dtype, axis):
             continue  # an empty row: NumPy raises (max) or warns (mean); tested with reductions
         x_np = rng.uniform(-3, 3, shape).astype(dtype)
         expected = fn(np, x_np, axis)
-        got = fn(ap, ap.asarray(x_np), axis)
+        got = fn(ap, ap.asarray(x_np.copy()), axis)
         tol = dict(rtol=2e-5, atol=2e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
         assert_matches(got, expected, **tol)
 
@@ -73,7 +73,7 @@ def test_family_matches_numpy(rng, device, fn, dtype, axis):
 @pytest.mark.parametrize("fn", [softmax, layer_norm, subtract_max], ids=lambda f: f.__name__)
 def test_family_over_views_and_other_axes(rng, device, fn):
     x_np = rng.uniform(-2, 2, (6, 7, 8))
-    x = ap.asarray(x_np)
+    x = ap.asarray(x_np.copy())
     for view in (lambda a: a, lambda a: a[::-1, :, ::2], lambda a: a.transpose(2, 0, 1)):
         for axis in (0, 1, 2, -1):
             if fn is subtract_max and axis not in (0, -1):
@@ -84,7 +84,7 @@ def test_family_over_views_and_other_axes(rng, device, fn):
 
 def test_keepdims_or_not_and_several_axes(rng, device):
     x_np = rng.uniform(-2, 2, (4, 5, 6))
-    x = ap.asarray(x_np)
+    x = ap.asarray(x_np.copy())
     for axis in [(0, 2), (1, 2), (0, 1)]:
         got = x - x.mean(axis=axis, keepdims=True) * x.max(axis=axis, keepdims=True)
         exp = x_np - x_np.mean(axis=axis, keepdims=True) * x_np.max(axis=axis, keepdims=True)
@@ -105,8 +105,8 @@ def test_integer_rows_match_numpy_and_unfused_exactly(rng, device, dtype):
         return x * 2 - m + s, (x - x.min(axis=0)).sum(axis=0)
 
     expected = program(np, x_np)
-    fused = with_fusion(True, lambda: program(ap, ap.asarray(x_np)))
-    unfused = with_fusion(False, lambda: program(ap, ap.asarray(x_np)))
+    fused = with_fusion(True, lambda: program(ap, ap.asarray(x_np.copy())))
+    unfused = with_fusion(False, lambda: program(ap, ap.asarray(x_np.copy())))
     for f, u, e in zip(fused, unfused, expected, strict=True):
         assert_matches(f, e, rtol=0, atol=0) if dtype != np.float32 else assert_matches(f, e)
         assert ap.asnumpy(f).tobytes() == ap.asnumpy(u).tobytes()
@@ -121,9 +121,9 @@ def test_tiles_and_two_pass_are_bit_identical_to_unfused(rng, shape, axis, fn):
     x_np = rng.uniform(-3, 3, shape).astype(np.float32)
     with ap.device("cpu"):
         with ap.debug_fusion(stream=None) as log:
-            fused = with_fusion(True, lambda: ap.asnumpy(fn(ap, ap.asarray(x_np), axis)))
+            fused = with_fusion(True, lambda: ap.asnumpy(fn(ap, ap.asarray(x_np.copy()), axis)))
         assert [r["kind"] for r in log] == ["rows"]
-        unfused = with_fusion(False, lambda: ap.asnumpy(fn(ap, ap.asarray(x_np), axis)))
+        unfused = with_fusion(False, lambda: ap.asnumpy(fn(ap, ap.asarray(x_np.copy()), axis)))
     assert fused.tobytes() == unfused.tobytes()
     assert_matches(fused, fn(np, x_np, axis), rtol=1e-4, atol=1e-4)
 
@@ -145,7 +145,7 @@ def test_row_layouts_are_one_group_on_every_device(rng, device, shape, axis, fn)
 
 def test_kept_reduction_and_intermediate_are_written_once(rng, device):
     x_np = rng.uniform(-2, 2, (20, 30))
-    x = ap.asarray(x_np)
+    x = ap.asarray(x_np.copy())
     with ap.debug_fusion(stream=None) as log:
         m = x.max(axis=1, keepdims=True)
         e = ap.exp(x - m)
@@ -227,7 +227,7 @@ def test_random_row_programs_match_numpy_and_unfused(rng, device, dtype, axis):
 
         def run(fused, ops=ops, x_np=x_np, y_np=y_np):
             return with_fusion(fused, lambda: [ap.asnumpy(r) for r in row_program(
-                ap, ap.asarray(x_np), ap.asarray(y_np), ops, axis, integer)])
+                ap, ap.asarray(x_np.copy()), ap.asarray(y_np.copy()), ops, axis, integer)])
 
         with ap.debug_fusion(stream=None) as log:
             got = run(True)
@@ -250,7 +250,7 @@ def test_a_reduction_read_back_by_a_group_it_depends_on_joins_a_row_group(rng, d
     u's and w's groups around the reduction, but the row rule takes all three (the reversed
     view v stays apart)."""
     a_np = rng.uniform(-2, 2, (30, 40))
-    a = ap.asarray(a_np)
+    a = ap.asarray(a_np.copy())
     with ap.debug_fusion(stream=None) as log:
         t = a * 3.0
         u = t + 1.0

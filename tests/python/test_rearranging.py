@@ -217,7 +217,7 @@ def test_tril_fuses_into_one_kernel(device):
     ap._core._set_fusion(True)
     try:
         a_np = np.arange(30.0).reshape(5, 6)
-        a = ap.asarray(a_np)
+        a = ap.asarray(a_np.copy())
         ap.fusion.reset_stats()
         out = ap.tril(a, 1) * 2 + 1
         ap.eval(out)

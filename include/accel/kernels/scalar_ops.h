@@ -175,32 +175,71 @@ ACCEL_HD T int_pow(T base, T exp) {
   return out;
 }
 
-// Real pow of an integer base to a non-negative integer exponent whose result is an integer that
-// R represents exactly (below 2^53 for double, 2^24 for float): that result, by squaring, every
-// product exact. A correctly rounded pow (glibc's, which NumPy calls) returns exactly this; CUDA's
-// pow is within 2 ulp only (pow(3.0, 1.0) gave 2.9999999999999996 on an H100), so integer arrays
-// that promote to a float dtype for `**` (uint64 ** int64 -> float64) agree on every backend.
-// False where it does not apply (then the caller uses pow).
+// (ah + al) * (bh + bl) in double-double, normalized (ah is the product rounded once), for
+// integer-valued operands: fma gives each product's rounding error exactly. An overflow leaves
+// ah infinite.
+ACCEL_HD void double_double_mul(double& ah, double& al, double bh, double bl) {
+  const double p = ah * bh;
+  if (!math::isfinite(p)) {
+    ah = p;
+    al = 0.0;
+    return;
+  }
+  const double t = math::fma(ah, bh, -p) + (ah * bl + al * bh) + al * bl;
+  ah = p + t;
+  al = t - (ah - p);
+}
+
+// Real pow of an integer base to a non-negative integer exponent: the exact power rounded once
+// (glibc's pow, which NumPy calls, agrees but for some exact halfway cases past 2^53, 41.0**10:
+// 1 ulp apart there); CUDA's pow is within 2 ulp
+// only (pow(3.0, 1.0) gave 2.9999999999999996 on an H100), so integer arrays that promote to a
+// float dtype for `**` (uint64 ** int64 -> float64) agree on every backend. While the products
+// stay below 2^53 (2^24 for float) squaring is exact. Past it, double squares again in
+// double-double (106 bits): the result is the power rounded once unless that power lies within
+// about 2^-98 of its size from a halfway point between doubles without being one (an integer
+// below 2^98 cannot: it is then at least 1 away). False where it does not apply (a fractional,
+// negative or huge exponent, a float past 2^24): the caller uses pow.
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
-  const R limit = sizeof(R) == 4 ? R(16777216.0) : R(9007199254740992.0);
+  constexpr bool is_double = sizeof(R) == 8;
+  const R limit = is_double ? R(9007199254740992.0) : R(16777216.0);
+  const R max_exp = is_double ? R(2048) : R(64);  // past 1024, |base| >= 2 overflows anyway
   // NaN is tested quietly first: the ordered comparisons would raise the invalid flag.
   if (exp != exp || base != base) return false;
-  if (!(exp >= R(0) && exp <= R(64) && math::trunc(exp) == exp)) return false;
-  if (!(math::fabs(base) <= limit && math::trunc(base) == base)) return false;
+  if (!(exp >= R(0) && exp <= max_exp && math::trunc(exp) == exp)) return false;
+  if (!(math::isfinite(base) && math::trunc(base) == base)) return false;
+  const unsigned exponent = static_cast<unsigned>(exp);
+  bool exact = math::fabs(base) <= limit;
   R result = R(1);
-  for (unsigned e = static_cast<unsigned>(exp);;) {
+  R square = base;
+  for (unsigned e = exponent; exact;) {
     if (e & 1u) {
-      result *= base;
-      if (!(math::fabs(result) <= limit)) return false;
+      result *= square;
+      exact = math::fabs(result) <= limit;
     }
     e >>= 1;
-    if (e == 0) break;
-    base *= base;
-    if (!(math::fabs(base) <= limit)) return false;
+    if (e == 0 || !exact) break;
+    square *= square;
+    exact = math::fabs(square) <= limit;
   }
-  out = result;
-  return true;
+  if (exact) {
+    out = result;
+    return true;
+  }
+  if constexpr (is_double) {
+    double rh = 1.0, rl = 0.0, sh = base, sl = 0.0;
+    for (unsigned e = exponent;;) {
+      if (e & 1u) double_double_mul(rh, rl, sh, sl);
+      e >>= 1;
+      if (e == 0 || !math::isfinite(rh)) break;
+      double_double_mul(sh, sl, sh, sl);
+    }
+    out = rh;
+    return true;
+  } else {
+    return false;
+  }
 }
 
 // Shifts by a count outside [0, bits) give NumPy's results: 0 for <<, the sign fill for >>.

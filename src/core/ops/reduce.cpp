@@ -1,6 +1,8 @@
 // Front-ends of the reductions. mean, var and std are written in terms of sum, as NumPy
 // writes them (var is two-pass: the mean, then the sum of squared deviations), so that they
 // fuse like any other chain and share the summation's accuracy.
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "accel/errors.hpp"
@@ -62,10 +64,80 @@ void require_nonempty(const Array& a, const Reduced& r, const char* what) {
   }
 }
 
+// The axes of `a` longer than 1 in the order NumPy's iterator visits them, innermost first: its
+// stable insertion sort by decreasing |stride| from C order, where a zero stride (a broadcast
+// axis) compares with nothing and the axis stays where it is.
+std::vector<int> numpy_iteration_order(const Array& a) {
+  std::vector<int> order;
+  for (int d = a.ndim() - 1; d >= 0; --d) {
+    if (a.shape()[d] > 1) order.push_back(d);
+  }
+  const Strides& st = a.strides();
+  for (size_t i0 = 1; i0 < order.size(); ++i0) {
+    const int ax = order[i0];
+    size_t pos = i0;
+    for (size_t i1 = i0; i1-- > 0;) {
+      if (st[ax] == 0 || st[order[i1]] == 0) continue;  // ambiguous: look further
+      if (std::abs(st[order[i1]]) <= std::abs(st[ax])) break;
+      pos = i1;
+    }
+    order.erase(order.begin() + int64_t(i0));
+    order.insert(order.begin() + int64_t(pos), ax);
+  }
+  return order;
+}
+
+// `x` reduced over `axes` (listed innermost first) one step at a time in float16, each step
+// rounded, in index order (NumPy's reductions do not flip axes of negative stride): a scan along
+// the axes moved last, whose final element is the result.
+Array half_steps(OpKind op, const Array& x, const std::vector<int>& axes) {
+  std::vector<int64_t> perm;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) perm.push_back(d);
+  }
+  const int64_t kept = int64_t(perm.size());
+  for (auto it = axes.rbegin(); it != axes.rend(); ++it) perm.push_back(*it);
+  const Array moved = transpose(x, perm);
+  Shape rows(moved.shape().begin(), moved.shape().begin() + kept);
+  int64_t steps = 1;
+  for (int d : axes) steps *= x.shape()[d];
+  rows.push_back(steps);
+  const Array scanned = op == OpKind::Sum ? cumsum(reshape(moved, rows), -1, DType::Float16)
+                                          : cumprod(reshape(moved, rows), -1, DType::Float16);
+  Shape out_shape(rows.begin(), rows.end() - 1);
+  Strides out_strides(scanned.strides().begin(), scanned.strides().end() - 1);
+  const Array last = scanned.view(out_shape, out_strides,
+                                  scanned.offset() + (steps - 1) * scanned.strides().back());
+  // NumPy starts a sum from 0: a sum of -0.0 alone is +0.0 (adding +0.0 changes nothing else).
+  return op == OpKind::Sum ? add(last, Scalar::weak_float(0.0)) : copy(last);
+}
+
+// float16 sums and products as NumPy computes them where it matters most. NumPy's half loops
+// accumulate a run of the innermost iterated axis in float and round to float16 once per run;
+// where that innermost axis is kept (axis 0 of a C array), its iterator calls the elementwise
+// loop, which rounds after every step: overflow to inf (and inf * 0 = NaN) then happens part
+// way, as here. Reductions whose innermost iterated axis is reduced stay float-accumulated with
+// one rounding per output (exactly NumPy's when the reduced axes are one run; where NumPy rounds
+// between runs of outer reduced axes too, not yet: docs/decisions.md).
+Array half_reduction(OpKind op, const Array& a, const Reduced& r) {
+  const std::vector<int> order = numpy_iteration_order(a);
+  auto reduced = [&](int d) { return ((r.mask >> d) & 1) != 0; };
+  if (order.empty() || reduced(order.front())) return reduce_node(op, DType::Float16, a, r);
+  std::vector<int> steps;  // the reduced axes, innermost first
+  for (int d : order) {
+    if (reduced(d)) steps.push_back(d);
+  }
+  if (steps.empty()) return reduce_node(op, DType::Float16, a, r);
+  return reshape(half_steps(op, a, steps), r.out_shape);
+}
+
 Array sum_like(OpKind op, const Array& a, const Axes& axis, bool keepdims,
                std::optional<DType> dtype) {
   const Reduced r = reduced_axes(a, axis);
   const DType dt = dtype ? *dtype : sum_dtype(a.dtype());
+  if (dt == DType::Float16 && a.dtype() == DType::Float16 && a.size() > 0) {
+    return with_keepdims(half_reduction(op, a, r), r, keepdims);
+  }
   return with_keepdims(reduce_node(op, dt, cast_to(a, dt), r), r, keepdims);
 }
 
