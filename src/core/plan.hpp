@@ -13,6 +13,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
+#include "src/core/node_index.hpp"
 
 namespace accel::plan {
 
@@ -32,8 +33,12 @@ struct Plan {
   // Storages of merged duplicates, kept alive (with their nodes) until the plan is dropped.
   std::vector<std::shared_ptr<Storage>> keep_alive;
 
-  // The node's index in `nodes`, or -1 (constant time: Node::plan_index).
-  int index_of(const Node* n) const;
+  // Each node's index in `nodes` (set by collect; a hash table of the plan's own, so that
+  // plans over shared nodes on several threads never write the nodes).
+  NodeIndex index;
+
+  // The node's index in `nodes`, or -1.
+  int index_of(const Node* n) const { return index.find(n); }
 };
 
 // The pending producer of an operand (null for scalars and computed arrays).
