@@ -476,6 +476,7 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
   g.device = draft.device;
   g.shape = draft.shape;
   g.row_axes = draft.row_axes;
+  g.slot = draft.slot;
   const bool rows = g.kind == Group::Kind::Rows;
   std::sort(draft.members.begin(), draft.members.end());  // topological order
   const std::vector<int>& members = draft.members;
