@@ -58,7 +58,7 @@ struct Group {
   uint64_t row_axes = 0;
   std::vector<char> row_inputs;
   // The slot of this group in the plan cache's entry (null when the plan is not cached).
-  std::shared_ptr<BackendSlot> slot;
+  std::shared_ptr<BackendSlot> slot = nullptr;
 };
 
 }  // namespace accel

@@ -62,9 +62,9 @@ struct GroupDraft {
   Shape shape;
   std::vector<int> members;
   size_t param_bound = 0;  // an upper bound of the kernel parameter bytes (see planner.cpp)
-  const BackendLimits* limits = nullptr;  // of the device's backend
-  uint64_t row_axes = 0;                  // Rows: the reduced axes (Group::row_axes)
-  std::shared_ptr<BackendSlot> slot;      // from the plan cache (Group::slot)
+  const BackendLimits* limits = nullptr;        // of the device's backend
+  uint64_t row_axes = 0;                        // Rows: the reduced axes (Group::row_axes)
+  std::shared_ptr<BackendSlot> slot = nullptr;  // from the plan cache (Group::slot)
 };
 
 // Cuts the plan into groups, walking consumers first; drafts come out in reverse execution

@@ -39,8 +39,8 @@ struct CachedGroup {
   Group::Kind kind;
   int origin;  // the member whose shape is the group's (a reduction's input's, for reductions)
   std::vector<int> members;
-  uint64_t row_axes = 0;              // Rows: the reduced axes
-  std::shared_ptr<BackendSlot> slot;  // the backend's state for this group (Group::slot)
+  uint64_t row_axes = 0;                        // Rows: the reduced axes
+  std::shared_ptr<BackendSlot> slot = nullptr;  // the backend's state (Group::slot)
 };
 
 struct CachedPlan {
