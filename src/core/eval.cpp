@@ -109,6 +109,7 @@ struct GroupLease {
     g->outputs.clear();
     g->shape.clear();
     g->kind = Group::Kind::Elementwise;
+    g->slot.reset();
     t_single.busy = false;
   }
   GroupLease(const GroupLease&) = delete;

@@ -91,8 +91,6 @@ struct Node {
   std::vector<Operand> inputs;
   NodeParams params;
   int depth = 1;  // the longest chain of pending nodes that ends here
-  // Its index in the plan last collected over it (planner.cpp), checked by Plan::index_of.
-  int plan_index = -1;
   // The pending storage this node computes; it owns the node. Null once computed.
   Storage* output = nullptr;
   // The computed storages this node reads, counted as memory pending work keeps alive

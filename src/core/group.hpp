@@ -5,6 +5,7 @@
 // groups; they never walk the graph themselves.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "src/core/graph.hpp"
@@ -30,6 +31,13 @@ struct GroupOutput {
   Array dest;  // where: the node's fresh contiguous storage, or a view for assignments
 };
 
+// What a backend keeps for one group of a cached plan (the CPU: its compiled block program),
+// found again when the plan cache replays the plan. The core only carries it; the backend
+// checks that what it kept still fits the group it is given before reusing it.
+struct BackendSlot {
+  std::shared_ptr<void> state;
+};
+
 struct Group {
   enum class Kind : uint8_t { Elementwise, Reduction, Rows, Single };
   Kind kind = Kind::Elementwise;
@@ -49,6 +57,8 @@ struct Group {
   // shape.
   uint64_t row_axes = 0;
   std::vector<char> row_inputs;
+  // The slot of this group in the plan cache's entry (null when the plan is not cached).
+  std::shared_ptr<BackendSlot> slot = nullptr;
 };
 
 }  // namespace accel

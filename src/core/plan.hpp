@@ -13,6 +13,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/graph.hpp"
 #include "src/core/group.hpp"
+#include "src/core/node_index.hpp"
 
 namespace accel::plan {
 
@@ -32,8 +33,12 @@ struct Plan {
   // Storages of merged duplicates, kept alive (with their nodes) until the plan is dropped.
   std::vector<std::shared_ptr<Storage>> keep_alive;
 
-  // The node's index in `nodes`, or -1 (constant time: Node::plan_index).
-  int index_of(const Node* n) const;
+  // Each node's index in `nodes` (set by collect; a hash table of the plan's own, so that
+  // plans over shared nodes on several threads never write the nodes).
+  NodeIndex index;
+
+  // The node's index in `nodes`, or -1.
+  int index_of(const Node* n) const { return index.find(n); }
 };
 
 // The pending producer of an operand (null for scalars and computed arrays).
@@ -57,8 +62,9 @@ struct GroupDraft {
   Shape shape;
   std::vector<int> members;
   size_t param_bound = 0;  // an upper bound of the kernel parameter bytes (see planner.cpp)
-  const BackendLimits* limits = nullptr;  // of the device's backend
-  uint64_t row_axes = 0;                  // Rows: the reduced axes (Group::row_axes)
+  const BackendLimits* limits = nullptr;        // of the device's backend
+  uint64_t row_axes = 0;                        // Rows: the reduced axes (Group::row_axes)
+  std::shared_ptr<BackendSlot> slot = nullptr;  // from the plan cache (Group::slot)
 };
 
 // Cuts the plan into groups, walking consumers first; drafts come out in reverse execution

@@ -158,7 +158,7 @@ const CachedPlan* find_plan(const PlanKey& key) {
   return nullptr;
 }
 
-void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<GroupDraft>& drafts) {
+void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>& drafts) {
   if (!key.cacheable) return;
   for (const PlanNode& pn : plan.nodes) {
     if (pn.merged_into >= 0) return;
@@ -172,7 +172,7 @@ void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<Group
   c.node_group.clear();
   c.materialize.clear();
   c.backend_state.reset();  // the replaced structure's
-  for (const GroupDraft& d : drafts) {
+  for (GroupDraft& d : drafts) {
     // Reduction and Rows groups iterate over their reduction's input: that member gives the
     // shape; other groups' shape is any member's (the first).
     int origin = d.members[0];
@@ -181,7 +181,8 @@ void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<Group
         if (op_class(plan.nodes[m].node->op) == OpClass::Reduction) origin = m;
       }
     }
-    c.groups.push_back({d.kind, origin, d.members, d.row_axes});
+    d.slot = std::make_shared<BackendSlot>();
+    c.groups.push_back({d.kind, origin, d.members, d.row_axes, d.slot});
   }
   for (const PlanNode& pn : plan.nodes) {
     c.node_group.push_back(pn.group);
@@ -202,6 +203,7 @@ std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan) {
     GroupDraft d{g.kind, origin->device, reduces ? origin->inputs[0].array.shape() : origin->shape,
                  g.members};
     d.row_axes = g.row_axes;
+    d.slot = g.slot;
     drafts.push_back(std::move(d));
   }
   return drafts;

@@ -41,7 +41,8 @@ struct CachedGroup {
   Group::Kind kind;
   int origin;  // the member whose shape is the group's (a reduction's input's, for reductions)
   std::vector<int> members;
-  uint64_t row_axes = 0;  // Rows: the reduced axes
+  uint64_t row_axes = 0;                        // Rows: the reduced axes
+  std::shared_ptr<BackendSlot> slot = nullptr;  // the backend's state (Group::slot)
 };
 
 struct CachedPlan {
@@ -60,8 +61,9 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key);
 // The cached grouping for `key`, or null (counts a hit or a miss).
 const CachedPlan* find_plan(const PlanKey& key);
 
-// Remembers the groups form_groups made for `plan`, unless CSE merged any of its nodes.
-void remember_plan(const PlanKey& key, const Plan& plan, const std::vector<GroupDraft>& drafts);
+// Remembers the groups form_groups made for `plan`, unless CSE merged any of its nodes, and
+// gives the drafts the cached groups' backend slots.
+void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>& drafts);
 
 // The drafts of the cached plan for this plan's nodes (setting their group and materialize
 // marks, as form_groups would).

@@ -21,19 +21,11 @@
 // merged, so that `eval(a + b, a * b)` reads a and b once.
 #include <algorithm>
 #include <stdexcept>
-#include <unordered_set>
 
 #include "accel/storage.hpp"
 #include "src/core/plan.hpp"
 
 namespace accel::plan {
-
-int Plan::index_of(const Node* n) const {
-  // The index collect() gave the node, unless another plan's collect() has given it another
-  // since (or it was never collected): then the slot holds another node.
-  const int i = n->plan_index;
-  return i >= 0 && size_t(i) < nodes.size() && nodes[i].node == n ? i : -1;
-}
 
 Node* pending_producer(const Operand& in) {
   if (in.is_scalar()) return nullptr;
@@ -42,22 +34,8 @@ Node* pending_producer(const Operand& in) {
 }
 
 void collect(std::span<Storage* const> targets, Plan& plan) {
-  // The first nodes in a small inline list (a plan of up to 32 nodes allocates nothing), then
-  // a hash set: a sorted vector costs O(n) per insertion, quadratic on wide or deep plans.
-  constexpr size_t kInline = 32;
-  SmallVector<const Node*, kInline> seen_few;
-  std::unordered_set<const Node*> seen;
-  auto mark = [&](const Node* n) {
-    if (seen.empty()) {
-      if (std::find(seen_few.begin(), seen_few.end(), n) != seen_few.end()) return false;
-      if (seen_few.size() < kInline) {
-        seen_few.push_back(n);
-        return true;
-      }
-      seen.insert(seen_few.begin(), seen_few.end());
-    }
-    return seen.insert(n).second;
-  };
+  // A node is marked on its first visit (index -1) and numbered once its inputs are.
+  bool fresh = false;
   struct Frame {
     Node* node;
     size_t next;  // the next input to visit
@@ -65,16 +43,22 @@ void collect(std::span<Storage* const> targets, Plan& plan) {
   SmallVector<Frame, 16> stack;
   for (Storage* t : targets) {
     Node* root = t->producer();
-    if (!root || !mark(root)) continue;
+    if (!root) continue;
+    plan.index.reserve(plan.index.size() + size_t(root->depth));
+    plan.index.find_or_insert(root, -1, fresh);
+    if (!fresh) continue;
     stack.push_back({root, 0});
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       if (next < node->inputs.size()) {
         Node* p = pending_producer(node->inputs[next++]);
-        if (p && mark(p)) stack.push_back({p, 0});
+        if (!p) continue;
+        plan.index.find_or_insert(p, -1, fresh);
+        if (fresh) stack.push_back({p, 0});
         continue;
       }
-      node->plan_index = int(plan.nodes.size());
+      // (Slots move when the table grows: looked up again rather than kept.)
+      plan.index.find_or_insert(node, -1, fresh) = int(plan.nodes.size());
       plan.nodes.emplace_back(node);
       stack.pop_back();
     }
@@ -492,6 +476,7 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
   g.device = draft.device;
   g.shape = draft.shape;
   g.row_axes = draft.row_axes;
+  g.slot = draft.slot;
   const bool rows = g.kind == Group::Kind::Rows;
   std::sort(draft.members.begin(), draft.members.end());  // topological order
   const std::vector<int>& members = draft.members;

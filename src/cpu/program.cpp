@@ -1,8 +1,10 @@
 #include "src/cpu/program.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
@@ -194,8 +196,89 @@ Layout make_layout(const Group& group, const std::vector<int>& perm) {
   return lay;
 }
 
-Program::Program(const Group& group, int num_steps, Layout layout)
-    : group_(group), shape_(std::move(layout.shape)), size_(shape_size(shape_)) {
+// Where a step reads one operand from in a block.
+struct ArgRef {
+  enum Kind : uint8_t { Input, Step, Buffer, Value } kind;
+  int index = 0;      // Input: into scratch.inputs; Step: into scratch.values
+  size_t buffer = 0;  // Buffer: a constant's block of copies in scratch memory
+  // Value: one scalar (the step's operand of this index), for a loop taking it by value.
+};
+
+struct CompiledStep {
+  LoopFn fn;
+  SmallVector<ArgRef, 3> args;
+  SmallVector<int, 1> outputs;  // indices into the group's outputs written with these values
+  size_t out_itemsize;
+  size_t buffer;        // offset of the step's result buffer in scratch memory
+  bool direct = false;  // results go straight to outputs[outputs[0]] (no buffer)
+  bool generator = false;
+};
+
+// A block of copies of one scalar: filled from operand `arg` of step `step`.
+struct Constant {
+  int step, arg;
+  size_t at;
+};
+
+struct Program::Compiled {
+  // What the compiled program depends on (program_signature()): reused only for an equal one.
+  std::vector<uint64_t> signature;
+  std::vector<CompiledStep> steps;
+  std::vector<size_t> input_buffers;  // offset of each input's gather buffer
+  std::vector<Constant> constants;
+  // Operands that read another operand's block of copies (equal scalars when compiled): they
+  // must still be equal for the program to be reused. (step, arg, step, arg)
+  std::vector<std::array<int, 4>> shared_constants;
+  bool needs_index = false;
+  size_t index_buffer = 0;
+  size_t scratch_bytes = 0;
+};
+
+namespace {
+
+// Everything compile() reads of a group besides its arrays' addresses and scalars' values: the
+// steps' ops and dtypes, where each operand comes from, the inputs' and outputs' element sizes
+// and contiguity over the layout, and whether results stream out. One place, so that a new
+// input of compile() is a word here too.
+void program_signature(const Group& group, int num_steps, std::span<const char> inputs_contiguous,
+                       std::span<const char> outputs_contiguous, bool stream,
+                       std::vector<uint64_t>& words) {
+  words.clear();
+  words.push_back(uint64_t(num_steps) | uint64_t(group.steps.size()) << 20 |
+                  uint64_t(group.inputs.size()) << 40 | uint64_t(stream) << 63);
+  for (size_t i = 0; i < group.inputs.size(); ++i) {
+    words.push_back(itemsize(group.inputs[i].dtype()) | uint64_t(inputs_contiguous[i]) << 8);
+  }
+  words.push_back(group.outputs.size());
+  for (size_t o = 0; o < group.outputs.size(); ++o) {
+    const GroupOutput& out = group.outputs[o];
+    words.push_back(uint64_t(uint32_t(out.step)) | uint64_t(outputs_contiguous[o]) << 32 |
+                    uint64_t(itemsize(out.dest.dtype())) << 40);
+  }
+  for (const Step& step : group.steps) {
+    const Node& n = *step.node;
+    words.push_back(uint64_t(n.op) | uint64_t(n.dtype) << 16 | uint64_t(n.compute) << 24 |
+                    uint64_t(step.args.size()) << 32);
+    for (const StepArg& a : step.args) {
+      words.push_back(uint64_t(a.kind) | uint64_t(uint32_t(a.index)) << 8 |
+                      (a.kind == StepArg::Scalar ? uint64_t(a.scalar->dtype) << 40 : 0));
+    }
+  }
+}
+
+const ScalarArg& scalar_of(const Group& group, int step, int arg) {
+  return *group.steps[size_t(step)].args[size_t(arg)].scalar;
+}
+
+bool same_scalar(const ScalarArg& a, const ScalarArg& b) {
+  return a.dtype == b.dtype && std::memcmp(a.bytes, b.bytes, sizeof(a.bytes)) == 0;
+}
+
+// Compiles steps [0, num_steps) of `group` (see Program::Program).
+std::shared_ptr<Program::Compiled> compile(const Group& group, int num_steps,
+                                           std::span<const char> inputs_contiguous,
+                                           std::span<const char> outputs_contiguous, bool stream) {
+  auto c = std::make_shared<Program::Compiled>();
   size_t offset = 0;
   // Buffers are staggered by a few cache lines: block buffers a multiple of 4 KiB apart make
   // a loop's loads and stores alias in the CPU's store buffer (4K aliasing), which measured
@@ -206,29 +289,9 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     return at;
   };
   for (size_t i = 0; i < group.inputs.size(); ++i) {
-    const Array& in = group.inputs[i];
-    Operand op{base_of(in), itemsize(in.dtype()), layout.inputs[i], false};
-    op.contiguous = is_c_contiguous(shape_, op.strides);
-    input_buffers_.push_back(op.contiguous ? 0 : reserve(kBlock * op.itemsize));
-    inputs_.push_back(std::move(op));
+    const size_t isz = itemsize(group.inputs[i].dtype());
+    c->input_buffers.push_back(inputs_contiguous[i] ? 0 : reserve(kBlock * isz));
   }
-  for (size_t o = 0; o < group.outputs.size(); ++o) {
-    const Array& dest = group.outputs[o].dest;
-    Operand op{base_of(dest), itemsize(dest.dtype()), layout.outputs[o], false};
-    op.contiguous = !op.strides.empty() && is_c_contiguous(shape_, op.strides);
-    outputs_.push_back(std::move(op));
-  }
-  index_ = {nullptr, sizeof(int64_t), layout.index, is_c_contiguous(shape_, layout.index)};
-  // Results far larger than the caches go out with non-temporal stores, as large memcpys do:
-  // plain stores first read every destination line (read-for-ownership), 1/7 more traffic for
-  // a*b + c*d - e. ACCELPY_CPU_STREAM_BYTES moves the threshold (0: always, 1e30: never).
-  size_t out_bytes = 0;
-  for (const Operand& o : outputs_) out_bytes += o.itemsize;
-  static const double stream_bytes = [] {
-    const char* v = std::getenv("ACCELPY_CPU_STREAM_BYTES");  // tuning: 0 streams everything
-    return v && *v ? std::strtod(v, nullptr) : double(kStreamBytes);
-  }();
-  stream_ = double(out_bytes) * double(size_) >= stream_bytes;
   // The last step reading each step's values; the steps past num_steps (a reduction) read
   // theirs through values() after run(), so those stay live to the end.
   const int num_all = int(group.steps.size());
@@ -249,20 +312,25 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     }
     return reserve(bytes);
   };
-  auto constant = [&](const ScalarArg* scalar) {
-    for (const auto& [c, at] : constants_) {
-      if (c->dtype == scalar->dtype && std::memcmp(c->bytes, scalar->bytes, sizeof(c->bytes)) == 0)
-        return at;
+  // Equal scalars share one block of copies; a later evaluation reuses the program only while
+  // they are still equal (shared_constants).
+  auto constant = [&](int k, int a) {
+    const ScalarArg& scalar = scalar_of(group, k, a);
+    for (const Constant& con : c->constants) {
+      if (same_scalar(scalar_of(group, con.step, con.arg), scalar)) {
+        c->shared_constants.push_back({k, a, con.step, con.arg});
+        return con.at;
+      }
     }
-    constants_.push_back({scalar, reserve(kBlock * itemsize(scalar->dtype))});
-    return constants_.back().second;
+    c->constants.push_back({k, a, reserve(kBlock * itemsize(scalar.dtype))});
+    return c->constants.back().at;
   };
   for (int k = 0; k < num_steps; ++k) {
     const Step& step = group.steps[k];
     const Node& node = *step.node;
     CompiledStep cs{nullptr, {}, {}, itemsize(node.dtype), 0};
     cs.generator = op_class(node.op) == OpClass::Generator;
-    needs_index_ = needs_index_ || cs.generator;
+    c->needs_index = c->needs_index || cs.generator;
     cs.fn = step_loop(node);
     // A binary step with one scalar operand of the computing dtype takes it by value.
     int by_value = -1;
@@ -281,15 +349,14 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     }
     for (size_t a = 0; a < step.args.size(); ++a) {
       const StepArg& arg = step.args[a];
-      ArgRef ref{ArgRef::Input, arg.index, 0, nullptr};
+      ArgRef ref{ArgRef::Input, arg.index, 0};
       if (arg.kind == StepArg::Step) {
         ref.kind = ArgRef::Step;
       } else if (arg.kind == StepArg::Scalar && int(a) == by_value) {
         ref.kind = ArgRef::Value;
-        ref.value = reinterpret_cast<const char*>(arg.scalar->bytes);
       } else if (arg.kind == StepArg::Scalar) {
         ref.kind = ArgRef::Buffer;
-        ref.buffer = constant(arg.scalar);
+        ref.buffer = constant(k, int(a));
       }
       cs.args.push_back(ref);
     }
@@ -298,8 +365,8 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     }
     // A contiguous destination takes the step's results directly; the others copy them.
     std::stable_partition(cs.outputs.begin(), cs.outputs.end(),
-                          [&](int o) { return outputs_[o].contiguous; });
-    cs.direct = !stream_ && !cs.outputs.empty() && outputs_[cs.outputs[0]].contiguous;
+                          [&](int o) { return outputs_contiguous[o] != 0; });
+    cs.direct = !stream && !cs.outputs.empty() && outputs_contiguous[cs.outputs[0]];
     // A fresh buffer is taken before the step's operands release theirs, so a loop never
     // writes the buffer it reads.
     if (!cs.direct) cs.buffer = take_buffer(kBlock * cs.out_itemsize);
@@ -310,31 +377,92 @@ Program::Program(const Group& group, int num_steps, Layout layout)
       }
     };
     for (const StepArg& a : step.args) {
-      if (a.kind == StepArg::Step && last_use[a.index] == k && !steps_[a.index].direct) {
-        release(steps_[a.index]);
+      if (a.kind == StepArg::Step && last_use[a.index] == k && !c->steps[a.index].direct) {
+        release(c->steps[a.index]);
       }
     }
     // Results nobody reads are copied out within the step: the buffer is free after it.
     if (last_use[k] < 0 && !cs.direct) release(cs);
-    steps_.push_back(cs);
+    c->steps.push_back(cs);
   }
-  if (needs_index_) index_buffer_ = reserve(kBlock * sizeof(int64_t));
-  scratch_bytes_ = offset;
+  if (c->needs_index) c->index_buffer = reserve(kBlock * sizeof(int64_t));
+  c->scratch_bytes = offset;
+  return c;
+}
+
+}  // namespace
+
+Program::Program(const Group& group, int num_steps, Layout layout)
+    : group_(group), shape_(std::move(layout.shape)), size_(shape_size(shape_)) {
+  SmallVector<char, 8> inputs_contiguous, outputs_contiguous;
+  for (size_t i = 0; i < group.inputs.size(); ++i) {
+    const Array& in = group.inputs[i];
+    Operand op{base_of(in), itemsize(in.dtype()), std::move(layout.inputs[i]), false};
+    op.contiguous = is_c_contiguous(shape_, op.strides);
+    inputs_contiguous.push_back(op.contiguous);
+    inputs_.push_back(std::move(op));
+  }
+  for (size_t o = 0; o < group.outputs.size(); ++o) {
+    const Array& dest = group.outputs[o].dest;
+    Operand op{base_of(dest), itemsize(dest.dtype()), std::move(layout.outputs[o]), false};
+    op.contiguous = !op.strides.empty() && is_c_contiguous(shape_, op.strides);
+    outputs_contiguous.push_back(op.contiguous);
+    outputs_.push_back(std::move(op));
+  }
+  index_ = {nullptr, sizeof(int64_t), layout.index, is_c_contiguous(shape_, layout.index)};
+  // Results far larger than the caches go out with non-temporal stores, as large memcpys do:
+  // plain stores first read every destination line (read-for-ownership), 1/7 more traffic for
+  // a*b + c*d - e. ACCELPY_CPU_STREAM_BYTES moves the threshold (0: always, 1e30: never).
+  size_t out_bytes = 0;
+  for (const Operand& o : outputs_) out_bytes += o.itemsize;
+  static const double stream_bytes = [] {
+    const char* v = std::getenv("ACCELPY_CPU_STREAM_BYTES");  // tuning: 0 streams everything
+    return v && *v ? std::strtod(v, nullptr) : double(kStreamBytes);
+  }();
+  stream_ = double(out_bytes) * double(size_) >= stream_bytes;
+  // A group of a cached plan (a loop body) finds the program compiled for it last time.
+  thread_local std::vector<uint64_t> signature;  // reused: keeps its capacity
+  program_signature(group, num_steps, inputs_contiguous, outputs_contiguous, stream_, signature);
+  if (group.slot && group.slot->state) {
+    auto kept = std::static_pointer_cast<const Compiled>(group.slot->state);
+    bool fits = kept->signature == signature;
+    for (size_t i = 0; fits && i < kept->shared_constants.size(); ++i) {
+      const auto& [k, a, k0, a0] = kept->shared_constants[i];
+      fits = same_scalar(scalar_of(group, k, a), scalar_of(group, k0, a0));
+    }
+    if (fits) {
+      compiled_ = std::move(kept);
+      return;
+    }
+  }
+  std::shared_ptr<Compiled> fresh =
+      compile(group, num_steps, inputs_contiguous, outputs_contiguous, stream_);
+  fresh->signature = signature;
+  if (group.slot) group.slot->state = fresh;
+  compiled_ = std::move(fresh);
 }
 
 void Program::prepare(Scratch& scratch) const {
   if (scratch.memory) return;
+  const Compiled& c = *compiled_;
   // One growing buffer per thread serves every program that thread runs.
   thread_local std::vector<char> memory;
-  if (memory.size() < scratch_bytes_ + kAlign) memory.resize(scratch_bytes_ + kAlign);
+  if (memory.size() < c.scratch_bytes + kAlign) memory.resize(c.scratch_bytes + kAlign);
   const auto addr = reinterpret_cast<uintptr_t>(memory.data());
   scratch.memory = memory.data() + (align_up(addr) - addr);
-  scratch.values.assign(steps_.size(), nullptr);
+  scratch.values.assign(c.steps.size(), nullptr);
   scratch.inputs.assign(inputs_.size(), nullptr);
+  // Scalars that a loop reads as a block of copies: filled once per thread and run, with a
+  // typed fill the compiler vectorizes.
   const int64_t n = std::min(kBlock, size_);
-  for (const auto& [scalar, at] : constants_) {
-    const size_t isz = itemsize(scalar->dtype);
-    for (int64_t i = 0; i < n; ++i) std::memcpy(scratch.memory + at + i * isz, scalar->bytes, isz);
+  for (const Constant& con : c.constants) {
+    const ScalarArg& scalar = scalar_of(group_, con.step, con.arg);
+    by_itemsize(itemsize(scalar.dtype), [&](auto t) {
+      using T = decltype(t);
+      T value;
+      std::memcpy(&value, scalar.bytes, sizeof(T));
+      std::fill_n(reinterpret_cast<T*>(scratch.memory + con.at), n, value);
+    });
   }
 }
 
@@ -363,20 +491,21 @@ void Program::scatter(const Operand& op, int64_t start, int64_t n, const char* s
 
 void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
   prepare(scratch);
+  const Compiled& c = *compiled_;
   char* mem = scratch.memory;
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const Operand& op = inputs_[i];
     if (op.contiguous) {
       scratch.inputs[i] = op.base + start * int64_t(op.itemsize);
     } else {
-      gather(op, start, n, mem + input_buffers_[i]);
-      scratch.inputs[i] = mem + input_buffers_[i];
+      gather(op, start, n, mem + c.input_buffers[i]);
+      scratch.inputs[i] = mem + c.input_buffers[i];
     }
   }
   // Flags raised before this block's steps (the previous block's reduction) are not theirs.
   fp_errors::note_unattributed();
-  int64_t* index = reinterpret_cast<int64_t*>(mem + index_buffer_);
-  if (needs_index_) {
+  int64_t* index = reinterpret_cast<int64_t*>(mem + c.index_buffer);
+  if (c.needs_index) {
     if (index_.contiguous) {
       for (int64_t i = 0; i < n; ++i) index[i] = start + i;
     } else {
@@ -386,8 +515,8 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
            });
     }
   }
-  for (size_t k = 0; k < steps_.size(); ++k) {
-    const CompiledStep& cs = steps_[k];
+  for (size_t k = 0; k < c.steps.size(); ++k) {
+    const CompiledStep& cs = c.steps[k];
     const char* in[3] = {nullptr, nullptr, nullptr};
     if (cs.generator) {
       in[0] = reinterpret_cast<const char*>(index);
@@ -405,7 +534,7 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
             in[a] = mem + ref.buffer;
             break;
           case ArgRef::Value:
-            in[a] = ref.value;
+            in[a] = reinterpret_cast<const char*>(group_.steps[k].args[a].scalar->bytes);
             break;
         }
       }
@@ -438,10 +567,9 @@ const char* Program::values(const StepArg& arg, Scratch& scratch) const {
     case StepArg::Step:
       return scratch.values[arg.index];
     case StepArg::Scalar:
-      for (const auto& [scalar, at] : constants_) {
-        if (scalar->dtype == arg.scalar->dtype &&
-            std::memcmp(scalar->bytes, arg.scalar->bytes, sizeof(scalar->bytes)) == 0) {
-          return scratch.memory + at;
+      for (const Constant& con : compiled_->constants) {
+        if (same_scalar(scalar_of(group_, con.step, con.arg), *arg.scalar)) {
+          return scratch.memory + con.at;
         }
       }
   }

@@ -7,11 +7,15 @@
 // straight to their destination when it is contiguous, else are scattered. A step's buffer is
 // reused once its last reader has run, so a chain of any length works in a few buffers that
 // stay in L1/L2; a binary step with a scalar operand takes it by value (no buffer of copies).
+// What depends only on the group's structure (each step's loop, where its operands come from,
+// the buffers' places) is compiled once and kept in the group's plan-cache slot (Group::slot):
+// a loop body that replays its plan binds the compiled program to the new arrays and scalars.
 // Reductions (reduce.cpp) use the same evaluator to produce the values they consume, so a
 // chain of elementwise ops feeding a reduction never touches memory in between.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "src/core/group.hpp"
@@ -38,7 +42,9 @@ Layout make_layout(const Group& group, const std::vector<int>& perm);
 class Program {
  public:
   // Runs steps [0, num_steps) of `group`; pass group.steps.size() for a pure elementwise group
-  // and one less for a reduction group (whose last step reduces).
+  // and one less for a reduction group (whose last step reduces). Reuses the compiled program
+  // in the group's slot when it was compiled for the same structure, else compiles (and keeps
+  // the result there).
   Program(const Group& group, int num_steps, Layout layout);
 
   // Per-thread working memory for one program; its buffers live in thread-local memory.
@@ -57,28 +63,16 @@ class Program {
 
   int64_t size() const { return size_; }
 
+  // The compiled part: what the steps read and write, and where, independent of the arrays,
+  // sizes and scalar values of one evaluation (program.cpp).
+  struct Compiled;
+
  private:
   struct Operand {
     const char* base;
     size_t itemsize;
     Strides strides;  // in elements
     bool contiguous;  // strides are the C-order strides of the layout's shape
-  };
-  // Where a step reads one operand from in a block.
-  struct ArgRef {
-    enum Kind : uint8_t { Input, Step, Buffer, Value } kind;
-    int index = 0;                // Input: into scratch.inputs; Step: into scratch.values
-    size_t buffer = 0;            // Buffer: a constant's block of copies in scratch memory
-    const char* value = nullptr;  // Value: one scalar, for a loop taking it by value
-  };
-  struct CompiledStep {
-    LoopFn fn;
-    SmallVector<ArgRef, 3> args;
-    SmallVector<int, 1> outputs;  // indices into outputs_ written with this step's values
-    size_t out_itemsize;
-    size_t buffer;        // offset of the step's result buffer in scratch memory
-    bool direct = false;  // results go straight to outputs_[outputs[0]] (no buffer)
-    bool generator = false;
   };
 
   void gather(const Operand& op, int64_t start, int64_t n, char* dst) const;
@@ -91,14 +85,8 @@ class Program {
   std::vector<Operand> inputs_;
   std::vector<Operand> outputs_;
   Operand index_;
-  bool needs_index_ = false;
   bool stream_ = false;  // results go out with non-temporal stores
-  std::vector<CompiledStep> steps_;
-  std::vector<size_t> input_buffers_;  // offset of each input's gather buffer
-  // Scalars that a loop reads as a block of copies -> that block's offset.
-  std::vector<std::pair<const ScalarArg*, size_t>> constants_;
-  size_t index_buffer_ = 0;
-  size_t scratch_bytes_ = 0;
+  std::shared_ptr<const Compiled> compiled_;
 };
 
 }  // namespace accel::cpu

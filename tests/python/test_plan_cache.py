@@ -216,3 +216,45 @@ def test_row_groups_replay_with_their_rows(rng, stats):
         total = x.astype(ap.int64).sum(axis=(0, 1)) + 0
         assert int(total) == int(x_np.astype(np.int64).sum())
     assert cache(stats)[0] > 0
+
+
+def scalar_body(xp, y, c, d):
+    """Steps whose scalars the CPU reads by value (multiply, add) or as blocks of copies (where's
+    branch, arctan2's second operand, a scalar of another dtype than the step computes in)."""
+    t = xp.where(y > c, y * c, d)
+    u = xp.arctan2(t, d) + y
+    return u - np.float32(c) * 3
+
+
+@pytest.mark.parametrize("layouts", [("c", "c", "c"), ("c", "s", "c"), ("s", "c", "s")])
+def test_replayed_programs_read_each_evaluations_scalars_and_arrays(rng, stats, layouts):
+    # The plan and (on the CPU) the compiled program are replayed; every iteration brings new
+    # scalar values, new arrays and, between parametrisations, other memory layouts of the same
+    # key: results must be NumPy's, and bit-identical to unfused evaluation.
+    n = 3000  # more than one block of the CPU's program (2048 elements)
+    for i, lay in enumerate(layouts * 2):
+        base = rng.uniform(-2, 2, 2 * n).astype(np.float32)
+        y_np = base[::2] if lay == "s" else base[:n]
+        y = ap.asarray(base)[::2] if lay == "s" else ap.asarray(base[:n])
+        c, d = float(rng.uniform(-1, 1)), float(rng.uniform(-1, 1)) + i
+        fused = scalar_body(ap, y, c, d)
+        ap.eval(fused)
+        core._set_fusion(False)
+        unfused = scalar_body(ap, y, c, d)
+        ap.eval(unfused)
+        core._set_fusion(True)
+        # (atol: the sums cancel near zero; bit-identity with unfused is the strict check)
+        assert_matches(fused, scalar_body(np, y_np, c, d), atol=1e-5)
+        np.testing.assert_array_equal(ap.asnumpy(fused), ap.asnumpy(unfused))
+    assert cache(stats)[0] > 0  # replayed at least once
+
+
+def test_replayed_programs_keep_equal_scalars_apart_when_they_differ(rng, stats):
+    # where(y > 0, c, d): c == d shares one block of copies when compiled; an evaluation with
+    # c != d must not read c's block for d.
+    y_np = rng.uniform(-2, 2, 100)
+    y = ap.asarray(y_np)
+    for c, d in ((1.5, 1.5), (1.5, -2.5), (0.5, 0.5), (3.0, -3.0)):
+        r = ap.where(y > 0, y * 0 + c, d) + ap.where(y < 0, c, y)
+        want = np.where(y_np > 0, y_np * 0 + c, d) + np.where(y_np < 0, c, y_np)
+        assert_matches(r, want)
