@@ -48,6 +48,10 @@ struct BackendLimits {
   // the split groups (a reduction spread over the device, then elementwise work).
   int64_t long_row = 0;
   int64_t long_row_min_rows = 0;
+  // Whether the backend's float scans add in index order (the CPU's loop), which float16 sums
+  // and products need to round by steps as NumPy's do (ops/reduce.cpp); a backend whose scans
+  // associate otherwise (CUB's) accumulates float16 reductions in float32, as CuPy does.
+  bool ordered_scans = true;
   ParamLayout params;
 };
 

@@ -167,11 +167,12 @@ class CudaBackend final : public Backend {
   const BackendLimits& limits() const override {
     // The kernels' limits (kernel_limits(), also the default of backends without their own).
     // Rows groups of any axes and layout run as one kernel (codegen_rows.cpp), long rows only
-    // where they are many.
+    // where they are many; float16 reductions accumulate in float32 (no in-order scan).
     static const BackendLimits l = [] {
       BackendLimits r = kernel_limits();
       r.long_row = kRowsInRegisters;
       r.long_row_min_rows = kMinLongRows;
+      r.ordered_scans = false;  // CUB's scans associate in a tree
       return r;
     }();
     return l;

@@ -48,6 +48,19 @@ def rng(request):
 
 
 
+
+@pytest.fixture
+def cpu_default(request):
+    """The CPU as the default device for a test that is not parametrized over devices: for
+    files whose tests pin the CPU's own semantics (zero-copy NumPy imports, floating-point
+    error flags, float16 rounding by in-order steps) whatever ACCELPY_TEST_DEVICES says. Use
+    with `pytestmark = pytest.mark.usefixtures("cpu_default")`."""
+    if "device" in request.fixturenames or request.node.get_closest_marker("cuda"):
+        yield
+        return
+    with ap.device("cpu"):
+        yield
+
 @pytest.fixture
 def fused():
     """Automatic fusion on for the test (ACCELPY_FUSION may have turned it off), then restored."""

@@ -67,7 +67,7 @@ def test_a_repeated_evaluation_is_replayed_as_one_graph_with_new_buffers_and_sca
     assert ap.cuda.graphs
     y = ap.zeros(1000, dtype=np.float32)
     ap.eval(y)
-    seen = []
+    seen, replayed = [], []
     for i in range(12):
         c = 0.25 + i
         before, y_old = counts(), y
@@ -75,11 +75,13 @@ def test_a_repeated_evaluation_is_replayed_as_one_graph_with_new_buffers_and_sca
         after = counts()
         seen.append((after[0] - before[0], after[1] - before[1]))
         if seen[-1][1]:
-            # The update's node was rebound to this step's output, its inputs and c.
-            args = last_node_args()
-            for a in (y, y_old, x):
-                assert struct.pack("<Q", addr(a)) in args, (i, a)
-            assert struct.pack("<f", c) in args or struct.pack("<d", c) in args, i
+            replayed.append((last_node_args(), y, y_old, c))
+    # The update's node was rebound to each step's output, its inputs and c. (Addresses are read
+    # after the loop: exporting an array's memory makes later reads of it run at the call.)
+    for i, (args, y_new, y_prev, c) in enumerate(replayed):
+        for a in (y_new, y_prev, x):
+            assert struct.pack("<Q", addr(a)) in args, (i, a)
+        assert struct.pack("<f", c) in args or struct.pack("<d", c) in args, i
     kernels = seen[0][0]
     assert kernels >= 2, seen
     # Planned, then found in the plan cache twice, then recorded (built and launched as a

@@ -534,7 +534,7 @@ def test_cuda_groups_and_bytes_match_the_cpu(fake_driver):
         per_device = []
         for device in ("cpu", "cuda"):
             with ap.debug_fusion(stream=None) as log:
-                got = program(ap, *(ap.asarray(a, device=device) for a in args))
+                got = program(ap, *(ap.asarray(a.copy(), device=device) for a in args))
                 ap.eval(*(got if isinstance(got, tuple) else (got,)))
             per_device.append(sorted((r["kind"], len(r["ops"]), r["bytes_read"],
                                       r["bytes_written"]) for r in log))

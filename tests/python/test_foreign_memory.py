@@ -11,6 +11,8 @@ import pytest
 import accelpy as ap
 from helpers import assert_matches, random_values, sum_atol
 
+pytestmark = pytest.mark.usefixtures("cpu_default")
+
 
 def test_lazy_result_over_an_imported_numpy_array_ignores_later_writes(rng):
     n = random_values(rng, (1000,), np.float64)
@@ -83,7 +85,11 @@ def test_gpu_import_keeps_the_values_of_the_call(rng, protocol):
         pytest.skip("numba finds no CUDA device")
     host = random_values(rng, (4096,), np.float64)
     d = numba_cuda.to_device(host)
-    a = ap.from_dlpack(d) if protocol == "dlpack" else ap.asarray(d)
+    if protocol == "dlpack":  # numba's device arrays speak only the CUDA array interface
+        torch = pytest.importorskip("torch", reason="a DLPack producer on the GPU (torch)")
+        a = ap.from_dlpack(torch.as_tensor(d, device="cuda"))
+    else:
+        a = ap.asarray(d)
     assert str(a.device).startswith("cuda")
     r = ap.negative(a) + 1
     s = a.sum()

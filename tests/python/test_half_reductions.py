@@ -12,6 +12,10 @@ import pytest
 import accelpy as ap
 from helpers import assert_exact, to_device, to_numpy
 
+# The CPU's rounding by steps (the GPU accumulates float16 in float32, as CuPy does):
+# tests not parametrized over devices run on the CPU.
+pytestmark = pytest.mark.usefixtures("cpu_default")
+
 
 def assert_bits(got, expected):
     """Equal as float16 bit patterns (NaN payloads aside): signed zeros and infinities too."""

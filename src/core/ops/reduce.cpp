@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
 
 namespace accel {
@@ -120,6 +121,7 @@ Array half_steps(OpKind op, const Array& x, const std::vector<int>& axes) {
 // one rounding per output (exactly NumPy's when the reduced axes are one run; where NumPy rounds
 // between runs of outer reduced axes too, not yet: docs/decisions.md).
 Array half_reduction(OpKind op, const Array& a, const Reduced& r) {
+  if (!backend_for(a.device()).limits().ordered_scans) return reduce_node(op, DType::Float16, a, r);
   const std::vector<int> order = numpy_iteration_order(a);
   auto reduced = [&](int d) { return ((r.mask >> d) & 1) != 0; };
   if (order.empty() || reduced(order.front())) return reduce_node(op, DType::Float16, a, r);
