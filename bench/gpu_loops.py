@@ -38,7 +38,8 @@ def _fields_step(xp, u, v):
     """One time step of two fields and their energy, each evaluated (accelpy: two kernels)."""
     s = (u * u).sum()
     v = v * 0.999 + u * 0.001
-    u = u - v[::-1] * 0.001 + s * 1e-9  # v read reversed: a group of its own
+    # v read reversed (a view in accelpy: a group of its own; torch has no negative steps)
+    u = u - xp.flip(v, (0,)) * 0.001 + s * 1e-9
     if xp is ap:
         ap.eval(u, v)
     return u, v
