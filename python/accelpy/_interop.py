@@ -55,6 +55,10 @@ def asnumpy(a: ArrayLike, stream: Any = None, order: str = "C", out: Any = None,
         raise TypeError("asnumpy: stream must be an accelpy.cuda.Stream, got "
                         f"{type(stream).__name__}")
     if stream is not None and isinstance(a, ndarray) and a.device.type == "cuda":
+        # The copy queued on `stream` must come after the work that wrote `a`, queued on the
+        # current stream: accelpy's streams do not wait for each other by themselves.
+        _core.eval(a)
+        _core._cuda.Stream.current(a.device).synchronize()
         with stream:
             host = _core.asnumpy(a)
     else:
