@@ -127,8 +127,12 @@ def test_small_groups_agree_with_the_block_executor_bit_for_bit(device, rng, n, 
     small = chain(a[:n], b[:n])
     large = chain(a, b)
     assert_exact(small, to_numpy(large)[:n])
-    assert_matches(small, chain(a_np[:n], b_np[:n]))
-    if np.dtype(dtype).kind == "f":
+    # Beside NumPy, within a few roundings of the terms' size (up to ~256 here): `- y * y` cancels,
+    # so an error relative to the result alone would be a flaky bound.
+    kind = np.dtype(dtype).kind
+    atol = 4 * 256 * float(np.finfo(dtype).eps) if kind in "fc" else None
+    assert_matches(small, chain(a_np[:n], b_np[:n]), atol=atol)
+    if kind == "f":
         assert_exact(ap.sqrt(ap.abs(small)), to_numpy(ap.sqrt(ap.abs(large)))[:n])
 
 
