@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accel/device.hpp"
+#include "accel/pool_allocator.hpp"
 
 namespace accel {
 
@@ -14,6 +15,10 @@ struct Node;
 
 class Storage : public std::enable_shared_from_this<Storage> {
  public:
+  // A storage's pending readers: usually one or two, made and dropped with every lazy operation
+  // (pool_allocator.hpp).
+  using ReaderList = std::vector<std::weak_ptr<Node>, pool::Allocator<std::weak_ptr<Node>>>;
+
   // Pending storage: `producer` computes it; memory is allocated when it runs.
   Storage(Device device, size_t nbytes, std::shared_ptr<Node> producer);
   // Materialized storage over memory this storage owns (freed through the device's allocator).
@@ -41,7 +46,7 @@ class Storage : public std::enable_shared_from_this<Storage> {
   // Nodes that read this storage and may still be pending: the write barrier evaluates them
   // before anything writes here.
   void add_reader(const std::shared_ptr<Node>& node);
-  std::vector<std::weak_ptr<Node>> take_readers();
+  ReaderList take_readers();
 
   // Whether other Storages may cover this memory too: wrapped external memory (NumPy may wrap
   // one buffer twice) or memory exported to NumPy (which may come back wrapped). Writes into a
@@ -62,7 +67,7 @@ class Storage : public std::enable_shared_from_this<Storage> {
     Storage* next = nullptr;
   };
   PendingUse& pending_use() { return pending_use_; }
-  const std::vector<std::weak_ptr<Node>>& readers() const { return readers_; }
+  const ReaderList& readers() const { return readers_; }
 
   // Bumped on every write; lets caches notice that the data changed.
   uint64_t version() const { return version_; }
@@ -76,7 +81,7 @@ class Storage : public std::enable_shared_from_this<Storage> {
   bool shared_ = false;
   std::shared_ptr<void> owner_;
   std::shared_ptr<Node> producer_;
-  std::vector<std::weak_ptr<Node>> readers_;
+  ReaderList readers_;
   uint64_t version_ = 0;
   PendingUse pending_use_;
 };

@@ -1,12 +1,20 @@
 #include "accel/array.hpp"
 
 #include "accel/errors.hpp"
+#include "accel/pool_allocator.hpp"
 #include "accel/storage.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/graph.hpp"
 
 namespace accel {
+
+namespace {
+// Impls and Storages are made and freed once per lazy operation: from the per-thread lists.
+std::shared_ptr<Array::Impl> new_impl() {
+  return std::allocate_shared<Array::Impl>(pool::Allocator<Array::Impl>());
+}
+}  // namespace
 
 DType Array::dtype() const { return impl_->dtype; }
 const Shape& Array::shape() const { return impl_->shape; }
@@ -36,7 +44,7 @@ bool Array::same_view(const Array& other) const {
 Array Array::view(DType dtype, Shape shape, Strides strides, int64_t offset) const {
   // A view allocates nothing: only its element count must fit (broadcast_to, as_strided).
   check_size_fits(shape, 1);
-  auto impl = std::make_shared<Impl>();
+  auto impl = new_impl();
   impl->dtype = dtype;
   impl->writeable = impl_->writeable;
   impl->shape = std::move(shape);
@@ -60,18 +68,18 @@ Array Array::empty(Shape shape, DType dtype, Device device) {
   check_size_fits(shape, itemsize(dtype));
   const size_t nbytes = static_cast<size_t>(shape_size(shape)) * itemsize(dtype);
   void* ptr = backend_for(device).allocate(nbytes);
-  auto impl = std::make_shared<Impl>();
+  auto impl = new_impl();
   impl->dtype = dtype;
   impl->strides = contiguous_strides(shape);
   impl->shape = std::move(shape);
-  impl->storage = std::make_shared<Storage>(device, nbytes, ptr);
+  impl->storage = std::allocate_shared<Storage>(pool::Allocator<Storage>(), device, nbytes, ptr);
   return Array(std::move(impl));
 }
 
 Array Array::from_storage(std::shared_ptr<Storage> storage, DType dtype, Shape shape,
                           Strides strides, int64_t offset, bool writeable) {
   check_size_fits(shape, 1);
-  auto impl = std::make_shared<Impl>();
+  auto impl = new_impl();
   impl->dtype = dtype;
   impl->writeable = writeable;
   impl->shape = std::move(shape);
@@ -86,12 +94,13 @@ Array Array::pending(std::shared_ptr<Node> node) {
   // raise at the call instead of crashing when evaluated.
   check_size_fits(node->shape, itemsize(node->dtype));
   const size_t nbytes = static_cast<size_t>(shape_size(node->shape)) * itemsize(node->dtype);
-  auto impl = std::make_shared<Impl>();
+  auto impl = new_impl();
   impl->dtype = node->dtype;
   impl->shape = node->shape;
   impl->strides = node->strides;
   Node* raw = node.get();
-  impl->storage = std::make_shared<Storage>(node->device, nbytes, std::move(node));
+  impl->storage = std::allocate_shared<Storage>(pool::Allocator<Storage>(), node->device, nbytes,
+                                                std::move(node));
   raw->output = impl->storage.get();
   return Array(std::move(impl));
 }
@@ -120,14 +129,15 @@ Array Array::wrap(void* ptr, DType dtype, Shape shape, Strides strides, Device d
                      "-byte elements (copy it to aligned memory first)");
   }
   char* base = static_cast<char*>(ptr) + lo * static_cast<int64_t>(isz);
-  auto impl = std::make_shared<Impl>();
+  auto impl = new_impl();
   impl->dtype = dtype;
   impl->writeable = writeable;
   impl->shape = std::move(shape);
   impl->strides = std::move(strides);
   impl->offset = -lo;
-  impl->storage = std::make_shared<Storage>(device, static_cast<size_t>(n) * isz, base,
-                                            std::move(owner), shared);
+  impl->storage =
+      std::allocate_shared<Storage>(pool::Allocator<Storage>(), device,
+                                    static_cast<size_t>(n) * isz, base, std::move(owner), shared);
   return Array(std::move(impl));
 }
 

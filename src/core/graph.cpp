@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "accel/pool_allocator.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/pending_memory.hpp"
@@ -175,8 +176,8 @@ Array make_node(OpKind op, DType dtype, Shape shape, const Strides* strides, Dev
     evaluate_storages(deep);
     depth = 1;
   }
-  auto node =
-      std::make_shared<Node>(op, dtype, device, std::move(shape), std::move(inputs), params);
+  auto node = std::allocate_shared<Node>(pool::Allocator<Node>(), op, dtype, device,
+                                         std::move(shape), std::move(inputs), params);
   node->depth = depth;
   if (strides) node->strides = *strides;
   pending::capture(*node);

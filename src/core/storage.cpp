@@ -87,7 +87,7 @@ void Storage::add_reader(const std::shared_ptr<Node>& node) {
   readers_.push_back(node);
 }
 
-std::vector<std::weak_ptr<Node>> Storage::take_readers() { return std::exchange(readers_, {}); }
+Storage::ReaderList Storage::take_readers() { return std::exchange(readers_, {}); }
 
 std::vector<std::shared_ptr<Node>> take_pending_readers(Storage& storage) {
   std::vector<std::shared_ptr<Storage>> storages;
