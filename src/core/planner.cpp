@@ -481,6 +481,7 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
   std::sort(draft.members.begin(), draft.members.end());  // topological order
   const std::vector<int>& members = draft.members;
   const int group_id = plan.nodes[members[0]].group;
+  g.steps.reserve(members.size());
   for (int m : members) {
     const PlanNode& pn = plan.nodes[m];
     Step step{pn.node, {}};
@@ -494,8 +495,9 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
         arg.scalar = &in.scalar;
       } else if (p && plan.nodes[plan.index_of(p)].group == group_id) {
         arg.kind = StepArg::Step;
-        arg.index =
-            int(std::find(members.begin(), members.end(), plan.index_of(p)) - members.begin());
+        // members is sorted: the producer's step by binary search, not a scan per operand.
+        arg.index = int(std::lower_bound(members.begin(), members.end(), plan.index_of(p)) -
+                        members.begin());
       } else {
         // Inputs are distinct views: a view read by several steps is read once.
         arg.kind = StepArg::Input;
