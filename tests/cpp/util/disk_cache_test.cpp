@@ -126,7 +126,7 @@ TEST(DiskCache, ProcessesStoringTheSameEntriesAtOnceLeaveWholeFiles) {
   }
   EXPECT_EQ(wrong, 0) << "of " << hits << " hits";
   const std::vector<std::string> files = files_in(t.path + "/kernels");
-  EXPECT_EQ(files.size(), size_t(kKeys));  // no temporary left behind
+  EXPECT_EQ(files.size(), size_t(kKeys));                            // no temporary left behind
   for (const std::string& f : files) EXPECT_EQ(f.size(), 36u) << f;  // 32 hex digits + ".bin"
   for (int k = 0; k < kKeys; ++k) {
     const auto got = c.load(kKey + std::to_string(k));
