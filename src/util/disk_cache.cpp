@@ -22,6 +22,12 @@ constexpr uint32_t kFormat = 1;
 
 }  // namespace
 
+std::string DiskCache::library_version() { return "accelpy " ACCEL_VERSION; }
+
+std::string DiskCache::full_key(const std::string& key_text) const {
+  return version_ + "\n" + key_text;
+}
+
 void make_private_dirs(const std::string& path) {
   for (size_t i = 1; i <= path.size(); ++i) {
     if (i == path.size() || path[i] == '/') {
@@ -48,14 +54,16 @@ std::string default_cache_dir() {
 }
 
 std::string DiskCache::path_for(const std::string& key_text) const {
-  const uint64_t a = fnv1a(key_text.data(), key_text.size());
-  const uint64_t b = fnv1a(key_text.data(), key_text.size(), a ^ 0x9e3779b97f4a7c15ULL);
+  const std::string key = full_key(key_text);
+  const uint64_t a = fnv1a(key.data(), key.size());
+  const uint64_t b = fnv1a(key.data(), key.size(), a ^ 0x9e3779b97f4a7c15ULL);
   return dir_ + "/kernels/" + hex64(a) + hex64(b) + ".bin";
 }
 
-std::optional<CompiledImage> DiskCache::load(const std::string& key_text) const {
+std::optional<CompiledImage> DiskCache::load(const std::string& caller_key) const {
   if (!enabled()) return std::nullopt;
-  std::ifstream f(path_for(key_text), std::ios::binary);
+  const std::string key_text = full_key(caller_key);
+  std::ifstream f(path_for(caller_key), std::ios::binary);
   if (!f) return std::nullopt;
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   struct Header {
@@ -78,12 +86,13 @@ std::optional<CompiledImage> DiskCache::load(const std::string& key_text) const 
   return CompiledImage{std::string(image, h.image_len), h.cubin != 0};
 }
 
-void DiskCache::store(const std::string& key_text, const CompiledImage& img) const {
+void DiskCache::store(const std::string& caller_key, const CompiledImage& img) const {
   if (!enabled()) return;
+  const std::string key_text = full_key(caller_key);
   // Failures only cost a recompilation later; never fail the computation for them.
   make_private_dirs(dir_);
   make_private_dirs(dir_ + "/kernels");
-  const std::string path = path_for(key_text);
+  const std::string path = path_for(caller_key);
   std::random_device rd;
   const std::string tmp = path + ".tmp." + std::to_string(getpid()) + "." + hex64(rd());
   struct {

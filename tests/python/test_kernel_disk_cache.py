@@ -3,8 +3,9 @@ once, corrupted and truncated entries, a cache directory that cannot be written 
 and entries written by another accelpy version. Nothing crashes, nothing wrong is loaded: a
 bad entry is a miss (and is rewritten), a cache that cannot be written only costs recompiles.
 
-Users' kernels on the CPU go through the same cache code as NVRTC's (src/cuda/jit/disk_cache),
-so these run without a GPU; each probe is a subprocess with a timeout."""
+Users' kernels on the CPU go through the same cache code as NVRTC's (src/util/disk_cache.cpp;
+tests/cpp/util/disk_cache_test.cpp drives that class directly), so these run without a GPU; each
+probe is a subprocess with a timeout."""
 
 import os
 import shutil
@@ -133,7 +134,7 @@ def test_a_full_disk_leaves_no_partial_entry(tmp_path):
     assert probe(cache, "full", cxx=str(cxx)) == 2
 
 
-def test_entries_of_another_accelpy_version_are_never_loaded(tmp_path):
+def test_entries_of_another_cache_format_are_never_loaded(tmp_path):
     assert probe(tmp_path, "ver") == 0
     for f in entries(tmp_path):
         data = bytearray(open(f, "rb").read())
@@ -141,3 +142,36 @@ def test_entries_of_another_accelpy_version_are_never_loaded(tmp_path):
         open(f, "wb").write(bytes(data))
     assert probe(tmp_path, "ver") == 0
     assert probe(tmp_path, "ver") == 2
+
+
+def fnv1a(data, seed=0xcbf29ce484222325):
+    h = seed
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def test_a_directory_shared_with_another_accelpy_version(tmp_path):
+    """Entries whose key names another library version (whole and checksummed, as that version
+    writes them) are not loaded, whether at their own names or at this version's, and stay."""
+    assert probe(tmp_path, "shared") == 0
+    others = []
+    for f in entries(tmp_path):
+        data = open(f, "rb").read()
+        key_len, image_len = struct.unpack_from("<QQ", data, 16)
+        key, image = data[40:40 + key_len], data[40 + key_len:]
+        version, _, rest = key.partition(b"\n")
+        assert version.startswith(b"accelpy ") and len(image) == image_len
+        other_key = b"accelpy 0.0.0-other\n" + rest
+        header = data[:16] + struct.pack("<QQQ", len(other_key), image_len,
+                                         fnv1a(image, fnv1a(other_key)))
+        entry = header + other_key + image
+        a = fnv1a(other_key)
+        b = fnv1a(other_key, a ^ 0x9e3779b97f4a7c15)
+        own_name = os.path.join(os.path.dirname(f), f"{a:016x}{b:016x}.bin")
+        open(own_name, "wb").write(entry)
+        others.append(own_name)
+        open(f, "wb").write(entry)  # and at this version's name
+    assert probe(tmp_path, "shared") == 0  # the other version's images are never loaded
+    assert probe(tmp_path, "shared") == 2  # this version's were rewritten beside them
+    assert all(os.path.exists(f) for f in others) and len(entries(tmp_path)) == 4

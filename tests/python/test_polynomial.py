@@ -22,18 +22,29 @@ def test_polyval(device, rng, dtype, xshape):
     p_np = coeffs(rng, 5, dtype)
     x_np = random_values(rng, xshape, dtype, low=-2, high=2)
     assert_matches(ap.polyval(to_device(p_np, device), to_device(x_np, device)),
-                   np.polyval(p_np, x_np), ulps=64)
+                   np.polyval(p_np, x_np), **horner_tolerance(p_np, x_np))
     # Non-contiguous and reversed operands.
     x2 = random_values(rng, (6, 8), dtype, low=-2, high=2)
     assert_matches(ap.polyval(to_device(p_np, device)[::-1], to_device(x2, device)[::2, ::-3]),
-                   np.polyval(p_np[::-1], x2[::2, ::-3]), ulps=64)
+                   np.polyval(p_np[::-1], x2[::2, ::-3]), **horner_tolerance(p_np, x2))
     with pytest.raises(TypeError):
         ap.polyval(to_device(p_np[0], device), to_device(x_np, device))
     # 2-D coefficients evaluate one polynomial per column.
     p2 = random_values(rng, (4, 3), dtype, low=-5, high=5)
     x3 = random_values(rng, (3,), dtype, low=-2, high=2)
     assert_matches(ap.polyval(to_device(p2, device), to_device(x3, device)),
-                   np.polyval(p2, x3), ulps=64)
+                   np.polyval(p2, x3), **horner_tolerance(p2, x3))
+
+
+def horner_tolerance(p_np, x_np):
+    """A value near a root cancels: Horner's rounding error is bounded by the polynomial of
+    the magnitudes, |p|(|x|) (complex products may round differently, by an FMA)."""
+    if p_np.dtype.kind not in "fc":
+        return {"ulps": 64}
+    with np.errstate(all="ignore"):
+        size = np.polyval(np.abs(p_np).astype(np.float64), np.abs(x_np).astype(np.float64))
+    return {"ulps": 64, "atol": 64 * float(np.finfo(p_np.dtype).eps) * float(np.max(size,
+                                                                                   initial=0))}
 
 
 def term_tolerance(name, a_np, b_np):
@@ -112,7 +123,12 @@ def test_polydiv(device, rng, dtype, sizes):
 @pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.complex128], ids=str)
 def test_poly(device, rng, dtype):
     z_np = coeffs(rng, 5, dtype)
-    assert_matches(ap.poly(to_device(z_np, device)), np.poly(z_np), ulps=64)
+    # Coefficients are sums of products of roots, which cancel (accelpy multiplies by one
+    # factor at a time, NumPy convolves): the error is bounded by those of prod(x + |z_i|).
+    atol = 0.0
+    if z_np.dtype.kind in "fc":
+        atol = 64 * float(np.finfo(z_np.dtype).eps) * float(np.poly(-np.abs(z_np)).max())
+    assert_matches(ap.poly(to_device(z_np, device)), np.poly(z_np), ulps=64, atol=atol or None)
     # Conjugate pairs give real coefficients, as in NumPy.
     c = np.array([1 + 2j, 1 - 2j, 3.0])
     assert_matches(ap.poly(to_device(c, device)), np.poly(c), ulps=64)

@@ -71,11 +71,10 @@ def test_sigint_interrupts_a_long_evaluation_within_half_a_second(kind):
         small = np.random.default_rng(1).standard_normal(1000)
         r = None
         print("start", flush=True)
-        t0 = time.perf_counter()
         try:
             r = op()  # library operations (sort) run at the call, elementwise chains lazily
             ap.eval(r)
-            print("finished", time.perf_counter() - t0, flush=True)
+            print("finished", time.perf_counter(), flush=True)
         except KeyboardInterrupt:
             print("interrupted", time.process_time(), flush=True)
         ok = np.array_equal(ap.asnumpy(ap.sort(ap.asarray(small))), np.sort(small))
@@ -83,33 +82,53 @@ def test_sigint_interrupts_a_long_evaluation_within_half_a_second(kind):
         done = r is None or bool(np.all(np.isfinite(ap.asnumpy(r[:1000]))))
         print("after", ok, done, flush=True)
     """))
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=ENV)
-    try:
-        assert p.stdout.readline().strip() == "start"
-        time.sleep(0.4)
-        sent, cpu_at_signal = time.perf_counter(), cpu_seconds(p.pid)
-        p.send_signal(signal.SIGINT)
-        ready, _, _ = select.select([p.stdout], [], [], 10)
-        assert ready, "no answer 10 s after SIGINT"
-        line = p.stdout.readline().split()
-        latency = time.perf_counter() - sent
-        assert line[0] == "interrupted", f"the evaluation ended before the signal: {line}"
-        # On a loaded machine the child may wait for a core: then the CPU time it used after
-        # the signal (on at most two cores) shows that it stopped within half a second of work.
-        worked = float(line[1]) - cpu_at_signal
-        assert latency < 0.5 or worked < 1.0, (
-            f"KeyboardInterrupt came {latency:.2f} s after SIGINT, after {worked:.2f} CPU s")
-        # Read through the same buffered reader: readline() may already hold the next line
-        # (communicate() reads the pipe beneath it and would miss that line).
-        out = p.stdout.read()
-        err = p.stderr.read()
-        p.wait(timeout=120)
-    finally:
-        p.kill()
-        p.wait()
+    for _attempt in range(3):
+        p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=ENV)
+        try:
+            line, latency, cpu_at_signal, sent = _interrupt(p)
+            if line[0] == "finished" and float(line[1]) < sent:
+                continue  # this process was not scheduled in time to signal: not a trial
+            # Read through the same buffered reader: readline() may already hold the next line
+            # (communicate() reads the pipe beneath it and would miss that line).
+            out = p.stdout.read()
+            err = p.stderr.read()
+            p.wait(timeout=120)
+        finally:
+            p.kill()
+            p.wait()
+        break
+    # time.perf_counter is the system's monotonic clock: the child's times compare with ours.
+    assert line[0] == "interrupted", (
+        f"the evaluation finished {float(line[1]) - sent:.2f} s after SIGINT was sent: {line}")
+    # On a loaded machine the child may wait for a core: then the CPU time it used after the
+    # signal (on at most two cores) shows that it stopped within half a second of work.
+    worked = float(line[1]) - cpu_at_signal
+    assert latency < 0.5 or worked < 1.0, (
+        f"KeyboardInterrupt came {latency:.2f} s after SIGINT, after {worked:.2f} CPU s")
     assert out.split() == ["after", "True", "True"], (p.returncode, err[-3000:])
     assert p.returncode == 0, err[-3000:]
+
+
+def _interrupt(p):
+    """Sends SIGINT to the child once it has started its long evaluation; returns its answer
+    line, the wall time to it, the child's CPU time at the signal and when it was sent. The
+    wait for the answer is bounded by the child's CPU time, not by the wall clock, so that a
+    machine loaded by other work (the child waiting for a core) does not fail it."""
+    assert p.stdout.readline().strip() == "start"
+    time.sleep(0.4)
+    sent, cpu_at_signal = time.perf_counter(), cpu_seconds(p.pid)
+    p.send_signal(signal.SIGINT)
+    while True:
+        ready, _, _ = select.select([p.stdout], [], [], 1)
+        if ready:
+            break
+        worked = cpu_seconds(p.pid) - cpu_at_signal
+        waited = time.perf_counter() - sent
+        assert worked < 5 and waited < 300, (
+            f"no answer {waited:.1f} s after SIGINT, after {worked:.2f} CPU s of work")
+    line = p.stdout.readline().split()
+    return line, time.perf_counter() - sent, cpu_at_signal, sent
 
 
 def test_no_leak_report_at_exit_after_caught_binding_errors():

@@ -17,6 +17,8 @@ namespace accel::cuda {
 
 namespace {
 
+// The text every program is compiled with besides its own code: the kernel headers and the
+// prelude it starts with (a changed prelude must not load images built with the old one).
 uint64_t headers_hash() {
   static const uint64_t h = [] {
     uint64_t v = 1469598103934665603ULL;
@@ -24,7 +26,8 @@ uint64_t headers_hash() {
       v = util::fnv1a(util::kEmbeddedHeaders[i].text, std::strlen(util::kEmbeddedHeaders[i].text),
                       v);
     }
-    return v;
+    const char* prelude = util::kEmbeddedPrelude[0].text;
+    return util::fnv1a(prelude, std::strlen(prelude), v);
   }();
   return h;
 }
