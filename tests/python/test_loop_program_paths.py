@@ -102,3 +102,65 @@ def test_norm_of_other_dtypes_is_unchanged(device, rng, dtype):
     x = to_device(x_np, device)
     assert_matches(ap.linalg.norm(x), np.linalg.norm(x_np), rtol=1e-6)
     assert_matches(ap.linalg.norm(x[::-2]), np.linalg.norm(x_np[::-2]), rtol=1e-6)
+
+
+MASK_DTYPES = [np.complex128, np.complex64, np.float32, np.int64, np.uint8, np.bool_]
+
+
+@pytest.mark.parametrize("dtype", MASK_DTYPES)
+@pytest.mark.parametrize("shape", [(100,), (30, 40), (3, 5, 7), (0, 4)], ids=str)
+def test_mask_assignment_of_values_matches_numpy(device, rng, dtype, shape):
+    """x[mask] = values with a mask of x's shape (the Mandelbrot programs' `Z[I] = Z[I]**2 +
+    C[I]`): contiguous x takes the flat positions of the mask, other layouts the coordinates."""
+    base_np = random_values(rng, shape, dtype)
+    for density in (0.0, 0.3, 1.0):
+        for layout in ("contiguous", "pending", "reversed", "transposed", "offset"):
+            x_np = base_np.copy()
+            x = to_device(base_np, device)
+            if layout == "pending":
+                x_np, x = x_np * 2, x * 2
+            elif layout == "reversed":
+                x_np, x = x_np[::-1], x[::-1]
+            elif layout == "transposed":
+                x_np, x = x_np.T, x.T
+            elif layout == "offset":
+                x_np, x = x_np[1:], x[1:]
+            m_np = rng.random(x_np.shape) < density
+            m = to_device(m_np, device)
+            count = int(m_np.sum())
+            v_np = random_values(rng, (count,), dtype)
+            x_np[m_np] = v_np
+            x[m] = to_device(v_np, device)
+            assert_exact(x, x_np)
+
+
+def test_mask_assignment_reads_the_destination_before_writing(device, rng):
+    z_np = random_values(rng, (20, 30), np.complex128)
+    c_np = random_values(rng, (20, 30), np.complex128)
+    z, c = to_device(z_np, device), to_device(c_np, device)
+    for _ in range(3):  # the Mandelbrot step: mask, gathers and values all from z itself
+        i_np = np.less(np.abs(z_np), 1.5)
+        i = ap.less(ap.abs(z), 1.5)
+        z_np[i_np] = z_np[i_np] ** 2 + c_np[i_np]
+        z[i] = z[i] ** 2 + c[i]
+        assert_matches(z, z_np)
+    flat_np, flat = z_np.reshape(-1), z.reshape(-1)
+    m_np = np.abs(z_np) > 1
+    m = to_device(m_np, device)
+    # Values that are a view of the destination are read before the writes (NumPy's boolean
+    # setitem reads them as it writes, so its reference is given a copy).
+    z_np[m_np] = flat_np[: int(m_np.sum())][::-1].copy()
+    z[m] = flat[: int(m_np.sum())][::-1]
+    assert_matches(z, z_np)
+
+
+def test_mask_assignment_errors_match_numpy(device, rng):
+    x = to_device(random_values(rng, (4, 5), np.float64), device)
+    mask = to_device(np.arange(20).reshape(4, 5) % 3 == 0, device)  # 7 true
+    with pytest.raises(ValueError, match=r"shape mismatch: value array of shape \(6,\) could "
+                                         r"not be broadcast to indexing result of shape \(7,\)"):
+        x[mask] = ap.zeros(6, device=device)
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[to_device(np.ones((4, 4), bool), device)] = ap.zeros(16, device=device)
+    x[mask] = ap.asarray([2.5], device=device)  # one value broadcasts
+    assert float(x[0, 0]) == 2.5 and float(x[0, 3]) == 2.5
