@@ -125,6 +125,14 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
         # A flat sequence of accelpy arrays (np.array([x * c, x * s]) in a loop): stacked as it
         # is, without converting each part.
         return _core.stack(obj)
+    if (type(obj) is tuple or type(obj) is list) and dtype is None and copy is not False \
+            and all(type(x) in _PY_SCALARS for x in obj):
+        # A flat sequence of Python numbers (a mask or coefficients given as a tuple, converted
+        # at every call of a loop): NumPy makes a fresh native array of one of four dtypes, so
+        # the checks of arbitrary NumPy memory below have nothing to find.
+        arr = np.asarray(obj)
+        if arr.dtype in _FROM_PY_SCALARS:
+            return _core._from_numpy(arr, None, device, copy, True)
     if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
         # Sequences of accelpy arrays stack where the arrays are (NumPy would need host copies).
         if copy is False:
@@ -153,6 +161,11 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     alone = stored is not obj and (stored is not arr or made_here)
     alone = alone or (stored is obj and unreferenced(obj, refs))
     return _core._from_numpy(stored, dtype, device, copy, alone)
+
+
+_PY_SCALARS = (bool, int, float, complex)
+# The dtypes NumPy gives a flat sequence of Python numbers (object for ints past 64 bits).
+_FROM_PY_SCALARS = frozenset(map(np.dtype, ("bool", "int64", "float64", "complex128")))
 
 
 def host_values(obj, dtype=None):

@@ -204,8 +204,11 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - the 
         flat = _core.reshape(x, (-1,))
         r = vector_norm(flat, axis=0, ord=ord)
         return _core.reshape(r, (1,) * x.ndim) if keepdims else r
-    a = _core.abs(x)
     kw = {"axis": axis, "keepdims": keepdims}
+    if ord == 2 and x.dtype.kind != "c":
+        # abs(x) * abs(x) is x * x to the bit for real x: one node less in a loop's norm.
+        return _core.sqrt(_core.sum(x * x, **kw))
+    a = _core.abs(x)
     if ord == 2:
         return _core.sqrt(_core.sum(a * a, **kw))
     if ord == 1:
@@ -248,6 +251,11 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     """numpy.linalg.norm: vector norms over one axis, matrix norms over two."""
+    if type(x) is _core.ndarray and x.ndim == 1 and x.dtype.kind == "f" and ord is None \
+            and axis is None and not keepdims:
+        # A loop's residual norm (conjugate gradients): vector_norm's graph, built without its
+        # conversions and recursion (which cost more than the evaluation of 256 elements).
+        return _core.sqrt(_core.sum(x * x, axis=0))
     x = _inexact(x)
     if axis is None:
         if ord is None or (ord in ("fro", "f") and x.ndim == 2) or (ord == 2 and x.ndim == 1):

@@ -344,6 +344,23 @@ void advanced_index_assign(const Array& a, const std::vector<Index>& indices, Ar
       if (a.size() > 0) assign(a, where(m, v, a));
       return;
     }
+    // x[mask] = values with a mask of x's whole shape over contiguous x (Mandelbrot's
+    // `Z[I] = Z[I]**2 + C[I]`): the mask's flat true positions index x's elements directly,
+    // one scatter with one index, instead of a coordinate array per dimension (a division and
+    // a remainder per element and dimension).
+    if (mask && indices.size() == 1 && is_bool(mask->dtype()) && mask->ndim() > 0 &&
+        mask->shape() == a.shape() && a.is_contiguous()) {
+      IndexMap map;
+      const Array flat = select_true(on_device(*mask, a.device()));
+      map.base = a;
+      map.base_strides = Strides{0};
+      map.indices.push_back(IndexOperand{flat, 1, a.size(), 0});
+      map.dense =
+          value_for(std::move(value), flat.shape(), a.dtype(), a.device(), a.storage().get());
+      prepare_write(*a.storage());
+      run_scatter(map);
+      return;
+    }
   }
   const Parsed p = parse(a, indices);
   Shape result;
