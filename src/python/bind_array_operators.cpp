@@ -1,13 +1,8 @@
 // ndarray's Python operators (+, +=, ==, -x, ...): they dispatch here, in C++, without a Python
 // wrapper per call; the operator table follows elementwise_ops.def.
-#include <nanobind/stl/optional.h>
-#include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
-
-#include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"

@@ -1,16 +1,10 @@
 // accelpy.Device and the default device: where arrays live and where new ones go.
-#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
-#include <nanobind/stl/vector.h>
 
-#include <algorithm>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "accel/errors.hpp"
-#include "src/core/ops/common.hpp"
-#include "src/core/type_rules.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
