@@ -14,7 +14,7 @@ stays fast and works on machines without CUDA (``is_available()`` is then False)
 
 CuPy's names are here too (``cuda.Device(1).use()``, ``with cuda.Device(0):``,
 ``cuda.Stream.null.synchronize()``, ``cuda.get_current_stream()``, ``cuda.runtime``,
-``cuda.MemoryPool``): see docs/user-guide.md, "CuPy programs".
+``cuda.MemoryPool``): see docs/guide/interoperability.md, "CuPy programs".
 """
 
 from __future__ import annotations

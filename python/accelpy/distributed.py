@@ -13,8 +13,9 @@
   ``cuda:0``, through ``CUDA_VISIBLE_DEVICES``, set before accelpy initializes CUDA there) and
   running one task at a time; without GPUs, CPU workers that share the cores. A cluster across
   machines is ``dask scheduler`` on one host and, on each, one ``dask worker <address>
-  --nthreads 1`` per GPU with ``CUDA_VISIBLE_DEVICES`` set (docs/user-guide.md). dask-cuda's
-  ``LocalCUDACluster`` starts the same layout, and accelpy chunks work there unchanged.
+  --nthreads 1`` per GPU with ``CUDA_VISIBLE_DEVICES`` set (docs/guide/interoperability.md).
+  dask-cuda's ``LocalCUDACluster`` starts the same layout, and accelpy chunks work there
+  unchanged.
 * Importing this module registers accelpy arrays with Dask's serialization (host frames over
   TCP, the CUDA array interface for UCX) and Dask's per-type lookups.
 * :func:`default_rng` draws Dask arrays whose values do not depend on the chunking: each element

@@ -55,70 +55,17 @@ unsigned hardware_flags() {
 }
 #endif
 
-// The flags NumPy reports for an operation: none for those whose only IEEE exceptions are
-// invalid flags of ordered comparisons with NaN (comparisons, maximum and minimum, argmax,
-// sign, heaviside), and those that do no arithmetic; every flag for the others.
+// The flags NumPy reports for an operation: the op table's fp column.
 unsigned reportable(OpKind op) {
-  switch (op) {
-    case OpKind::Equal:
-    case OpKind::NotEqual:
-    case OpKind::Less:
-    case OpKind::LessEqual:
-    case OpKind::Greater:
-    case OpKind::GreaterEqual:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-    case OpKind::LogicalXor:
-    case OpKind::LogicalNot:
-    case OpKind::Isfinite:
-    case OpKind::Isinf:
-    case OpKind::Isnan:
-    case OpKind::Signbit:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Fmax:
-    case OpKind::Fmin:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::ArgMax:
-    case OpKind::ArgMin:
-    case OpKind::Any:
-    case OpKind::All:
-    case OpKind::Sign:
-    case OpKind::Heaviside:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Trunc:
-    case OpKind::Rint:
-    case OpKind::Fabs:
-    case OpKind::Copysign:
-    case OpKind::Negative:
-    case OpKind::Positive:
-    case OpKind::Conj:
-    case OpKind::FrexpMantissa:
-    case OpKind::FrexpExponent:
-    case OpKind::Where:
-    case OpKind::Concatenate:
+  switch (op_info(op).fp) {
+    case FpReport::NoFpe:
       return 0;
-    // Division by zero: only where NumPy's loops divide (or take a logarithm of) zero. SLEEF's
-    // arcsin of |x| > 1, for one, raises it with the invalid flag.
-    case OpKind::Divide:
-    case OpKind::FloorDivide:
-    case OpKind::Remainder:
-    case OpKind::Fmod:
-    case OpKind::Pow:
-    case OpKind::Reciprocal:
-    case OpKind::Log:
-    case OpKind::Log2:
-    case OpKind::Log10:
-    case OpKind::Log1p:
-    case OpKind::Atanh:
-    case OpKind::Var:
+    case FpReport::Fpe:
+      return kFpOverflow | kFpUnderflow | kFpInvalid;
+    case FpReport::FpeDiv:
       return kFpDivideByZero | kFpOverflow | kFpUnderflow | kFpInvalid;
-    default:
-      return op_class(op) == OpClass::Generator ? 0u
-                                                : unsigned(kFpOverflow | kFpUnderflow | kFpInvalid);
   }
+  return 0;
 }
 
 // A cast to the same dtype: a copy, which raises nothing.

@@ -10,96 +10,20 @@
 
 namespace accel {
 
-OpClass op_class(OpKind op) {
-  switch (op) {
-    case OpKind::Where:
-    case OpKind::Cast:
-      return OpClass::Elementwise;
-    case OpKind::Fill:
-    case OpKind::Arange:
-    case OpKind::Linspace:
-    case OpKind::Eye:
-    case OpKind::Tri:
-    case OpKind::RandomUniform:
-    case OpKind::RandomNormal:
-    case OpKind::RandomExponential:
-    case OpKind::RandomIntegers:
-    case OpKind::RandomPermutation:
-      return OpClass::Generator;
-    case OpKind::Sum:
-    case OpKind::Prod:
-    case OpKind::Max:
-    case OpKind::Min:
-    case OpKind::ArgMax:
-    case OpKind::ArgMin:
-    case OpKind::Any:
-    case OpKind::All:
-    case OpKind::Mean:
-    case OpKind::Var:
-      return OpClass::Reduction;
-    case OpKind::Concatenate:
-      return OpClass::Other;
-    default:
-      return OpClass::Elementwise;  // the rows of elementwise_ops.def
-  }
-}
-
-const char* op_name(OpKind op) {
-  switch (op) {
-#define ACCEL_ELEMENTWISE(Name, name, ...) \
-  case OpKind::Name:                       \
-    return #name;
+namespace {
+// Indexed by OpKind: the rows of both tables, in the order OpKind enumerates them.
+constexpr OpInfo kOpInfo[] = {
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags, fp, cost) \
+  {#name, OpClass::Elementwise, FpReport::fp, OpCost::cost},
 #include "accel/elementwise_ops.def"
 #undef ACCEL_ELEMENTWISE
-    case OpKind::Where:
-      return "where";
-    case OpKind::Cast:
-      return "cast";
-    case OpKind::Fill:
-      return "fill";
-    case OpKind::Arange:
-      return "arange";
-    case OpKind::Linspace:
-      return "linspace";
-    case OpKind::Eye:
-      return "eye";
-    case OpKind::Tri:
-      return "tri";
-    case OpKind::RandomUniform:
-      return "random_uniform";
-    case OpKind::RandomNormal:
-      return "random_normal";
-    case OpKind::RandomExponential:
-      return "random_exponential";
-    case OpKind::RandomIntegers:
-      return "random_integers";
-    case OpKind::RandomPermutation:
-      return "random_permutation";
-    case OpKind::Sum:
-      return "sum";
-    case OpKind::Prod:
-      return "prod";
-    case OpKind::Max:
-      return "max";
-    case OpKind::Min:
-      return "min";
-    case OpKind::ArgMax:
-      return "argmax";
-    case OpKind::ArgMin:
-      return "argmin";
-    case OpKind::Any:
-      return "any";
-    case OpKind::All:
-      return "all";
-    case OpKind::Mean:
-      return "mean";
-    case OpKind::Var:
-      return "var";
-    case OpKind::Concatenate:
-      return "concatenate";
-  }
-  return "?";
-}
+#define ACCEL_GRAPH_OP(Name, name, cls, fp, cost) {#name, OpClass::cls, FpReport::fp, OpCost::cost},
+#include "src/core/graph_ops.def"
+#undef ACCEL_GRAPH_OP
+};
+}  // namespace
+
+const OpInfo& op_info(OpKind op) { return kOpInfo[size_t(op)]; }
 
 ScalarArg ScalarArg::of(const Scalar& value, DType dtype) {
   ScalarArg s;

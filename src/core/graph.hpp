@@ -15,43 +15,31 @@
 
 namespace accel {
 
+// One enumerator per row of accel/elementwise_ops.def, then per row of graph_ops.def.
 enum class OpKind : uint16_t {
 #define ACCEL_ELEMENTWISE(Name, ...) Name,
 #include "accel/elementwise_ops.def"
 #undef ACCEL_ELEMENTWISE
-  Where,  // where(cond, x, y): cond is bool, x and y have the node's dtype
-  Cast,   // conversion to the node's dtype; also plain copies
-  // Generators: elementwise over the output index, no array operands.
-  Fill,      // scalar operand 0
-  Arange,    // start + i * step (scalar operands 0, 1)
-  Linspace,  // start + i * step, the last element exactly `stop` (operands 0, 1, 2)
-  Eye,       // 1 where column - row == params.k
-  Tri,       // 1 where column - row <= params.k (numpy.tri; the tril/triu masks)
-  // Random draws (kernels/random.h); scalar operands key, block offset (uint64), and for
-  // RandomIntegers low and span (uint64, the values as T's bits widened).
-  RandomUniform,      // [0, 1)
-  RandomNormal,       // standard normal
-  RandomExponential,  // standard exponential
-  RandomIntegers,     // low + [0, span]
-  RandomPermutation,  // element i of a permutation of [0, n) (key, block, n)
-  // Reductions over params.axes of operand 0.
-  Sum,
-  Prod,
-  Max,
-  Min,
-  ArgMax,
-  ArgMin,
-  Any,
-  All,
-  Mean,
-  Var,  // params.ddof
-  // Structural.
-  Concatenate,  // operands along params.axis
+#define ACCEL_GRAPH_OP(Name, ...) Name,
+#include "src/core/graph_ops.def"
+#undef ACCEL_GRAPH_OP
 };
 
+// What the tables say of every op (the columns are described in elementwise_ops.def).
 enum class OpClass : uint8_t { Elementwise, Generator, Reduction, Other };
-OpClass op_class(OpKind op);
-const char* op_name(OpKind op);
+// The floating-point errors NumPy reports for the op.
+enum class FpReport : uint8_t { NoFpe, Fpe, FpeDiv };
+// How the CUDA code generator compiles a step: inlined (light) or as a called function.
+enum class OpCost : uint8_t { Light, LightIfFloat, Heavy };
+struct OpInfo {
+  const char* name;
+  OpClass cls;
+  FpReport fp;
+  OpCost cost;
+};
+const OpInfo& op_info(OpKind op);
+inline OpClass op_class(OpKind op) { return op_info(op).cls; }
+inline const char* op_name(OpKind op) { return op_info(op).name; }
 
 // A scalar operand, already converted to the dtype the op computes in.
 struct ScalarArg {

@@ -13,7 +13,7 @@ using namespace dtypes;  // NOLINT: the masks the table names
 
 std::vector<std::pair<OpKind, ElementwiseRule>> build_rules() {
   std::vector<std::pair<OpKind, ElementwiseRule>> rules;
-#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags) \
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags, ...) \
   rules.push_back({OpKind::Name, {#name, arity, inputs, ResultRule::result, flags}});
 #include "accel/elementwise_ops.def"
 #undef ACCEL_ELEMENTWISE

@@ -109,7 +109,7 @@ void add_row(Table& table, OpKind op) {
 template <Part P>
 void add_part(Table& table) {
   using namespace dtypes;  // NOLINT: the masks named in the table
-#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags)         \
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags, ...)    \
   if constexpr (part_of(inputs, Result::result) == P) {                     \
     add_row<ops::Name, arity, inputs, Result::result>(table, OpKind::Name); \
   }

@@ -1,12 +1,11 @@
-// accelpy.ndarray: the bound C++ Array. Operators dispatch here, in C++, without a Python
-// wrapper per call; the operator table follows elementwise_ops.def.
+// accelpy.ndarray: the bound C++ Array, its attributes, conversions and methods (its operators:
+// bind_array_operators.cpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "accel/errors.hpp"
@@ -20,102 +19,6 @@ namespace accel::python {
 using namespace nb::literals;
 
 namespace {
-
-thread_local std::vector<Device> g_device_stack;
-
-nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
-
-// Python operators: (dunder, reflected dunder, in-place dunder, table name).
-struct BinaryOperator {
-  const char *name, *rname, *iname, *op;
-};
-constexpr BinaryOperator kBinary[] = {
-    {"__add__", "__radd__", "__iadd__", "add"},
-    {"__sub__", "__rsub__", "__isub__", "subtract"},
-    {"__mul__", "__rmul__", "__imul__", "multiply"},
-    {"__truediv__", "__rtruediv__", "__itruediv__", "divide"},
-    {"__floordiv__", "__rfloordiv__", "__ifloordiv__", "floor_divide"},
-    {"__mod__", "__rmod__", "__imod__", "remainder"},
-    {"__and__", "__rand__", "__iand__", "bitwise_and"},
-    {"__or__", "__ror__", "__ior__", "bitwise_or"},
-    {"__xor__", "__rxor__", "__ixor__", "bitwise_xor"},
-    {"__lshift__", "__rlshift__", "__ilshift__", "bitwise_left_shift"},
-    {"__rshift__", "__rrshift__", "__irshift__", "bitwise_right_shift"},
-};
-constexpr std::pair<const char*, const char*> kCompare[] = {
-    {"__eq__", "equal"},      {"__ne__", "not_equal"}, {"__lt__", "less"},
-    {"__le__", "less_equal"}, {"__gt__", "greater"},   {"__ge__", "greater_equal"},
-};
-constexpr std::pair<const char*, const char*> kUnary[] = {
-    {"__neg__", "negative"},
-    {"__pos__", "positive"},
-    {"__abs__", "abs"},
-    {"__invert__", "bitwise_invert"},
-};
-
-// The stub signature of a binary operator method.
-std::string operator_sig(const char* name, const char* other) {
-  return "def " + std::string(name) + "(self, other: " + other + ", /) -> ndarray";
-}
-
-nb::object binary(OpKind op, const Array& self, nb::handle other, bool reflected) {
-  std::optional<ArrayOrScalar> o = to_operand(other, self.device());
-  if (!o) return not_implemented();
-  const ArrayOrScalar s(self);
-  return nb::cast(reflected ? elementwise(op, {&*o, &s}) : elementwise(op, {&s, &*o}));
-}
-
-// a op= b: computes a op b and writes it into a's memory (NumPy's same_kind casting rule).
-// NumPy's `**` (not numpy.power) short-cuts three Python exponents: x ** 2 is square(x) for
-// every dtype (so bool ** 2 is int8), and for float and complex arrays x ** -1 is reciprocal(x)
-// and x ** 0.5 is sqrt(x).
-std::optional<OpKind> power_shortcut(const Array& self, nb::handle exponent) {
-  if (PyLong_CheckExact(exponent.ptr())) {
-    int overflow = 0;
-    const long long e = PyLong_AsLongLongAndOverflow(exponent.ptr(), &overflow);
-    if (overflow == 0 && e == 2) return elementwise_op("square");
-    if (overflow == 0 && e == -1 && is_inexact(self.dtype())) return elementwise_op("reciprocal");
-  } else if (PyFloat_CheckExact(exponent.ptr()) && PyFloat_AS_DOUBLE(exponent.ptr()) == 0.5 &&
-             is_inexact(self.dtype())) {
-    return elementwise_op("sqrt");
-  }
-  return std::nullopt;
-}
-
-nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
-  const Array self = nb::cast<Array>(self_obj);
-  // A scalar taken out of an array is immutable in NumPy: `t += 1.5` makes a new value (with
-  // the promoted dtype) and `a[0] += 1.5` stores it back with setitem's casting. Python falls
-  // back to the binary operator when the in-place one declines.
-  if (self.impl()->scalar_value) return not_implemented();
-  std::optional<ArrayOrScalar> o = to_operand(other, self.device());
-  if (!o) return not_implemented();
-  const ArrayOrScalar s(self);
-  // x **= 2 and the like run a one-operand op. (Not an optional<OpKind>: GCC's -Os build
-  // warns that its value may be read uninitialized, a false positive.)
-  OpKind unary = op;
-  bool shortcut = false;
-  if (op == OpKind::Pow) {
-    if (const std::optional<OpKind> k = power_shortcut(self, other)) {
-      unary = *k;
-      shortcut = true;
-    }
-  }
-  // NumPy resolves the loop, and checks casting its output, before it broadcasts the operands.
-  const DType result = shortcut ? resolve(unary, {&s}).result : resolve(op, {&s, &*o}).result;
-  if (!can_cast(result, self.dtype(), "same_kind")) {
-    throw TypeError(std::string("Cannot cast ufunc '") + op_name(op) + "' output from dtype('" +
-                    std::string(dtype_name(result)) + "') to dtype('" +
-                    std::string(dtype_name(self.dtype())) + "') with casting rule 'same_kind'");
-  }
-  Array r = shortcut ? elementwise(unary, {&s}) : elementwise(op, {&s, &*o});
-  if (r.shape() != self.shape()) {
-    throw ValueError("non-broadcastable output operand with shape " + shape_str(self.shape()) +
-                     " doesn't match the broadcast shape " + shape_str(r.shape()));
-  }
-  assign(self, std::move(r));  // moved: the write fuses r's computation instead of storing r
-  return nb::borrow(self_obj);
-}
 
 // float(), int() and complex() take 0-d arrays only (NumPy 2); float() and int() refuse complex
 // values, as Python's float() and int() refuse complex numbers.
@@ -193,53 +96,6 @@ Strides byte_strides(const Array& a) {
 }
 
 }  // namespace
-
-void bind_device(nb::module_& m) {
-  nb::class_<Device>(m, "Device",
-                     "Where arrays live: 'cpu' or 'cuda:N'. Also a context manager that "
-                     "makes new arrays go there.")
-      .def(
-          "__init__", [](Device* d, nb::handle spec) { new (d) Device(to_device(spec)); },
-          "device"_a, nb::sig("def __init__(self, device: DeviceLike) -> None"))
-      .def_prop_ro("type", [](const Device& d) { return d.is_cpu() ? "cpu" : "cuda"; })
-      .def_prop_ro("index", [](const Device& d) { return d.index; })
-      .def("__str__", &Device::str)
-      .def("__repr__",
-           [](const Device& d) {
-             return d.is_cpu() ? std::string("device(type='cpu')")
-                               : "device(type='cuda', index=" + std::to_string(d.index) + ")";
-           })
-      .def(
-          "__eq__",
-          [](const Device& d, nb::handle other) {
-            try {
-              return d == to_device(other);
-            } catch (const Error&) {
-              return false;
-            }
-          },
-          nb::sig("def __eq__(self, other: object, /) -> bool"))
-      .def("__hash__", [](const Device& d) { return int(d.type) * 1024 + d.index; })
-      .def("__enter__",
-           [](const Device& d) {
-             g_device_stack.push_back(default_device());
-             set_default_device(d);
-             return d;
-           })
-      .def(
-          "__exit__",
-          [](const Device&, nb::args) {
-            set_default_device(g_device_stack.back());
-            g_device_stack.pop_back();
-          },
-          nb::sig("def __exit__(self, *args: object) -> None"));
-  m.def("get_default_device", &default_device, "The device new arrays go to.",
-        nb::sig("def get_default_device() -> Device"));
-  m.def(
-      "set_default_device", [](nb::handle d) { set_default_device(to_device(d)); }, "device"_a,
-      "Sets the device new arrays go to (as `with accelpy.device(...)` does for a block).",
-      nb::sig("def set_default_device(device: DeviceLike) -> None"));
-}
 
 void bind_array(nb::module_& m) {
   nb::class_<ArrayIterator>(m, "_ndarray_iterator", "The iterator of an ndarray's first axis.")
@@ -574,67 +430,7 @@ void bind_array(nb::module_& m) {
   cls.attr("__hash__") = nb::none();
   cls.attr("__array_priority__") = 100;
 
-  for (const BinaryOperator& b : kBinary) {
-    const std::optional<OpKind> op = elementwise_op(b.op);
-    if (!op) continue;
-    const OpKind k = *op;
-    // Operands may be None: NotImplemented then lets Python raise its usual "unsupported
-    // operand type(s)" TypeError instead of nanobind's signature mismatch.
-    cls.def(
-        b.name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
-        nb::arg("other").none(), nb::sig(operator_sig(b.name, "ArrayLike").c_str()));
-    cls.def(
-        b.rname, [k](const Array& a, nb::handle o) { return binary(k, a, o, true); },
-        nb::arg("other").none(), nb::sig(operator_sig(b.rname, "ArrayLike").c_str()));
-    cls.def(
-        b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
-        nb::arg("other").none(), nb::sig(operator_sig(b.iname, "ArrayLike").c_str()));
-  }
-  if (const std::optional<OpKind> pow = elementwise_op("pow")) {
-    const OpKind k = *pow;
-    cls.def(
-        "__pow__",
-        [k](const Array& a, nb::handle o, nb::handle) {
-          if (const std::optional<OpKind> shortcut = power_shortcut(a, o)) {
-            const ArrayOrScalar x(a);
-            return nb::cast(elementwise(*shortcut, {&x}));
-          }
-          return binary(k, a, o, false);
-        },
-        "other"_a, "mod"_a = nb::none(),
-        nb::sig("def __pow__(self, other: ArrayLike, /) -> ndarray"));
-    cls.def(
-        "__rpow__", [k](const Array& a, nb::handle o, nb::handle) { return binary(k, a, o, true); },
-        "other"_a, "mod"_a = nb::none(),
-        nb::sig("def __rpow__(self, other: ArrayLike, /) -> ndarray"));
-    cls.def(
-        "__ipow__", [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
-        nb::sig("def __ipow__(self, other: ArrayLike, /) -> ndarray"));
-  }
-  for (const auto& [name, opname] : kCompare) {
-    if (const std::optional<OpKind> op = elementwise_op(opname)) {
-      const OpKind k = *op;
-      // == and != take any object, as object's do (the stubs' one override of a supertype).
-      const bool equality =
-          std::string_view(name) == "__eq__" || std::string_view(name) == "__ne__";
-      cls.def(
-          name, [k](const Array& a, nb::handle o) { return binary(k, a, o, false); },
-          nb::arg("other").none(),
-          nb::sig(operator_sig(name, equality ? "object" : "ArrayLike").c_str()));
-    }
-  }
-  for (const auto& [name, opname] : kUnary) {
-    if (const std::optional<OpKind> op = elementwise_op(opname)) {
-      const OpKind k = *op;
-      cls.def(
-          name,
-          [k](const Array& a) {
-            const ArrayOrScalar x(a);
-            return elementwise(k, {&x});
-          },
-          nb::sig(("def " + std::string(name) + "(self) -> ndarray").c_str()));
-    }
-  }
+  bind_array_operators(cls);
 }
 
 }  // namespace accel::python

@@ -15,6 +15,8 @@ namespace nb = nanobind;
 
 void bind_device(nb::module_& m);
 void bind_array(nb::module_& m);
+// ndarray's Python operators (bind_array_operators.cpp).
+void bind_array_operators(nb::class_<Array>& cls);
 // One binding file per chapter of NumPy's reference.
 void bind_elementwise(nb::module_& m);
 // accelpy.ufunc, the type of the elementwise functions (bind_ufunc.cpp).

@@ -1,7 +1,7 @@
 """Dask with accelpy chunks: from_array, map_blocks, elementwise chains, reductions and matmul
 over chunked arrays compute the same values as NumPy and keep every chunk an accelpy array on
 its device; chunks pickle (cluster workers) and report their size. Local schedulers here;
-docs/user-guide.md shows a cluster."""
+docs/guide/interoperability.md shows a cluster."""
 
 import pickle
 

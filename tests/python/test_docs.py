@@ -1,7 +1,7 @@
-"""The examples of the documentation run: every ```python block of docs/user-guide.md and of
-README.md is executed as a program. A block preceded by `<!-- requires: cuda numba -->` runs
-only where those are present (a GPU for `cuda`, an importable module otherwise) and is
-skipped with the reason elsewhere."""
+"""The examples of the documentation run: every ```python block of docs/user-guide.md, of the
+pages it links in docs/guide/ and of README.md is executed as a program. A block preceded by
+`<!-- requires: cuda numba -->` runs only where those are present (a GPU for `cuda`, an
+importable module otherwise) and is skipped with the reason elsewhere."""
 
 import importlib.util
 import os
@@ -12,7 +12,8 @@ import pytest
 import accelpy as ap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DOCS = ["docs/user-guide.md", "README.md"]
+DOCS = ["docs/user-guide.md", "docs/guide/custom-kernels.md", "docs/guide/interoperability.md",
+        "README.md"]
 BLOCK = re.compile(r"(?:<!-- requires: (?P<req>[\w ]+) -->\n)?```python\n(?P<code>.*?)```",
                    re.S)
 

@@ -448,18 +448,40 @@ struct __accel_param {
     return *static_cast<P*>(a);
   }
 };
-template <class... P>
-struct __accel_entry<void (*)(P...)> {
+// A kernel's parameters: their sizes (the list ends with 0) and the call of F with the launch's
+// arguments; each execution scheme's __accel_entry derives from it.
+template <class R, class... P>
+struct __accel_params_of {
   static constexpr size_t sizes[sizeof...(P) + 1] = {__accel_param<P>::size..., 0};
-  template <void (*F)(P...), size_t... I>
-  static inline __attribute__((always_inline)) void call(void** a, std::index_sequence<I...>) {
-    F(__accel_param<P>::get(a[I], unsigned(I))...);
+  template <R (*F)(P...), size_t... I>
+  static inline __attribute__((always_inline)) R call(void** a, std::index_sequence<I...>) {
+    return F(__accel_param<P>::get(a[I], unsigned(I))...);
   }
+};
+// Runs `run(linear)` for every thread of t's block in turn, x fastest (the order of linear thread
+// ids), with threadIdx and the linear id set.
+template <class Run>
+inline __attribute__((always_inline)) void __accel_each_thread(__accel_thread* t, Run run) {
+  const dim3 b = t->block_dim;
+  unsigned linear = 0;
+  for (unsigned z = 0; z < b.z; ++z) {
+    for (unsigned y = 0; y < b.y; ++y) {
+      for (unsigned x = 0; x < b.x; ++x, ++linear) {
+        t->thread_idx = uint3{x, y, z};
+        t->linear = linear;
+        run(linear);
+      }
+    }
+  }
+}
+template <class... P>
+struct __accel_entry<void (*)(P...)> : __accel_params_of<void, P...> {
+  using Params = __accel_params_of<void, P...>;
   template <void (*F)(P...)>
   static int run_thread(__accel_thread* t, void** a) {
     __accel_self = t;
     try {
-      call<F>(a, std::index_sequence_for<P...>{});
+      Params::template call<F>(a, std::index_sequence_for<P...>{});
     } catch (const __accel_trap&) {
       return 1;
     }
@@ -468,18 +490,9 @@ struct __accel_entry<void (*)(P...)> {
   template <void (*F)(P...)>
   static int run_block(__accel_thread* t, void** a) {
     __accel_self = t;
-    const dim3 b = t->block_dim;
-    unsigned linear = 0;
     try {
-      for (unsigned z = 0; z < b.z; ++z) {
-        for (unsigned y = 0; y < b.y; ++y) {
-          for (unsigned x = 0; x < b.x; ++x) {
-            t->thread_idx = uint3{x, y, z};
-            t->linear = linear++;
-            call<F>(a, std::index_sequence_for<P...>{});
-          }
-        }
-      }
+      __accel_each_thread(
+          t, [a](unsigned) { Params::template call<F>(a, std::index_sequence_for<P...>{}); });
     } catch (const __accel_trap&) {
       return 1;
     }

@@ -70,12 +70,12 @@ static thread_local std::coroutine_handle<__accel_task::promise_type>* __accel_h
 static thread_local size_t __accel_handles_size;
 
 template <class... P>
-struct __accel_entry<__accel_task (*)(P...)> {
-  static constexpr size_t sizes[sizeof...(P) + 1] = {__accel_param<P>::size..., 0};
+struct __accel_entry<__accel_task (*)(P...)> : __accel_params_of<__accel_task, P...> {
+  using Params = __accel_params_of<__accel_task, P...>;
   using Handle = std::coroutine_handle<__accel_task::promise_type>;
-  template <__accel_task (*F)(P...), size_t... I>
-  static inline __attribute__((always_inline)) Handle call(void** a, std::index_sequence<I...>) {
-    return F(__accel_param<P>::get(a[I], unsigned(I))...).handle;
+  template <__accel_task (*F)(P...)>
+  static Handle start(void** a) {
+    return Params::template call<F>(a, std::index_sequence_for<P...>{}).handle;
   }
   // Never used: the runtime runs these kernels by blocks (no fibers).
   template <__accel_task (*F)(P...)>
@@ -99,30 +99,17 @@ struct __accel_entry<__accel_task (*)(P...)> {
     int trapped = 0;
     try {
       // The first region of every thread, then rounds until every thread has returned.
-      for (unsigned z = 0; z < b.z; ++z) {
-        for (unsigned y = 0; y < b.y; ++y) {
-          for (unsigned x = 0; x < b.x; ++x) {
-            t->thread_idx = uint3{x, y, z};
-            t->linear = unsigned(started);
-            h[started] = call<F>(a, std::index_sequence_for<P...>{});
-            ++started;
-          }
-        }
-      }
+      __accel_each_thread(t, [&](unsigned linear) {
+        h[linear] = start<F>(a);
+        started = size_t(linear) + 1;
+      });
       for (bool live = true; live;) {
         live = false;
-        unsigned linear = 0;
-        for (unsigned z = 0; z < b.z; ++z) {
-          for (unsigned y = 0; y < b.y; ++y) {
-            for (unsigned x = 0; x < b.x; ++x, ++linear) {
-              if (h[linear].done()) continue;
-              live = true;
-              t->thread_idx = uint3{x, y, z};
-              t->linear = linear;
-              h[linear].resume();
-            }
-          }
-        }
+        __accel_each_thread(t, [&](unsigned linear) {
+          if (h[linear].done()) return;
+          live = true;
+          h[linear].resume();
+        });
       }
     } catch (const __accel_trap&) {
       trapped = 1;

@@ -7,66 +7,24 @@
 
 namespace accel::cuda::detail {
 
-// Whether a step is a few instructions (arithmetic, comparisons, casts between real types):
-// such bodies are inlined into every unrolled element. Anything else (a libm-style function,
-// complex arithmetic, integer division) is compiled once, as a function the unrolled elements
-// call: inlined sixteen times, `exp(sin(x) * 0.5) - sqrt(x + 1.25)` took NVRTC 340 ms of CPU
-// time against 100 ms as a call, and the call costs a few instructions beside a transcendental.
+// Whether a step is a few instructions (arithmetic, comparisons, casts between real types: the op
+// table's cost column): such bodies are inlined into every unrolled element. Anything else (a
+// libm-style function, complex arithmetic, integer division) is compiled once, as a function the
+// unrolled elements call: inlined sixteen times, `exp(sin(x) * 0.5) - sqrt(x + 1.25)` took NVRTC
+// 340 ms of CPU time against 100 ms as a call, and the call costs a few instructions beside a
+// transcendental.
 bool is_light(const Node& n) {
   // The operands were converted to n.compute (a cast's source, where's x): one test covers them.
   if (is_complex(n.dtype) || is_complex(n.compute)) return false;
-  switch (n.op) {
-    case OpKind::Add:
-    case OpKind::Subtract:
-    case OpKind::Multiply:
-    case OpKind::Negative:
-    case OpKind::Positive:
-    case OpKind::Abs:
-    case OpKind::Square:
-    case OpKind::Sign:
-    case OpKind::Maximum:
-    case OpKind::Minimum:
-    case OpKind::Fmax:
-    case OpKind::Fmin:
-    case OpKind::BitwiseAnd:
-    case OpKind::BitwiseOr:
-    case OpKind::BitwiseXor:
-    case OpKind::BitwiseInvert:
-    case OpKind::BitwiseLeftShift:
-    case OpKind::BitwiseRightShift:
-    case OpKind::Equal:
-    case OpKind::NotEqual:
-    case OpKind::Less:
-    case OpKind::LessEqual:
-    case OpKind::Greater:
-    case OpKind::GreaterEqual:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-    case OpKind::LogicalXor:
-    case OpKind::LogicalNot:
-    case OpKind::Isfinite:
-    case OpKind::Isinf:
-    case OpKind::Isnan:
-    case OpKind::Signbit:
-    case OpKind::Floor:
-    case OpKind::Ceil:
-    case OpKind::Trunc:
-    case OpKind::Rint:
-    case OpKind::Fabs:
-    case OpKind::Copysign:
-    case OpKind::Cast:
-    case OpKind::Where:
-    case OpKind::Fill:
-    case OpKind::Arange:
-    case OpKind::Eye:
-    case OpKind::Tri:
+  switch (op_info(n.op).cost) {
+    case OpCost::Light:
       return true;
-    case OpKind::Divide:
-    case OpKind::Reciprocal:
-      return is_floating(n.dtype);  // a float division is a short sequence; integer ones are not
-    default:
+    case OpCost::LightIfFloat:
+      return is_floating(n.dtype);
+    case OpCost::Heavy:
       return false;
   }
+  return false;
 }
 
 bool outlines_body(const Group& g) {

@@ -13,9 +13,10 @@ template <class T, int N>
 struct alignas(sizeof(T) * N) accel_vec {
   T v[N];
 };
-// Shuffles any trivially copyable accumulator, 32 bits at a time.
-template <class A>
-__device__ __forceinline__ A accel_shfl_down(A a, int off) {
+// Shuffles any trivially copyable value, 32 bits at a time: from the lane `arg` places down
+// (kDown) or from lane `arg`.
+template <bool kDown, class A>
+__device__ __forceinline__ A accel_shfl(A a, int arg) {
   constexpr int W = (int(sizeof(A)) + 3) / 4;
   unsigned w[W];
   const unsigned char* src = reinterpret_cast<const unsigned char*>(&a);
@@ -23,73 +24,73 @@ __device__ __forceinline__ A accel_shfl_down(A a, int off) {
 #pragma unroll
   for (int i = 0; i < int(sizeof(A)); ++i) dst[i] = src[i];
 #pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], off);
+  for (int i = 0; i < W; ++i) {
+    if constexpr (kDown) {
+      w[i] = __shfl_down_sync(0xffffffffu, w[i], arg);
+    } else {
+      w[i] = __shfl_sync(0xffffffffu, w[i], arg);
+    }
+  }
   A out;
   unsigned char* o = reinterpret_cast<unsigned char*>(&out);
 #pragma unroll
   for (int i = 0; i < int(sizeof(A)); ++i) o[i] = dst[i];
   return out;
 }
-// Combines the accumulators of each aligned group of `tpo` threads (a power of two up to the
-// block) into the group's first thread, in a fixed tree.
-template <class Red>
-__device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Acc a, int tpo,
-                                                                typename Red::Acc* sm) {
+template <class A>
+__device__ __forceinline__ A accel_shfl_down(A a, int off) {
+  return accel_shfl<true>(a, off);
+}
+template <class A>
+__device__ __forceinline__ A accel_shfl_idx(A a, int src) {
+  return accel_shfl<false>(a, src);
+}
+// The tree every group reduction uses: the accumulators of each aligned group of `tpo` threads
+// (a power of two up to the block, threadIdx.x only) combined by a shuffle tree within each warp
+// into the group's first lane; a group of several warps then has each warp's first lane write
+// its partial to `sm` (blockDim.x / 32 accumulators) and, after one block-wide sync, combines
+// them in warp order: in the group's first thread, or (kEveryThread) in every thread of the
+// group, with the same bits.
+template <class Red, bool kEveryThread>
+__device__ __forceinline__ typename Red::Acc accel_tree_reduce(typename Red::Acc a, int tpo,
+                                                               typename Red::Acc* sm) {
+  // No unroll pragmas: a constant tpo (row kernels) unrolls fully without them, and they would
+  // change the loops of a runtime one (the reduction kernels).
   const int w = tpo < 32 ? tpo : 32;
   for (int off = w >> 1; off > 0; off >>= 1) a = Red::combine(a, accel_shfl_down(a, off));
   if (tpo > 32) {
     const int warp = threadIdx.x >> 5;
     if ((threadIdx.x & 31) == 0) sm[warp] = a;
     __syncthreads();
-    if ((threadIdx.x & (tpo - 1)) == 0) {
+    if (kEveryThread) {
+      const int first = int(threadIdx.x / tpo) * (tpo / 32);  // the group's first warp
+      a = sm[first];
+      for (int k = 1; k < tpo / 32; ++k) a = Red::combine(a, sm[first + k]);
+    } else if ((threadIdx.x & (tpo - 1)) == 0) {
+      // The group's first thread: its own partial, sm[warp], is `a` already.
       for (int k = 1; k < tpo / 32; ++k) a = Red::combine(a, sm[warp + k]);
     }
   }
   return a;
 }
-template <class A>
-__device__ __forceinline__ A accel_shfl_idx(A a, int src) {
-  constexpr int W = (int(sizeof(A)) + 3) / 4;
-  unsigned w[W];
-  const unsigned char* from = reinterpret_cast<const unsigned char*>(&a);
-  unsigned char* dst = reinterpret_cast<unsigned char*>(w);
-#pragma unroll
-  for (int i = 0; i < int(sizeof(A)); ++i) dst[i] = from[i];
-#pragma unroll
-  for (int i = 0; i < W; ++i) w[i] = __shfl_sync(0xffffffffu, w[i], src);
-  A out;
-  unsigned char* o = reinterpret_cast<unsigned char*>(&out);
-#pragma unroll
-  for (int i = 0; i < int(sizeof(A)); ++i) o[i] = dst[i];
-  return out;
+// The group's combined accumulator in its first thread.
+template <class Red>
+__device__ __forceinline__ typename Red::Acc accel_group_reduce(typename Red::Acc a, int tpo,
+                                                                typename Red::Acc* sm) {
+  return accel_tree_reduce<Red, false>(a, tpo, sm);
 }
-// Every thread of an aligned group of TPO lanes (a power of two up to the block, threadIdx.x
-// only) gets the group's combined accumulator, in accel_group_reduce's tree: a shuffle tree in
-// each warp; a group within a warp then broadcasts its first lane's result by shuffle, a group
-// of several warps has each warp's first lane write its partial to `sm` (blockDim.x / 32
-// accumulators, this call's own: no later call writes them, so one block-wide sync suffices)
-// and every thread combines its group's partials in warp order itself, with the same bits as
-// the first thread would. Row kernels: one group of lanes per row.
+// The group's combined accumulator in every thread of it: a group within a warp broadcasts its
+// first lane's result by shuffle; `sm` is this call's own (no later call writes it, so one
+// block-wide sync suffices). Row kernels: one group of TPO lanes per row.
 template <class Red, int TPO>
 __device__ __forceinline__ typename Red::Acc accel_row_allreduce(typename Red::Acc a,
                                                                  typename Red::Acc* sm) {
   if constexpr (TPO == 1) {
     return a;
   } else {
-    constexpr int W = TPO < 32 ? TPO : 32;
-#pragma unroll
-    for (int off = W >> 1; off > 0; off >>= 1) a = Red::combine(a, accel_shfl_down(a, off));
-    if constexpr (TPO <= 32) {
-      return accel_shfl_idx(a, int(threadIdx.x & 31) & ~(TPO - 1));
-    } else {
-      if ((threadIdx.x & 31) == 0) sm[threadIdx.x >> 5] = a;
-      __syncthreads();
-      const int first = int(threadIdx.x / TPO) * (TPO / 32);
-      a = sm[first];
-#pragma unroll
-      for (int k = 1; k < TPO / 32; ++k) a = Red::combine(a, sm[first + k]);
-      return a;
-    }
+    a = accel_tree_reduce<Red, true>(a, TPO, sm);
+    if constexpr (TPO <= 32) a = accel_shfl_idx(a, int(threadIdx.x & 31) & ~(TPO - 1));
+    return a;
   }
 }
 // A 32 x blockDim.y block where the blockDim.y threads of each column share an output: their

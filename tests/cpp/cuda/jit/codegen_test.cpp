@@ -20,7 +20,7 @@ TEST(CudaCodegen, ElementwiseOpsEveryDtype) {
   if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
   Batch b;
   using namespace dtypes;  // NOLINT: the masks named in the table
-#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags)                             \
+#define ACCEL_ELEMENTWISE(Name, name, arity, inputs, result, flags, ...)                        \
   for_each_dtype([&](auto d) {                                                                  \
     constexpr DType D = decltype(d)::value;                                                     \
     if (!contains(inputs, D)) return;                                                           \
