@@ -214,7 +214,7 @@ void run_grid(const Launch& l) {
   // Blocks are handed out in runs from a shared counter rather than split in equal parts: on a
   // machine whose cores other processes also use (or for blocks of unequal work) a worker that
   // runs late takes fewer runs instead of holding up the launch. About 16 runs per worker.
-  const int workers = int(std::min<int64_t>(blocks, num_threads()));
+  const int workers = int(std::max<int64_t>(1, std::min<int64_t>(blocks, num_threads())));
   const int64_t run = std::max<int64_t>(1, blocks / (int64_t(workers) * 16));
   std::atomic<int64_t> next{0};
   try {
