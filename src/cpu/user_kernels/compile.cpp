@@ -15,6 +15,7 @@
 #include "src/util/compile_counts.hpp"
 #include "src/util/disk_cache.hpp"
 #include "src/util/embedded_headers.hpp"
+#include "src/util/hash.hpp"
 
 namespace accel::cpu {
 
@@ -130,8 +131,20 @@ bool ignored_option(const std::string& o) {
   return false;
 }
 
-// Whether `cxx` is GCC (not clang, which also answers to g++ on some systems).
+// Whether `cxx` is GCC (not clang, which also answers to g++ on some systems): by the name of
+// the file it resolves to where that tells (x86_64-linux-gnu-g++-12, clang++-14), else by asking
+// it. Asking costs a process (tens of milliseconds on a loaded machine), which a disk-cache hit
+// in a new process would pay: its key holds the flags, and they depend on the answer.
 bool ask_is_gcc(const std::string& cxx) {
+  char real[4096];
+  if (realpath(cxx.c_str(), real)) {
+    const std::string path = real;
+    const std::string base = path.substr(path.rfind('/') + 1);
+    if (base.find("clang") != std::string::npos) return false;
+    if (base.find("g++") != std::string::npos || base.find("gcc") != std::string::npos) {
+      return true;
+    }
+  }
   FILE* p = popen(("'" + cxx + "' --version 2>/dev/null").c_str(), "r");
   if (!p) return false;
   std::string out;
@@ -147,15 +160,25 @@ bool is_gcc(const std::string& cxx) {
   return gcc;
 }
 
+// No barrier or warp primitive anywhere: every kernel runs as a plain loop over a block's
+// threads, reading its coordinates from __accel_plain (cuda_prelude.h); the checked mode reads
+// them through __accel_self.
+bool plain_program(const ScannedSource& s, bool checked) { return !s.barriers && !checked; }
+
 std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::string& cxx,
-                                        bool checked, bool regions) {
+                                        bool checked, bool regions, bool plain) {
   const bool gcc = is_gcc(cxx);
+  // -O3 and -fno-trapping-math let GCC vectorize a plain loop over a block's threads (D72): the
+  // former allows runtime alias checks, the latter computing `a[i] + b[i]` under a mask where
+  // the kernel tests `if (i < n)` (CUDA has no floating-point traps; results are unchanged,
+  // contraction stays off under -std=c++NN).
   std::vector<std::string> f = {"-std=c++17",
-                                "-O2",
+                                "-O3",
                                 "-march=native",
                                 "-fPIC",
                                 "-shared",
                                 "-fno-math-errno",
+                                "-fno-trapping-math",
                                 "-fno-semantic-interposition",
                                 "-pthread"};
   // GCC makes template statics and the static locals of inline functions (a template kernel's
@@ -166,8 +189,11 @@ std::vector<std::string> compiler_flags(const ProgramSpec& spec, const std::stri
   // __shared__ arrays and the current thread are thread-local in a dlopen'ed object: with TLS
   // descriptors GCC resolves their address once per kernel call instead of calling
   // __tls_get_addr after every barrier (a fiber never leaves its OS thread, so the address
-  // holds).
-  if (gcc) f.push_back("-mtls-dialect=gnu2");
+  // holds). Not for plain programs, which reach their thread-local state once per block: GCC
+  // keeps vector registers live across a descriptor call, and glibc before 2.40 clobbers them
+  // on a thread's first access to a module in dynamic TLS (glibc bug 31372; a vectorized
+  // `x[i] * f` lost its broadcast f once earlier modules had used up the static TLS).
+  if (gcc && !plain) f.push_back("-mtls-dialect=gnu2");
 #endif
   if (checked) f.push_back("-DACCELPY_KERNEL_CHECK=1");
   // Coroutines (GCC 10 and later) in whatever standard the program asks for.
@@ -202,6 +228,7 @@ std::string full_source(const ProgramSpec& spec, const ScannedSource& s, bool ch
                         std::vector<std::string>& entries, std::vector<std::string>& names) {
   // accelpy's float16 and bfloat16, compiled for the host, for cuda_fp16.h and cuda_bf16.h.
   std::string src = s.regions ? "#define ACCEL_CPU_REGIONS 1\n" : "";
+  if (plain_program(s, checked)) src += "#define ACCEL_CPU_PLAIN 1\n";
   src += "#include \"half.h\"\n#line 1 \"accelpy_cpu_prelude.h\"\n";
   src += util::kCpuKernelPrelude[0].text;
   if (s.regions) {
@@ -297,6 +324,28 @@ std::vector<std::string> write_headers(const std::string& dir) {
   return paths;
 }
 
+// The headers a program may include, as a digest computed once per process rather than their
+// text (about 150 KB) in every key: they are this build's constants.
+const std::string& headers_digest() {
+  static const std::string digest = [] {
+    std::string all;
+    for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) {
+      all += util::kEmbeddedHeaders[i].name;
+      all += '\0';
+      all += util::kEmbeddedHeaders[i].text;
+    }
+    for (int i = 1; i < util::kNumCpuKernelPrelude; ++i) {
+      all += util::kCpuKernelPrelude[i].name;
+      all += '\0';
+      all += util::kCpuKernelPrelude[i].text;
+    }
+    const uint64_t a = util::fnv1a(all.data(), all.size());
+    const uint64_t b = util::fnv1a(all.data(), all.size(), a ^ 0x9e3779b97f4a7c15ULL);
+    return "\nheaders " + util::hex64(a) + util::hex64(b) + " " + std::to_string(all.size());
+  }();
+  return digest;
+}
+
 }  // namespace
 
 namespace {
@@ -306,17 +355,17 @@ BuiltProgram build_as(const ProgramSpec& spec, const std::string& cxx, bool regi
   const bool checked = checked_build(spec);
   out.checked = checked;
   out.scanned = scan_source(spec.code, checked, regions_allowed);
-  const std::vector<std::string> flags = compiler_flags(spec, cxx, checked, out.scanned.regions);
+  const std::vector<std::string> flags =
+      compiler_flags(spec, cxx, checked, out.scanned.regions, plain_program(out.scanned, checked));
   const std::string source = full_source(spec, out.scanned, checked, out.entries, out.kernel_names);
   // Keyed without the module's name (which only names the file in messages), as NVRTC's are.
-  std::string key = "accelpy cpu user program v2\ncompiler " + compiler_identity(cxx) + "\nflags";
+  std::string key = "accelpy cpu user program v3\ncompiler " + compiler_identity(cxx) + "\nflags";
   for (const std::string& f : flags) key += " " + f;
   ProgramSpec unnamed = spec;
   unnamed.name = "module";
   std::vector<std::string> unused_entries, unused_names;
   key += "\n" + full_source(unnamed, out.scanned, checked, unused_entries, unused_names);
-  for (int i = 0; i < util::kNumEmbeddedHeaders; ++i) key += util::kEmbeddedHeaders[i].text;
-  for (int i = 1; i < util::kNumCpuKernelPrelude; ++i) key += util::kCpuKernelPrelude[i].text;
+  key += headers_digest();
   const util::DiskCache cache = program_cache(spec);
   if (std::optional<util::CompiledImage> hit = cache.load(key)) {
     out.shared_object = std::move(hit->data);

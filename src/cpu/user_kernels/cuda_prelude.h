@@ -99,10 +99,32 @@ static thread_local __accel_thread* __accel_self;
 static const __accel_runtime* __accel_rt;
 struct __accel_trap {};
 
+#ifdef ACCEL_CPU_PLAIN
+// A program whose kernels name no barrier or warp primitive (compile.cpp defines
+// ACCEL_CPU_PLAIN for it, outside the checked mode) runs a block's threads as a plain loop
+// (__accel_entry::run_block below). The coordinates are then thread-local variables whose
+// address is never taken: the compiler knows that the kernel's own stores leave them alone, so
+// once the kernel is inlined into the loop threadIdx.x is the loop's counter, and the loop can
+// be vectorized.
+struct __accel_plain_thread {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+};
+// Initialized with a constant: a thread_local that needs dynamic initialization is reached
+// through a guard at every use.
+static thread_local __accel_plain_thread __accel_plain{};
+#define threadIdx (__accel_plain.thread_idx)
+#define blockIdx (__accel_plain.block_idx)
+#define blockDim (__accel_plain.block_dim)
+#define gridDim (__accel_plain.grid_dim)
+#else
 #define threadIdx (__accel_self->thread_idx)
 #define blockIdx (__accel_self->block_idx)
 #define blockDim (__accel_self->block_dim)
 #define gridDim (__accel_self->grid_dim)
+#endif
 static constexpr int warpSize = 32;
 
 inline void __accel_sync_at(int line) {
@@ -231,11 +253,10 @@ inline T __reduce_add_sync(unsigned, T v) {
 [[noreturn]] inline void __accel_assert_fail(const char* expr, const char* file, int line,
                                              const char* fn) {
   char msg[512];
-  const __accel_thread* t = __accel_self;
+  const uint3 b = blockIdx, t = threadIdx;
   snprintf(msg, sizeof msg,
            "%s:%d: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.", file, line,
-           fn, t->block_idx.x, t->block_idx.y, t->block_idx.z, t->thread_idx.x, t->thread_idx.y,
-           t->thread_idx.z, expr);
+           fn, b.x, b.y, b.z, t.x, t.y, t.z, expr);
   __accel_rt->fail(msg);
   throw __accel_trap{};
 }
@@ -487,6 +508,60 @@ struct __accel_entry<void (*)(P...)> : __accel_params_of<void, P...> {
     }
     return 0;
   }
+#ifdef ACCEL_CPU_PLAIN
+  // Every thread of the block in turn, as a loop the compiler can vectorize: the parameters are
+  // read once per block (each call still gets its own copies), the coordinates are
+  // __accel_plain's. Vectorizing `int i = blockIdx.x * blockDim.x + threadIdx.x; c[i] = ...`
+  // needs to know that the unsigned sum neither wraps nor exceeds an int: blocks whose x index
+  // is below 2^20 run a copy of the loop in which that is visible (the index masked to 20 bits,
+  // an identity there); the launch's limits bound blockDim (1024, 1024, 64) and blockIdx.y/z
+  // (65535) in every block, written as identities the compiler reads ranges from.
+  template <void (*F)(P...)>
+  static int run_block(__accel_thread* t, void** a) {
+    __accel_self = t;  // extern __shared__ arrays are reached through it
+    try {
+      if (t->block_idx.x < (1u << 20)) {
+        read_params<F, true>(t, a, std::index_sequence_for<P...>{});
+      } else {
+        read_params<F, false>(t, a, std::index_sequence_for<P...>{});
+      }
+    } catch (const __accel_trap&) {
+      return 1;
+    }
+    return 0;
+  }
+  template <void (*F)(P...), bool NarrowX, size_t... I>
+  static inline __attribute__((always_inline)) void read_params(const __accel_thread* t, void** a,
+                                                                std::index_sequence<I...>) {
+    thread_loop<F, NarrowX>(t, __accel_param<P>::get(a[I], unsigned(I))...);
+  }
+  // The parameters are this function's own: no memory that the kernel's stores might reach.
+  template <void (*F)(P...), bool NarrowX>
+  static inline __attribute__((always_inline)) void thread_loop(const __accel_thread* t, P... p) {
+    const unsigned bx = t->block_dim.x < 1024u ? t->block_dim.x : 1024u;
+    const unsigned by = t->block_dim.y < 1024u ? t->block_dim.y : 1024u;
+    const unsigned bz = t->block_dim.z < 64u ? t->block_dim.z : 64u;
+    __accel_plain.block_dim.x = bx;
+    __accel_plain.block_dim.y = by;
+    __accel_plain.block_dim.z = bz;
+    __accel_plain.grid_dim.x = t->grid_dim.x;
+    __accel_plain.grid_dim.y = t->grid_dim.y;
+    __accel_plain.grid_dim.z = t->grid_dim.z;
+    __accel_plain.block_idx.x = NarrowX ? t->block_idx.x & 0xfffffu : t->block_idx.x;
+    __accel_plain.block_idx.y = t->block_idx.y & 0xffffu;
+    __accel_plain.block_idx.z = t->block_idx.z & 0xffffu;
+    for (unsigned z = 0; z < bz; ++z) {
+      __accel_plain.thread_idx.z = z;
+      for (unsigned y = 0; y < by; ++y) {
+        __accel_plain.thread_idx.y = y;
+        for (unsigned x = 0; x < bx; ++x) {
+          __accel_plain.thread_idx.x = x;
+          F(p...);
+        }
+      }
+    }
+  }
+#else
   template <void (*F)(P...)>
   static int run_block(__accel_thread* t, void** a) {
     __accel_self = t;
@@ -498,6 +573,7 @@ struct __accel_entry<void (*)(P...)> : __accel_params_of<void, P...> {
     }
     return 0;
   }
+#endif
 };
 #define ACCEL_CPU_KERNEL(id, ...)                                                        \
   extern "C" __attribute__((visibility("default"))) const __accel_kernel_info* id() {    \

@@ -211,20 +211,32 @@ void run_grid(const Launch& l) {
   const int64_t gx = l.grid[0], gy = l.grid[1], gz = l.grid[2];
   const int64_t blocks = gx * gy * gz;
   const size_t nthreads = size_t(l.block[0]) * l.block[1] * l.block[2];
+  // Blocks are handed out in runs from a shared counter rather than split in equal parts: on a
+  // machine whose cores other processes also use (or for blocks of unequal work) a worker that
+  // runs late takes fewer runs instead of holding up the launch. About 16 runs per worker.
+  const int workers = int(std::max<int64_t>(1, std::min<int64_t>(blocks, num_threads())));
+  const int64_t run = std::max<int64_t>(1, blocks / (int64_t(workers) * 16));
+  std::atomic<int64_t> next{0};
   try {
-    parallel_for(blocks, 1, [&](int64_t begin, int64_t end, int) {
+    parallel_for(workers, 1, [&](int64_t, int64_t, int) {
       ThreadState t{};
       t.block_dim = {l.block[0], l.block[1], l.block[2]};
       t.grid_dim = {l.grid[0], l.grid[1], l.grid[2]};
       t.dyn_shared = dynamic_shared(l.shared_mem);
       t.bounds = l.bounds;
-      for (int64_t id = begin; id < end && !failure.failed.load(std::memory_order_relaxed); ++id) {
-        t.block_idx = {unsigned(id % gx), unsigned(id / gx % gy), unsigned(id / (gx * gy))};
-        if (l.fibers) {
-          run_block_fibers(l, t, nthreads);
-        } else {
-          t.block = nullptr;
-          l.info->run_block(&t, l.args);
+      for (;;) {
+        const int64_t begin = next.fetch_add(run, std::memory_order_relaxed);
+        if (begin >= blocks) break;
+        const int64_t end = std::min(blocks, begin + run);
+        for (int64_t id = begin; id < end && !failure.failed.load(std::memory_order_relaxed);
+             ++id) {
+          t.block_idx = {unsigned(id % gx), unsigned(id / gx % gy), unsigned(id / (gx * gy))};
+          if (l.fibers) {
+            run_block_fibers(l, t, nthreads);
+          } else {
+            t.block = nullptr;
+            l.info->run_block(&t, l.args);
+          }
         }
       }
     });
