@@ -5,6 +5,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/graph.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -62,7 +63,7 @@ Array Array::empty(Shape shape, DType dtype, Device device) {
   void* ptr = backend_for(device).allocate(nbytes);
   auto impl = std::make_shared<Impl>();
   impl->dtype = dtype;
-  impl->strides = contiguous_strides(shape);
+  impl->strides = new_array_strides(shape);
   impl->shape = std::move(shape);
   impl->storage = std::make_shared<Storage>(device, nbytes, ptr);
   return Array(std::move(impl));

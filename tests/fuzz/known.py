@@ -18,17 +18,7 @@ class Known:
     program: tuple  # source lines; some variable they bind differs from NumPy's
 
 
-KNOWN = [
-    Known("result_layouts_of_other_ops",
-          "elementwise results, astype, ravel(order='K') and gathers have NumPy's layouts; not "
-          "yet: concatenate and sort of non-C-ordered inputs (NumPy keeps their memory order), "
-          "and the strides of length-1 axes after expand_dims, broadcast_to, cumsum/cumprod, "
-          "sort and keepdims reductions (NumPy's differ; flags and values do not)",
-          lambda s, m: m.what in ("layout", "aliasing (input layout differs)")
-          or "reads_layout_aliased" in s.tags,
-          ("a = xp.asarray(np.arange(20.0).reshape(4, 5)).T", "c = xp.concatenate([a, a])",
-           "s = c.ravel(order='K')")),
-]
+KNOWN = []
 
 
 def classify(stmt, mismatch, taint=frozenset()):
