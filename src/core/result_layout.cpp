@@ -211,7 +211,8 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
 
 Strides like_strides(const Shape& shape, const Strides& strides) {
   if (shape.size() <= 1 || is_contiguous(shape, strides)) return new_array_strides(shape);
-  if (is_fortran_contiguous(shape, strides)) return allocated_strides(shape, fortran_strides(shape));
+  if (is_fortran_contiguous(shape, strides))
+    return allocated_strides(shape, fortran_strides(shape));
   SmallVector<int, 6> perm(shape.size());  // slowest first
   for (size_t d = 0; d < shape.size(); ++d) perm[d] = int(d);
   std::stable_sort(perm.begin(), perm.end(),

@@ -390,8 +390,8 @@ void run_with(const R& r, const Group& group, bool outer, const std::vector<int>
   // order for a reduction of a transposed input) is written there, then copied into place.
   const bool direct = dest.is_contiguous();
   const Array home = direct ? dest : Array::empty(dest.shape(), dest.dtype(), dest.device());
-  char* out = static_cast<char*>(home.storage()->data()) +
-              home.offset() * int64_t(itemsize(home.dtype()));
+  char* out =
+      static_cast<char*>(home.storage()->data()) + home.offset() * int64_t(itemsize(home.dtype()));
   auto* typed = reinterpret_cast<typename R::Out*>(out);
   if (outer) {
     run_outer(r, prog, last.args[0], typed, geo);

@@ -274,8 +274,8 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
   NodeParams p;
   p.axis = ax;
   const Strides strides = concatenate_strides(shape, arrays);
-  return make_pending_strided(OpKind::Concatenate, dtype, shape, strides, device,
-                              std::move(inputs), p);
+  return make_pending_strided(OpKind::Concatenate, dtype, shape, strides, device, std::move(inputs),
+                              p);
 }
 
 Array stack(const std::vector<Array>& arrays, int64_t axis) {

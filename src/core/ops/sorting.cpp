@@ -63,7 +63,9 @@ std::pair<Array, Array> sort_along(const Array& a, std::optional<int64_t> axis, 
       detail::sort_last_axis(detail::computed_rows(src, ax), descending, want_values, want_indices);
   // The rows come back C-ordered with the sorted axis last. NumPy sorts a copy of `src` in its
   // memory order (order='K') and returns argsort's positions in C order.
-  const auto along = [&](const Array& r) { return ax == src.ndim() - 1 ? r : moveaxis(r, {-1}, {ax}); };
+  const auto along = [&](const Array& r) {
+    return ax == src.ndim() - 1 ? r : moveaxis(r, {-1}, {ax});
+  };
   if (values.defined()) {
     values = with_strides(along(values), values.dtype(), like_strides(src.shape(), src.strides()));
   }
