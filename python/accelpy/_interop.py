@@ -221,6 +221,8 @@ def _like_implementation(name):
 
 
 def _is_c_contiguous(a):
+    if a.size == 0:  # NumPy: an array without elements is contiguous, whatever its strides
+        return True
     expected = a.itemsize
     for extent, stride in zip(reversed(a.shape), reversed(a.strides), strict=True):
         if extent > 1 and stride != expected:

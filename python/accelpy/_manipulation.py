@@ -111,7 +111,8 @@ def atleast_2d(*arys: ArrayLike) -> Any:
     out = []
     for a in arys:
         a = asarray(a)
-        out.append(a.reshape((1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a)
+        # As NumPy: a reshape of a 0-d array, a new axis (stride 0) in front of a 1-d one.
+        out.append(a.reshape(1, 1) if a.ndim == 0 else a[None, :] if a.ndim == 1 else a)
     return _one_or_tuple(out)
 
 
@@ -123,10 +124,10 @@ def atleast_3d(*arys: ArrayLike) -> Any:
         a = asarray(a)
         if a.ndim == 0:
             a = a.reshape(1, 1, 1)
-        elif a.ndim == 1:
-            a = a.reshape(1, a.shape[0], 1)
+        elif a.ndim == 1:  # new axes by indexing (stride 0), as NumPy's
+            a = a[None, :, None]
         elif a.ndim == 2:
-            a = a.reshape(a.shape + (1,))
+            a = a[:, :, None]
         out.append(a)
     return _one_or_tuple(out)
 

@@ -6,6 +6,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/graph.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -70,7 +71,7 @@ Array Array::empty(Shape shape, DType dtype, Device device) {
   void* ptr = backend_for(device).allocate(nbytes);
   auto impl = new_impl();
   impl->dtype = dtype;
-  impl->strides = contiguous_strides(shape);
+  impl->strides = new_array_strides(shape);
   impl->shape = std::move(shape);
   impl->storage = std::allocate_shared<Storage>(pool::Allocator<Storage>(), device, nbytes, ptr);
   return Array(std::move(impl));

@@ -1,4 +1,5 @@
 #include "src/core/graph.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/core/type_rules.hpp"
 
 #include <algorithm>
@@ -39,7 +40,7 @@ Node::Node(OpKind op_, DType dtype_, Device device_, Shape shape_, std::vector<O
       compute(compute_dtype(op_, dtype_, inputs_)),
       device(device_),
       shape(std::move(shape_)),
-      strides(contiguous_strides(shape)),
+      strides(new_array_strides(shape)),
       inputs(std::move(inputs_)),
       params(params_) {}
 
@@ -134,9 +135,9 @@ Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vect
 }
 
 Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
-                           std::vector<Operand> inputs) {
+                           std::vector<Operand> inputs, NodeParams params) {
   return computed_if_reads_shared(
-      make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), {}));
+      make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), params));
 }
 
 Array make_pending_lazy(OpKind op, DType dtype, Shape shape, Device device,

@@ -101,7 +101,7 @@ Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vect
 // As make_pending, with the output laid out by `strides` (a permutation of C order's strides, as
 // result_layout.hpp decides them) instead of C order.
 Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
-                           std::vector<Operand> inputs);
+                           std::vector<Operand> inputs, NodeParams params = {});
 // The node whose output the caller redirects into an existing view at once (evaluate_into): it
 // must stay pending whatever make_pending decides (evaluating reads of memory its owner may
 // write at the call is planned there: docs/decisions.md).

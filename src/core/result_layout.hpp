@@ -9,6 +9,12 @@
 
 namespace accel {
 
+// The strides NumPy gives an array it allocates with `strides`: all 0 when it has no elements
+// (PyArray_NewFromDescr zeroes them; a view of it, e.g. a reshape, computes its own).
+Strides allocated_strides(const Shape& shape, Strides strides);
+// A new C-ordered array's strides (np.empty(shape)): contiguous_strides, or 0s without elements.
+Strides new_array_strides(const Shape& shape);
+
 // One array operand of an elementwise op, as the layout rule sees it.
 struct LayoutInput {
   const Array* array;  // as the caller passed it (before broadcasting)
@@ -27,6 +33,17 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
 // that every operand walks with smaller strides come faster; ties, and conflicts between
 // operands, keep C order; length-1 axes are placed where the insertion sort leaves them.
 Strides k_order_strides(const Shape& shape, std::span<const Strides> operands);
+
+// The result of reducing `a` over the axes set in `reduced` (bit d: axis d), as NumPy's reduction
+// iterator allocates it: the kept axes in NpyIter's order over `a`; with `keepdims` each reduced
+// axis (length 1) takes the stride where that order puts it.
+Strides reduction_result_strides(const Array& a, uint64_t reduced, bool keepdims);
+
+// The result of concatenating `inputs` into `shape`, as PyArray_ConcatenateArrays lays it out
+// (PyArray_CreateMultiSortedStridePerm): NpyIter's order sorted from the slowest axis, an input
+// taking part only along axes where both compared lengths differ from 1, C order winning ties
+// and conflicts.
+Strides concatenate_strides(const Shape& shape, std::span<const Array> inputs);
 
 // The strides of a new array of `shape` laid out like an array with `strides`, as NumPy's
 // empty_like, astype and ravel do with order='K' (PyArray_NewLikeArray): C order when that array

@@ -23,13 +23,15 @@ Strides contiguous_strides(const Shape& shape) {
 }
 
 bool is_contiguous(const Shape& shape, const Strides& strides) {
+  // NumPy's C_CONTIGUOUS flag: any array without elements is contiguous, whatever its strides.
   int64_t s = 1;
+  bool contiguous = true;
   for (size_t i = shape.size(); i-- > 0;) {
     if (shape[i] == 0) return true;
-    if (shape[i] != 1 && strides[i] != s) return false;
+    if (shape[i] != 1 && strides[i] != s) contiguous = false;
     s = wrapping_mul(s, shape[i]);
   }
-  return true;
+  return contiguous;
 }
 
 std::string shape_str(const Shape& shape) {

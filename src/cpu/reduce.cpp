@@ -8,6 +8,7 @@
 // are pairwise within blocks and cascade pairwise across blocks, so they are at least as
 // accurate as NumPy's; across threads, partial results merge in a fixed order.
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <type_traits>
@@ -381,19 +382,23 @@ void run_with(const R& r, const Group& group, bool outer, const std::vector<int>
               const Geometry& geo) {
   const Program prog(group, int(group.steps.size()) - 1, make_layout(group, perm));
   const Step& last = group.steps.back();
-  char* out = nullptr;
+  Array dest;
   for (const GroupOutput& o : group.outputs) {
-    if (o.step == int(group.steps.size()) - 1) {
-      out = static_cast<char*>(o.dest.storage()->data()) +
-            o.dest.offset() * int64_t(itemsize(o.dest.dtype()));
-    }
+    if (o.step == int(group.steps.size()) - 1) dest = o.dest;
   }
+  // The loops write the outputs in C order of the kept axes; a result laid out otherwise (NumPy's
+  // order for a reduction of a transposed input) is written there, then copied into place.
+  const bool direct = dest.is_contiguous();
+  const Array home = direct ? dest : Array::empty(dest.shape(), dest.dtype(), dest.device());
+  char* out =
+      static_cast<char*>(home.storage()->data()) + home.offset() * int64_t(itemsize(home.dtype()));
   auto* typed = reinterpret_cast<typename R::Out*>(out);
   if (outer) {
     run_outer(r, prog, last.args[0], typed, geo);
   } else {
     run_inner(r, prog, last.args[0], typed, geo);
   }
+  if (!direct) copy_view(home, dest);
 }
 
 // The order a reduction group sums in: kept axes first (inner) or reduced axes first (outer).
@@ -446,6 +451,27 @@ Order reduction_order(const Group& group) {
 }
 
 }  // namespace
+
+void copy_view(const Array& src, const Array& dst) {
+  const size_t isz = itemsize(src.dtype());
+  const auto* s = static_cast<const char*>(src.storage()->data());
+  auto* d = static_cast<char*>(dst.storage()->data());
+  const Shape& shape = src.shape();
+  const int64_t n = shape_size(shape);
+  SmallVector<int64_t, 6> idx(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t so = src.offset(), doff = dst.offset();
+    for (size_t j = 0; j < shape.size(); ++j) {
+      so += idx[j] * src.strides()[j];
+      doff += idx[j] * dst.strides()[j];
+    }
+    std::memcpy(d + doff * int64_t(isz), s + so * int64_t(isz), isz);
+    for (size_t j = shape.size(); j-- > 0;) {
+      if (++idx[j] < shape[j]) break;
+      idx[j] = 0;
+    }
+  }
+}
 
 bool reduction_order_depends_on_threads(const Group& group) {
   const Order o = reduction_order(group);

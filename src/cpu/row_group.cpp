@@ -284,28 +284,6 @@ int RowRunner::add_element(Sub& s, int k, const Tile& t) const {
   return s.step_at[k];
 }
 
-// Copies a per-row array into another view of the same shape (a reduction's extra outputs).
-void copy_view(const Array& src, const Array& dst) {
-  const size_t isz = itemsize(src.dtype());
-  const auto* s = static_cast<const char*>(src.storage()->data());
-  auto* d = static_cast<char*>(dst.storage()->data());
-  const Shape& shape = src.shape();
-  const int64_t n = shape_size(shape);
-  SmallVector<int64_t, 6> idx(shape.size(), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t so = src.offset(), doff = dst.offset();
-    for (size_t j = 0; j < shape.size(); ++j) {
-      so += idx[j] * src.strides()[j];
-      doff += idx[j] * dst.strides()[j];
-    }
-    std::memcpy(d + doff * int64_t(isz), s + so * int64_t(isz), isz);
-    for (size_t j = shape.size(); j-- > 0;) {
-      if (++idx[j] < shape[j]) break;
-      idx[j] = 0;
-    }
-  }
-}
-
 void RowRunner::run_reduction_step(int k, const Tile& t) const {
   const Step& st = g_.steps[k];
   Sub s = start(Group::Kind::Reduction, tile_shape(g_.shape, t, false), pass_of_[k]);

@@ -544,3 +544,33 @@ def test_cuda_groups_and_bytes_match_the_cpu(fake_driver):
     assert len(lines) == 14, out
     for line in lines:
         assert " True " in line, line
+
+
+# Results NumPy lays out other than in C order (D68): reductions of a transposed input (kept
+# axes, keepdims), mean/var converted in place, concatenate/stack in the inputs' memory order.
+LAYOUT_PROGRAM = """
+    import json
+    import numpy as np, accelpy as ap
+    b = np.arange(120.0, dtype=np.float32).reshape(6, 5, 4)
+    x_np, x = b.transpose(2, 1, 0), ap.asarray(b).transpose(2, 1, 0)
+    cases = [lambda m, a: a.sum(axis=0), lambda m, a: a.sum(axis=-1, keepdims=True),
+             lambda m, a: m.mean(a, axis=0, keepdims=True), lambda m, a: a.var(axis=1),
+             lambda m, a: a.max(axis=1, keepdims=True), lambda m, a: (a * 2).sum(axis=(0, 2)),
+             lambda m, a: m.concatenate([a, a * 2], axis=0), lambda m, a: m.stack([a, a], -1)]
+    out = []
+    for f in cases:
+        r = f(ap, x)
+        ap.eval(r)
+        out.append([list(r.strides), list(f(np, x_np).strides)])
+    print(json.dumps(out))
+"""
+
+
+def test_cuda_results_take_numpys_layouts(fake_driver, tmp_path):
+    """On CUDA the same results get NumPy's strides, and the kernels that write them (strided
+    reduction outputs, concatenation slabs) plan and compile through NVRTC; the GPU suite
+    (test_result_layouts.py) checks their values."""
+    import json
+    out = run_fake(fake_driver, LAYOUT_PROGRAM, cache_dir=str(tmp_path / "cache"))
+    for got, expected in json.loads(out.splitlines()[-1]):
+        assert got == expected

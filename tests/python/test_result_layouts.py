@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import to_device
+from helpers import random_values, to_device
 
 OPS = {
     "sort": lambda m, x, ax: m.sort(x, axis=ax),
@@ -148,4 +148,113 @@ def test_gather_result_layout_is_numpys(device, expr):
     expected = eval(expr, {"a": a_np})
     got = eval(expr, {"a": to_device(a_np)})
     assert got.strides == expected.strides
+    np.testing.assert_array_equal(ap.asnumpy(got), expected)
+
+
+# ---- every result's strides are NumPy's: memory order kept, length-1 axes, empty results ----
+
+# (base shape, view of it): the input layouts, built the same way from the same values.
+INPUTS = {
+    "0d": ((), "b"),
+    "C": ((4, 5, 6), "b"),
+    "F": ((6, 5, 4), "b.transpose(2, 1, 0)"),
+    "permuted": ((6, 4, 5), "b.transpose(1, 2, 0)"),
+    "negative": ((4, 5, 6), "b[::-1, :, ::-2]"),
+    "strided": ((4, 5, 6), "b[:, 1:4, ::2]"),
+    "length-1": ((1, 6, 1), "b"),
+    "length-1 F": ((3, 1, 2), "b.T"),
+    "row T": ((5, 1), "b.T"),
+    "broadcast": ((6,), "xp.broadcast_to(b, (4, 5, 6))"),
+    "empty": ((3, 0, 2), "b"),
+    "empty T": ((2, 0, 3), "b.T"),
+}
+
+RESULTS = {
+    "sort 0": lambda xp, a: xp.sort(a, axis=0),
+    "sort -1": lambda xp, a: xp.sort(a, axis=-1),
+    "sort None": lambda xp, a: xp.sort(a, axis=None),
+    "argsort 0": lambda xp, a: xp.argsort(a, axis=0),
+    "partition 0": lambda xp, a: xp.partition(a, 0, axis=0),
+    "cumsum 0": lambda xp, a: xp.cumsum(a, axis=0),
+    "cumsum -1": lambda xp, a: xp.cumsum(a, axis=-1),
+    "cumprod 1": lambda xp, a: xp.cumprod(a, axis=1),
+    "sum 0 keepdims": lambda xp, a: xp.sum(a, axis=0, keepdims=True),
+    "sum 0": lambda xp, a: xp.sum(a, axis=0),
+    "sum -1 keepdims": lambda xp, a: xp.sum(a, axis=-1, keepdims=True),
+    "sum keepdims": lambda xp, a: xp.sum(a, keepdims=True),
+    "max 1 keepdims": lambda xp, a: xp.max(a, axis=1, keepdims=True),
+    "any (0, 2) keepdims": lambda xp, a: xp.any(a, axis=(0, 2), keepdims=True),
+    "mean 0 keepdims": lambda xp, a: xp.mean(a, axis=0, keepdims=True),
+    "var 1": lambda xp, a: xp.var(a, axis=1),
+    "argmax 0 keepdims": lambda xp, a: xp.argmax(a, axis=0, keepdims=True),
+    "concatenate 0": lambda xp, a: xp.concatenate([a, a], axis=0),
+    "concatenate -1": lambda xp, a: xp.concatenate([a, a], axis=-1),
+    "concatenate None": lambda xp, a: xp.concatenate([a, a], axis=None),
+    "stack 0": lambda xp, a: xp.stack([a, a], axis=0),
+    "stack -1": lambda xp, a: xp.stack([a, a], axis=-1),
+    "expand_dims 0": lambda xp, a: xp.expand_dims(a, 0),
+    "expand_dims 1": lambda xp, a: xp.expand_dims(a, 1),
+    "expand_dims -1": lambda xp, a: xp.expand_dims(a, -1),
+    "broadcast_to": lambda xp, a: xp.broadcast_to(a, (2, *a.shape)),
+    "broadcast_to (1,)": lambda xp, a: xp.broadcast_to(a, (1, *a.shape)),
+    "where": lambda xp, a: xp.where(a > 3, a, a * 2),
+    "a + 1": lambda xp, a: a + 1,
+    "moveaxis of a result": lambda xp, a: xp.moveaxis(a * 2, 0, -1),
+    "reshape of a result": lambda xp, a: (a * 2).reshape(a.shape[::-1]),
+}
+
+
+def _input(xp, base_np, expr, device):
+    b = base_np if xp is np else to_device(base_np, device)
+    return eval(expr, {"b": b, "xp": xp})
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.float32])
+@pytest.mark.parametrize("layout", list(INPUTS))
+@pytest.mark.parametrize("name", list(RESULTS))
+def test_result_strides_and_flags_are_numpys(rng, device, name, layout, dtype):
+    if layout == "0d" and name.startswith(("argsort", "cumsum")):
+        pytest.skip("NumPy's argsort and cumsum of a 0-d array along axis 0 have shape (1,): a "
+                    "shape rule, not a layout")
+    shape, expr = INPUTS[layout]
+    base = random_values(rng, shape, dtype, low=-20, high=20)
+    a_np, a = _input(np, base, expr, device), _input(ap, base, expr, device)
+    try:
+        expected = np.asarray(RESULTS[name](np, a_np))
+    except Exception as e:  # noqa: BLE001 - accelpy must raise the same type
+        with pytest.raises(type(e)):
+            RESULTS[name](ap, a)
+        return
+    got = RESULTS[name](ap, a)
+    where = f"{name} of {layout} {a_np.strides}"
+    assert got.shape == expected.shape, where
+    assert got.strides == expected.strides, where
+    assert bool(got.flags.c_contiguous) == expected.flags.c_contiguous, where
+    assert bool(got.flags.f_contiguous) == expected.flags.f_contiguous, where
+    values = ap.asnumpy(got)
+    if name.startswith("partition"):  # only the kth element's place is promised
+        values, expected = np.sort(values, axis=0), np.sort(expected, axis=0)
+    # float32 sums and variances round differently in another order: relative to their terms
+    scale = 1e-4 * (1 + float(np.abs(base).max(initial=0)) ** 2 * base.size)
+    np.testing.assert_allclose(values, expected, rtol=1e-12 if dtype != np.float32 else 1e-4,
+                               atol=0 if dtype != np.float32 else scale)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "permuted", "negative", "length-1 F", "broadcast"])
+@pytest.mark.parametrize("name", ["sort 0", "cumsum 0", "concatenate 0", "stack -1",
+                                  "sum -1 keepdims", "expand_dims 1", "mean 0 keepdims"])
+def test_writes_through_a_reshaped_result_land_as_in_numpy(rng, device, name, layout):
+    """A reshape of a result is a view exactly when NumPy's is: a write through it reaches the
+    result, or not, in both libraries."""
+    shape, expr = INPUTS[layout]
+    base = random_values(rng, shape, np.float64)
+    expected = RESULTS[name](np, _input(np, base, expr, device))
+    got = RESULTS[name](ap, _input(ap, base, expr, device))
+    try:
+        expected.reshape(-1)[0] = 1234.5
+    except ValueError:  # a read-only view (of a broadcast input)
+        with pytest.raises(ValueError):
+            got.reshape(-1)[0] = 1234.5
+        return
+    got.reshape(-1)[0] = 1234.5
     np.testing.assert_array_equal(ap.asnumpy(got), expected)

@@ -34,6 +34,11 @@ Array cast_to(const Array& a, DType dtype) {
   return make_pending(OpKind::Cast, dtype, a.shape(), a.device(), {Operand{a}});
 }
 
+Array with_strides(const Array& a, DType dtype, const Strides& strides) {
+  if (a.dtype() == dtype && a.strides() == strides) return a;
+  return make_pending_strided(OpKind::Cast, dtype, a.shape(), strides, a.device(), {Operand{a}});
+}
+
 Array broadcast_view(const Array& a, const Shape& shape) {
   if (a.shape() == shape) return a;
   const size_t lead = shape.size() - a.shape().size();

@@ -23,6 +23,9 @@ Device common_device(const std::vector<Array>& arrays);
 
 // A lazy conversion (no node when the dtype already matches).
 Array cast_to(const Array& a, DType dtype);
+// `a` converted to `dtype` and laid out with exactly `strides` (the layout NumPy gives the
+// result being made, result_layout.hpp): `a` itself when it already is, else a lazy copy.
+Array with_strides(const Array& a, DType dtype, const Strides& strides);
 // A view of `a` broadcast to `shape` (already known to be compatible).
 Array broadcast_view(const Array& a, const Shape& shape);
 // A copy of a scalar in `dtype`, checking that Python integers fit integer dtypes.

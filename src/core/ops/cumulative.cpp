@@ -3,6 +3,7 @@
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/ops/library_ops.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -40,10 +41,9 @@ Array scan(const Array& a, std::optional<int64_t> axis, std::optional<DType> dty
   if (integral) {
     result = result.view(DType::Int64, result.shape(), result.strides(), result.offset());
   }
-  result = cast_to(result, out_dtype);
-  // Scanned along another axis than the last, the rows come back transposed: a C-ordered
-  // result, as NumPy's (a fused copy when the cast above did not already make one).
-  if (!result.is_contiguous()) result = copy(result);
+  // NumPy's accumulate allocates its result through NpyIter, in the memory order of `src`.
+  const Strides st = src.strides();
+  result = with_strides(result, out_dtype, k_order_strides(src.shape(), std::span(&st, 1)));
   if (include_initial) {
     Shape first = result.shape();
     first[ax] = 1;

@@ -8,6 +8,7 @@
 #include "accel/errors.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -15,8 +16,10 @@ namespace {
 
 struct Reduced {
   uint64_t mask = 0;
-  Shape out_shape;    // without the reduced axes
-  Shape keep_shape;   // with them as 1
+  Shape out_shape;      // without the reduced axes
+  Shape keep_shape;     // with them as 1
+  Strides out_strides;  // NumPy's layout of the result (result_layout.hpp)
+  Strides keep_strides;
   int64_t count = 1;  // elements per output
 };
 
@@ -37,18 +40,24 @@ Reduced reduced_axes(const Array& a, const Axes& axis) {
       r.keep_shape.push_back(a.shape()[d]);
     }
   }
+  r.out_strides = reduction_result_strides(a, r.mask, false);
+  r.keep_strides = reduction_result_strides(a, r.mask, true);
   return r;
 }
 
+// The reduction's result `out` in NumPy's layout; with `keepdims` the reduced axes are put back
+// as length-1 axes of the view, with the strides NumPy's iterator gives them.
 Array with_keepdims(const Array& out, const Reduced& r, bool keepdims) {
-  if (!keepdims) return out;
-  return reshape(out, r.keep_shape);
+  const Array laid = with_strides(out, out.dtype(), r.out_strides);
+  if (!keepdims) return laid;
+  return laid.view(r.keep_shape, r.keep_strides, laid.offset());
 }
 
 Array reduce_node(OpKind op, DType out_dtype, const Array& input, const Reduced& r) {
   NodeParams p;
   p.axes = r.mask;
-  return make_pending(op, out_dtype, r.out_shape, input.device(), {Operand{input}}, p);
+  return make_pending_strided(op, out_dtype, r.out_shape, r.out_strides, input.device(),
+                              {Operand{input}}, p);
 }
 
 // NumPy's default accumulation dtype for sum and prod.
@@ -160,7 +169,17 @@ Array arg_extreme(OpKind op, const char* name, const Array& a, std::optional<int
   if (a.size() == 0 && (r.count == 0 || !axis)) {
     throw ValueError(std::string("attempt to get ") + name + " of an empty sequence");
   }
-  return with_keepdims(reduce_node(op, DType::Int64, a, r), r, keepdims);
+  // NumPy's argmax/argmin allocate a C-ordered result, of the kept shape with keepdims.
+  NodeParams p;
+  p.axes = r.mask;
+  const Array out = make_pending(op, DType::Int64, r.out_shape, a.device(), {Operand{a}}, p);
+  return keepdims ? out.view(r.keep_shape, new_array_strides(r.keep_shape), out.offset()) : out;
+}
+
+// `x`, computed from the reduction result `into`, converted to `dtype` in `into`'s layout: NumPy
+// computes it in place (true_divide(ret, n, out=ret, casting='unsafe'), sqrt(ret, out=ret)).
+Array in_place_of(const Array& into, const Array& x, DType dtype) {
+  return with_strides(x, dtype, into.strides());
 }
 
 // The dtype mean and var compute in: float64 for integers, float32 for 16-bit floats.
@@ -210,9 +229,10 @@ Array argmin(const Array& a, std::optional<int64_t> axis, bool keepdims) {
 Array mean(const Array& a, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   const Reduced r = reduced_axes(a, axis);
   const DType acc = mean_dtype(a.dtype(), dtype);
-  const Array m = cast_to(divide(sum(a, axis, keepdims, acc), Scalar::weak_int(r.count)), acc);
+  const Array s = sum(a, axis, keepdims, acc);
+  const Array m = in_place_of(s, divide(s, Scalar::weak_int(r.count)), acc);
   // 16-bit float input: accumulated in float32, returned in the input's dtype.
-  return dtype ? m : cast_to(m, is_inexact(a.dtype()) ? a.dtype() : m.dtype());
+  return dtype ? m : in_place_of(m, m, is_inexact(a.dtype()) ? a.dtype() : m.dtype());
 }
 
 // NumPy's _var, step by step: the mean is cast back to the sum's dtype before it is subtracted,
@@ -223,12 +243,12 @@ Array var(const Array& a, const Axes& axis, double ddof, bool keepdims,
   const std::optional<DType> sum_dt =
       dtype ? dtype : (is_inexact(a.dtype()) ? std::nullopt : std::optional(kDefaultFloat));
   const Array s = sum(a, axis, true, sum_dt);
-  const Array m = cast_to(divide(s, Scalar::weak_int(r.count)), s.dtype());
+  const Array m = in_place_of(s, divide(s, Scalar::weak_int(r.count)), s.dtype());
   const Array x = subtract(a, m);
   const Array sq = is_complex(x.dtype()) ? real(multiply(x, conj(x))) : multiply(x, x);
   const Array total = sum(sq, axis, keepdims, sum_dt);
   const double denom = std::max(double(r.count) - ddof, 0.0);
-  return cast_to(divide(total, Scalar::weak_float(denom)), total.dtype());
+  return in_place_of(total, divide(total, Scalar::weak_float(denom)), total.dtype());
 }
 
 Array std(const Array& a, const Axes& axis, double ddof, bool keepdims,
@@ -242,7 +262,7 @@ Array std(const Array& a, const Axes& axis, double ddof, bool keepdims,
                     std::string(dtype_name(root.dtype())) + "') to dtype('" +
                     std::string(dtype_name(v.dtype())) + "') with casting rule 'same_kind'");
   }
-  return cast_to(root, v.dtype());
+  return in_place_of(v, root, v.dtype());
 }
 
 }  // namespace accel

@@ -6,6 +6,7 @@
 
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -79,6 +80,17 @@ Shape resolve_shape(const Array& a, const Shape& shape) {
   return out;
 }
 
+// NumPy's broadcast_to: the view nditer gives of `a` over `shape` (itviews), where every axis of
+// length 1, broadcast or not, has stride 0.
+Array iterator_view(const Array& a, const Shape& shape) {
+  const size_t lead = shape.size() - a.shape().size();
+  Strides strides(shape.size(), 0);
+  for (size_t i = 0; i < a.shape().size(); ++i) {
+    strides[lead + i] = a.shape()[i] == 1 ? 0 : a.strides()[i];
+  }
+  return a.view(shape, strides, a.offset());
+}
+
 Array permuted(const Array& a, const std::vector<int>& perm) {
   Shape shape;
   Strides strides;
@@ -94,7 +106,11 @@ Array permuted(const Array& a, const std::vector<int>& perm) {
 Array reshape(const Array& a, const Shape& shape) {
   const Shape target = resolve_shape(a, shape);
   if (target == a.shape()) return a.view(a.shape(), a.strides(), a.offset());
-  if (a.size() == 0) return a.view(target, contiguous_strides(target), a.offset());
+  // As NumPy's reshape: a C-contiguous array (any without elements too) takes C order's strides,
+  // length-1 axes included; another keeps what _attempt_nocopy_reshape gives.
+  if (a.size() == 0 || a.is_contiguous()) {
+    return a.view(target, contiguous_strides(target), a.offset());
+  }
   if (auto strides = view_strides(a, target)) return a.view(target, *strides, a.offset());
   const Array c = copy(a);
   return c.view(target, contiguous_strides(target), 0);
@@ -172,22 +188,17 @@ Array squeeze(const Array& a, const Axes& axis) {
   return a.view(shape, strides, a.offset());
 }
 
+// NumPy's expand_dims is a reshape: the new axes take the strides reshape gives them.
 Array expand_dims(const Array& a, const std::vector<int64_t>& axis) {
   const int nd = a.ndim() + int(axis.size());
   const std::vector<int> axes = normalize_axes(axis, nd);
   Shape shape;
-  Strides strides;
   int src = 0;
   for (int d = 0; d < nd; ++d) {
-    if (std::find(axes.begin(), axes.end(), d) != axes.end()) {
-      shape.push_back(1);
-      strides.push_back(0);
-    } else {
-      shape.push_back(a.shape()[src]);
-      strides.push_back(a.strides()[src++]);
-    }
+    const bool added = std::find(axes.begin(), axes.end(), d) != axes.end();
+    shape.push_back(added ? 1 : a.shape()[src++]);
   }
-  return a.view(shape, strides, a.offset());
+  return reshape(a, shape);
 }
 
 Array broadcast_to(const Array& a, const Shape& shape) {
@@ -203,16 +214,22 @@ Array broadcast_to(const Array& a, const Shape& shape) {
     throw ValueError("cannot broadcast array of shape " + shape_str(a.shape()) + " to shape " +
                      shape_str(shape));
   }
-  return broadcast_view(a, shape).as_readonly();
+  return iterator_view(a, shape).as_readonly();
 }
 
+// NumPy broadcasts every array once one needs it, each through the same iterator view.
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   std::vector<Shape> shapes;
   for (const Array& a : arrays) shapes.push_back(a.shape());
   const Shape shape = broadcast_shapes(shapes);
+  bool all_same = true;
+  for (const Array& a : arrays) all_same = all_same && a.shape() == shape;
+  if (all_same) return arrays;
   std::vector<Array> out;
-  for (const Array& a : arrays)
-    out.push_back(a.shape() == shape ? a : broadcast_view(a, shape).as_readonly());
+  for (const Array& a : arrays) {
+    const Array v = iterator_view(a, shape);
+    out.push_back(a.shape() == shape ? v : v.as_readonly());
+  }
   return out;
 }
 
@@ -256,7 +273,9 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
   }
   NodeParams p;
   p.axis = ax;
-  return make_pending(OpKind::Concatenate, dtype, shape, device, std::move(inputs), p);
+  const Strides strides = concatenate_strides(shape, arrays);
+  return make_pending_strided(OpKind::Concatenate, dtype, shape, strides, device, std::move(inputs),
+                              p);
 }
 
 Array stack(const std::vector<Array>& arrays, int64_t axis) {

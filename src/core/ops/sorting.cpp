@@ -6,6 +6,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/ops/library_ops.hpp"
+#include "src/core/result_layout.hpp"
 
 namespace accel {
 
@@ -60,11 +61,16 @@ std::pair<Array, Array> sort_along(const Array& a, std::optional<int64_t> axis, 
   const int ax = normalize_axis(axis.value_or(0), src.ndim());
   auto [values, indices] =
       detail::sort_last_axis(detail::computed_rows(src, ax), descending, want_values, want_indices);
-  // Sorted along another axis than the last, the rows come back transposed: copied to C order,
-  // as NumPy's results are (a reshape of them is then a view, and writes through it land).
-  if (ax != src.ndim() - 1) {
-    if (values.defined()) values = copy(moveaxis(values, {-1}, {ax}));
-    if (indices.defined()) indices = copy(moveaxis(indices, {-1}, {ax}));
+  // The rows come back C-ordered with the sorted axis last. NumPy sorts a copy of `src` in its
+  // memory order (order='K') and returns argsort's positions in C order.
+  const auto along = [&](const Array& r) {
+    return ax == src.ndim() - 1 ? r : moveaxis(r, {-1}, {ax});
+  };
+  if (values.defined()) {
+    values = with_strides(along(values), values.dtype(), like_strides(src.shape(), src.strides()));
+  }
+  if (indices.defined()) {
+    indices = with_strides(along(indices), DType::Int64, new_array_strides(src.shape()));
   }
   return {values, indices};
 }
