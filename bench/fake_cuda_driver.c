@@ -73,13 +73,32 @@ static CUresult cuStreamDestroy(void* s) { free(s); return 0; }
 static CUresult cuStreamSynchronize(void* s) { (void)s; return 0; }
 static CUresult cuStreamQuery(void* s) { (void)s; return 0; }
 static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) { (void)s; (void)e; (void)f; return 0; }
-static CUresult cuEventCreate(void** e, unsigned f) { (void)f; *e = malloc(8); return 0; }
+/* An event's word: 1 while the work before its last record has not finished. That work finishes
+   at once unless FAKE_CUDA_EVENTS_PENDING is set: then a recorded event stays pending until it
+   is synchronised or queried once, as a real one does for a moment after cuEventRecord. */
+static CUresult cuEventCreate(void** e, unsigned f) {
+  (void)f;
+  *e = calloc(1, 8);
+  return *e ? 0 : 2;
+}
 static CUresult cuEventDestroy(void* e) { free(e); return 0; }
-static CUresult cuEventRecord(void* e, void* s) { (void)e; (void)s; return 0; }
-static CUresult cuEventSynchronize(void* e) { (void)e; return 0; }
-static CUresult cuEventQuery(void* e) { (void)e; return 0; }
+static CUresult cuEventRecord(void* e, void* s) {
+  (void)s;
+  *(uint64_t*)e = getenv("FAKE_CUDA_EVENTS_PENDING") ? 1 : 0;
+  return 0;
+}
+static CUresult cuEventSynchronize(void* e) { *(uint64_t*)e = 0; return 0; }
+static CUresult cuEventQuery(void* e) {
+  if (*(uint64_t*)e == 0) return 0;
+  *(uint64_t*)e = 0;
+  return 600; /* CUDA_ERROR_NOT_READY */
+}
 /* Nonzero, so that scripts which divide by it (bench/gpu.py --quick) run through. */
-static CUresult cuEventElapsedTime(float* ms, void* a, void* b) { (void)a; (void)b; *ms = 1e-3f; return 0; }
+static CUresult cuEventElapsedTime(float* ms, void* a, void* b) {
+  if (*(uint64_t*)a || *(uint64_t*)b) return 600; /* CUDA_ERROR_NOT_READY */
+  *ms = 1e-3f;
+  return 0;
+}
 static CUresult cuDeviceGetDefaultMemPool(void** p, int d) { (void)d; *p = &g_pool; return 0; }
 static CUresult cuMemPoolSetAttribute(void* p, int a, void* v) { (void)p; (void)a; (void)v; return 0; }
 static CUresult cuMemPoolGetAttribute(void* p, int a, void* v) {

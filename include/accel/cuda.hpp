@@ -87,7 +87,8 @@ class Event {
   void record(const Stream& stream);
   void synchronize() const;
   bool query() const;
-  // Milliseconds between this event and `end` (both recorded, timing enabled).
+  // Milliseconds between this event and `end` (both recorded, timing enabled); waits for both
+  // to complete first.
   float elapsed_ms(const Event& end) const;
   int device() const;
   void* handle() const;  // CUevent

@@ -302,8 +302,9 @@ def test_quick_and_optimized_builds_give_the_same_bits():
     # A new elementwise kernel is launched from a quick build (NVRTC --Ofast-compile=min) until
     # its optimized build, compiled by the compile worker, replaces it. Both must give the same
     # bits for each kind of body the generator emits: outlined transcendental functions, light
-    # arithmetic, float64, float16, complex, integer division, strided, reversed and broadcast
-    # operands, and a random draw.
+    # arithmetic, float64, float16, complex, integer division, integer powers (exact by
+    # double-double), division and sqrt, strided, reversed and broadcast operands, and a random
+    # draw.
     r = run_python("""
         import numpy as np, accelpy as ap
         rng = np.random.default_rng(7)
@@ -316,7 +317,17 @@ def test_quick_and_optimized_builds_give_the_same_bits():
         C = dev((rng.standard_normal(3001) + 1j * rng.standard_normal(3001)).astype(np.complex64))
         I = dev(rng.integers(-1000, 1000, 5003).astype(np.int32))
         J = dev(rng.integers(1, 50, 5003).astype(np.int32))
+        # Integer powers rounded once (scalar_ops.h): double-double products whose exactness
+        # needs every fma and no contraction; negative exponents divide.
+        B = dev(rng.integers(-10**6, 10**6, 4001))
+        E = dev(rng.integers(0, 60, 4001).astype(np.uint64))
+        F = dev(rng.integers(-60, 60, 4001).astype(np.float32))
+        K = dev(rng.integers(-14, 14, 4001).astype(np.float32))
         cases = [
+            lambda: B ** E,
+            lambda: F ** ap.abs(K) + F ** K,
+            lambda: F.astype(np.float64) ** K.astype(np.float64),
+            lambda: D / (D * D + 0.5) + ap.sqrt(ap.abs(D)) - ap.sqrt(ap.abs(X)).sum(),
             lambda: ap.sqrt(X * X + G * G) * ap.sin(X) + ap.exp(-G),
             lambda: ap.tanh(X[:, ::-2] * 0.5) - ap.log1p(ap.abs(X[:, ::-2])),
             lambda: (X - 1.5) * X + 0.25,

@@ -79,3 +79,22 @@ PROGRAM = """
 
 def test_cupy_plumbing_on_the_host_path(fake_driver):  # noqa: F811 - the fixture
     assert run_fake(fake_driver, PROGRAM).startswith("ok")
+
+
+def test_elapsed_time_waits_for_an_event_still_pending(fake_driver):  # noqa: F811 - the fixture
+    """CuPy's stream example records its end event and times it at once; CUDA then answers
+    NOT_READY while the event is in flight (the fake driver keeps a recorded event pending until
+    it is synchronised or queried, FAKE_CUDA_EVENTS_PENDING). The time waits for both events."""
+    out = run_fake(fake_driver, """
+        from accelpy import cuda
+        s = cuda.Stream()
+        start = s.record()
+        end = s.record()
+        assert cuda.get_elapsed_time(start, end) > 0
+        end = s.record()
+        assert not end.query() and end.query()  # pending, then done: the driver's model
+        end = s.record()
+        assert start.elapsed_time(end) > 0
+        print("ok")
+    """, env=dict(FAKE_CUDA_EVENTS_PENDING="1"))
+    assert out.startswith("ok")

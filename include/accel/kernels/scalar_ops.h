@@ -190,26 +190,57 @@ ACCEL_HD void double_double_mul(double& ah, double& al, double bh, double bl) {
   al = t - (ah - p);
 }
 
-// Real pow of an integer base to a non-negative integer exponent: the exact power rounded once
-// (glibc's pow, which NumPy calls, agrees but for some exact halfway cases past 2^53, 41.0**10:
-// 1 ulp apart there); CUDA's pow is within 2 ulp
-// only (pow(3.0, 1.0) gave 2.9999999999999996 on an H100), so integer arrays that promote to a
-// float dtype for `**` (uint64 ** int64 -> float64) agree on every backend. While the products
-// stay below 2^53 (2^24 for float) squaring is exact. Past it, double squares again in
-// double-double (106 bits): the result is the power rounded once unless that power lies within
-// about 2^-98 of its size from a halfway point between doubles without being one (an integer
-// below 2^98 cannot: it is then at least 1 away). False where it does not apply (a fractional,
-// negative or huge exponent, a float past 2^24): the caller uses pow.
+// base^e for an integer-valued double base, as the double-double rh + rl (within about 2^-98
+// of its size of the exact power; rh is that rounded once), or rh infinite on overflow.
+ACCEL_HD void double_double_power(double base, unsigned e, double& rh, double& rl) {
+  rh = 1.0;
+  rl = 0.0;
+  double sh = base, sl = 0.0;
+  for (;;) {
+    if (e & 1u) double_double_mul(rh, rl, sh, sl);
+    e >>= 1;
+    if (e == 0 || !math::isfinite(rh)) break;
+    double_double_mul(sh, sl, sh, sl);
+  }
+}
+
+// hi + lo (or hi plus anything of lo's sign smaller than half an ulp of hi) rounded once to
+// float: the cast rounds hi, which is right unless hi lies exactly halfway between two floats
+// (a float's midpoint has 25 bits: a double holds it); there lo's sign decides.
+ACCEL_HD float double_to_float_once(double hi, double lo) {
+  const float f = static_cast<float>(hi);
+  const double below = static_cast<double>(f);
+  if (lo == 0.0 || below == hi || !math::isfinite(f)) return f;
+  const float g =
+      math::nextafter(f, hi > below ? math::infinity<float>() : -math::infinity<float>());
+  const double other = static_cast<double>(g);
+  if (other - hi != hi - below) return f;  // not a midpoint
+  return (lo > 0.0) == (other > below) ? g : f;
+}
+
+// Real pow of an integer base to an integer exponent: the exact power rounded once (glibc's
+// pow, which NumPy calls, agrees but for some exact halfway cases past 2^53, 41.0**10: 1 ulp
+// apart there; NumPy's AVX-512 pow is within an ulp); CUDA's pow is within 2 ulp only
+// (pow(3.0, 1.0) gave 2.9999999999999996 on an H100, 4.0**-2.0 0.06249999999999999), so
+// integer arrays that promote to a float dtype for `**` (uint64 ** int64 -> float64) agree on
+// every backend. While the products stay below 2^53 (2^24 for float) squaring is exact. Past
+// it, the power is taken in double-double (106 bits): rounded once unless it lies within about
+// 2^-98 of its size from a halfway point without being one (an integer below 2^98 cannot: it
+// is then at least 1 away). float rounds that double-double once (double_to_float_once).
+// A negative exponent divides 1 by an exact power: one rounding too (float: the division's
+// remainder, exact by fma, gives the side). False where it does not apply (a fractional or
+// huge exponent, a negative one whose power is past 2^53): the caller uses pow.
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   constexpr bool is_double = sizeof(R) == 8;
   const R limit = is_double ? R(9007199254740992.0) : R(16777216.0);
-  const R max_exp = is_double ? R(2048) : R(64);  // past 1024, |base| >= 2 overflows anyway
+  const R max_exp = is_double ? R(2048) : R(256);  // past them, |base| >= 2 overflows anyway
   // NaN is tested quietly first: the ordered comparisons would raise the invalid flag.
   if (exp != exp || base != base) return false;
-  if (!(exp >= R(0) && exp <= max_exp && math::trunc(exp) == exp)) return false;
+  if (!(exp >= -max_exp && exp <= max_exp && math::trunc(exp) == exp)) return false;
   if (!(math::isfinite(base) && math::trunc(base) == base)) return false;
-  const unsigned exponent = static_cast<unsigned>(exp);
+  const bool negative = exp < R(0);
+  const unsigned exponent = static_cast<unsigned>(negative ? -exp : exp);
   bool exact = math::fabs(base) <= limit;
   R result = R(1);
   R square = base;
@@ -224,22 +255,26 @@ ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
     exact = math::fabs(square) <= limit;
   }
   if (exact) {
-    out = result;
+    out = negative ? R(1) / result : result;
+    return true;
+  }
+  double rh = 0.0, rl = 0.0;
+  double_double_power(static_cast<double>(base), exponent, rh, rl);
+  if (negative) {
+    if (!(math::fabs(rh) <= 9007199254740992.0) || rl != 0.0) return false;
+    if constexpr (is_double) return false;  // exact past 2^24 only where double holds it
+    const double q = 1.0 / rh;
+    out = double_to_float_once(q, math::fma(-q, rh, 1.0) * rh);
     return true;
   }
   if constexpr (is_double) {
-    double rh = 1.0, rl = 0.0, sh = base, sl = 0.0;
-    for (unsigned e = exponent;;) {
-      if (e & 1u) double_double_mul(rh, rl, sh, sl);
-      e >>= 1;
-      if (e == 0 || !math::isfinite(rh)) break;
-      double_double_mul(sh, sl, sh, sl);
-    }
     out = rh;
-    return true;
   } else {
-    return false;
+    // Past float's range pow overflows (and raises the flag); a double cast there would be UB.
+    if (!(math::fabs(rh) <= 3.4028234663852886e38)) return false;
+    out = double_to_float_once(rh, rl);
   }
+  return true;
 }
 
 // Shifts by a count outside [0, bits) give NumPy's results: 0 for <<, the sign fill for >>.

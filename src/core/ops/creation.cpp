@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "accel/dtype_traits.hpp"
 #include "accel/errors.hpp"
@@ -257,11 +260,46 @@ const char* base_pointer(const Array& a) {
   return static_cast<const char*>(a.storage()->data()) + a.offset() * int64_t(itemsize(a.dtype()));
 }
 
+// Where a's elements fill a block of memory exactly once, in any axis order and direction (a
+// transposed or reversed NumPy array): the block's first element, relative to a's first, and
+// its length, in elements.
+std::optional<std::pair<int64_t, int64_t>> dense_block(const Array& a) {
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (|stride|, size) of the axes longer than 1
+  int64_t first = 0, n = 1;
+  for (size_t d = 0; d < a.shape().size(); ++d) {
+    const int64_t size = a.shape()[d], stride = a.strides()[d];
+    if (size == 0) return std::nullopt;
+    if (size == 1) continue;
+    dims.emplace_back(stride < 0 ? -stride : stride, size);
+    if (stride < 0) first += stride * (size - 1);
+    n *= size;
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t expect = 1;
+  for (const auto& [stride, size] : dims) {
+    if (stride != expect) return std::nullopt;
+    expect *= size;
+  }
+  return std::make_pair(first, n);
+}
+
 }  // namespace
 
 Array to_device(const Array& a, Device device) {
   if (a.device() == device) return a;
   Backend& dst_backend = backend_for(device);
+  if (a.device().is_cpu() && !a.is_pending() && !a.is_contiguous()) {
+    // A dense host array keeps its layout on the device, as numpy.asarray keeps it: the block is
+    // sent as it is (no gather on the host) and the result has a's strides, so iteration in
+    // memory order (nditer, ravel(order='K')) visits the elements as NumPy's does.
+    if (const auto block = dense_block(a)) {
+      const int64_t item = int64_t(itemsize(a.dtype()));
+      const Array whole = Array::empty({block->second}, a.dtype(), device);
+      dst_backend.copy_from_host(base_pointer(a) + block->first * item, whole.storage()->data(),
+                                 block->second * item);
+      return Array::from_storage(whole.storage(), a.dtype(), a.shape(), a.strides(), -block->first);
+    }
+  }
   const Array src = transfer_source(a);
   Array out = Array::empty(a.shape(), a.dtype(), device);
   if (src.nbytes() == 0) return out;

@@ -151,8 +151,16 @@ float Event::elapsed_ms(const Event& end) const {
   }
   context(impl_->device).make_current();
   float ms = 0;
-  check(drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle), "cuEventElapsedTime",
-        impl_->device);
+  api::CUresult r = drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle);
+  if (r == api::CUDA_ERROR_NOT_READY) {
+    // CUDA answers NOT_READY while the work before either event is still running; CuPy and
+    // PyTorch pass that on, so a program that times an event it recorded an instant before
+    // fails at random. The time is defined once both events complete: wait for them.
+    synchronize();
+    end.synchronize();
+    r = drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle);
+  }
+  check(r, "cuEventElapsedTime", impl_->device);
   return ms;
 }
 
