@@ -31,6 +31,7 @@ matplotlib, so they skip where it is not installed. Left out: those that downloa
 datetime64 (air-quality-analysis) or masked arrays (tutorial-ma).
 """
 
+from lessons import LESSON_PROGRAMS, LESSON_SOURCES
 from loops import LOOP_PROGRAMS, LOOP_SOURCES
 
 SOURCES = {
@@ -252,3 +253,5 @@ PROGRAMS = [
 
 SOURCES.update(LOOP_SOURCES)
 PROGRAMS += LOOP_PROGRAMS
+SOURCES.update(LESSON_SOURCES)
+PROGRAMS += LESSON_PROGRAMS
