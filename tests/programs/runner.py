@@ -61,6 +61,7 @@ class Program:
     source: str  # the key of its [sources.*] table
     path: str  # the file in that checkout
     exercise: int | None = None  # numpy-100: the exercise whose solution this is
+    after: tuple = ()  # numpy-100: earlier exercises whose names (imports, functions) it uses
     compare: str = "values"  # "shapes": it draws random numbers (the generators differ);
     # "printed": it keeps no variables, only prints
     xfail: str | None = None  # "needs <what>": surface other work is adding
@@ -100,7 +101,8 @@ def checkout_dir(source: str) -> Path | None:
 
 def program_source(program: Program) -> str:
     """The program's text as its author wrote it. A numpy-100 exercise is its solution block
-    after exercise 1's (`import numpy as np`), as when the exercises are run in order."""
+    after exercise 1's (`import numpy as np`) and those of the earlier exercises whose names it
+    uses (`after`), as when the exercises are run in order."""
     base = checkout_dir(program.source)
     if base is None:
         raise FileNotFoundError(f"no checkout of {program.source}: run scripts/program-corpus")
@@ -109,7 +111,7 @@ def program_source(program: Program) -> str:
         return "\n".join(notebooks.code_cells(text, program.path))
     if program.exercise is None:
         return text
-    return _solution(text, 1) + "\n" + _solution(text, program.exercise)
+    return "\n".join(_solution(text, n) for n in (1, *program.after, program.exercise))
 
 
 def _solution(markdown: str, number: int) -> str:
