@@ -15,6 +15,12 @@ solutions/2_a (a Fortran module).
 
 Hands-On Machine Learning, 2nd edition (A. Géron, Apache-2.0): its NumPy tutorial notebook.
 
+NumPy's user guide (numpy/numpy's doc/source/user, BSD-3-Clause): the `>>>` examples of its
+pages, in order, as NumPy's doctest run executes them (with `np` defined first: its conftest's
+namespace, here the `preamble`). Left out: pages of C, subclassing and dispatch, string, record
+and datetime dtypes (basics.strings, basics.rec, basics.types, how-to-print's datetime64),
+byte order, and pages with fewer than five examples.
+
 Most of them draw random numbers: compare "shapes" (accelpy's generator is not NumPy's).
 Two call `linalg.eig`, whose results accelpy makes complex whatever the values, as NumPy 2.5
 does (D35); NumPy 2.4 returns real arrays when no eigenvalue has an imaginary part, so with it
@@ -32,6 +38,11 @@ LESSON_SOURCES = {
         "url": "https://github.com/scipy-lectures/scientific-python-lectures",
         "commit": "817a97d8d9a26eeb4e735a402420cd34dd7e89fc",
         "licence": "CC-BY-4.0",
+    },
+    "numpy-user-guide": {
+        "url": "https://github.com/numpy/numpy",
+        "commit": "1f90bbb55e65e7de68921bc3f1a2d94492fdf689",
+        "licence": "BSD-3-Clause",
     },
     "handson-ml2": {
         "url": "https://github.com/ageron/handson-ml2",
@@ -51,6 +62,15 @@ def _lecture(path, **how):
     return {"name": f"spl_numpy_{stem}", "source": "scientific-python-lectures",
             "path": f"intro/numpy/{path}", **how}
 
+
+def _guide(page, **how):
+    return {"name": "numpy_guide_" + page.replace(".", "_").replace("-", "_"),
+            "source": "numpy-user-guide", "path": f"doc/source/user/{page}.rst",
+            "preamble": "import numpy as np", **how}
+
+
+_NEEDS_BASE = ("needs ndarray.base and flags.owndata: an accelpy view is a new handle on shared "
+               "storage and does not know the array object that owns it")
 
 LESSON_PROGRAMS = [
     # Python's types against NumPy's: creating arrays (zeros, full, arange, linspace, random)
@@ -86,6 +106,21 @@ LESSON_PROGRAMS = [
     _lecture("examples/plot_mandelbrot.py", requires=("matplotlib",)),
     _lecture("examples/plot_polyfit.py", compare="shapes", requires=("matplotlib",)),
     _lecture("examples/plot_randomwalk.py", compare="shapes", requires=("matplotlib",)),
+    # NumPy's user guide: the quickstart (creation, operations, indexing, shape manipulation,
+    # copies and views, broadcasting, fancy indexing tricks)
+    _guide("quickstart", compare="shapes", xfail=_NEEDS_BASE),
+    # NumPy: the absolute basics for beginners
+    _guide("absolute_beginners", compare="shapes", requires=("matplotlib",)),
+    _guide("basics.creation"),
+    _guide("basics.indexing", xfail="needs structured dtypes: its field access section "
+           "indexes arrays of dtype [('a', int32), ('b', float64, (3, 3))]"),
+    _guide("basics.broadcasting"),
+    _guide("basics.copies", xfail=_NEEDS_BASE),
+    _guide("basics.ufuncs"),
+    _guide("basics.io.genfromtxt"),
+    _guide("how-to-index"),
+    _guide("how-to-partition"),
+    _guide("how-to-io"),
     # Hands-On ML's NumPy tutorial: creation, dtypes, reshaping, arithmetic, broadcasting,
     # upcasting, conditionals, statistics, ufuncs, indexing, iterating, stacking, splitting,
     # transposing, linear algebra, vectorization, saving and loading

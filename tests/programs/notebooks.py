@@ -1,5 +1,6 @@
-"""The notebooks of the corpus (MyST markdown and Jupyter .ipynb files): their code cells, run
-one after the other in one namespace, as Jupyter runs a notebook.
+"""The notebooks of the corpus (MyST markdown and Jupyter .ipynb files, and reStructuredText
+pages whose `>>>` examples are the cells, as doctest reads them): their code cells, run one
+after the other in one namespace, as Jupyter runs a notebook (or doctest a page).
 
 What a reader of a notebook sees of each cell is what the harness compares:
 
@@ -11,12 +12,14 @@ What a reader of a notebook sees of each cell is what the harness compares:
   NumPy run raised, the same type, and nowhere else.
 
 IPython's own lines are not Python and are left out: `%magics` (a cell magic's body still runs,
-once), `!shell` commands, `name?` help; so are MyST's cell options (`:tags: ...`).
+once), `!shell` commands, `name?` help; so are MyST's cell options (`:tags: ...`) and the
+examples a page marks `# doctest: +SKIP` (its authors do not run them).
 """
 
 from __future__ import annotations
 
 import ast
+import doctest
 import json
 import re
 
@@ -25,9 +28,9 @@ _HELP = re.compile(r"^\s*[\w.\[\]()]+\?\??\s*$")
 
 
 def is_notebook(path: str, exercise: int | None) -> bool:
-    """A notebook: an .ipynb file, or a MyST .md file (numpy-100's exercises are .md too, but
-    each is one solution block, not a notebook)."""
-    return path.endswith(".ipynb") or (path.endswith(".md") and exercise is None)
+    """A notebook: an .ipynb file, a page of doctest examples (.rst), or a MyST .md file
+    (numpy-100's exercises are .md too, but each is one solution block, not a notebook)."""
+    return path.endswith((".ipynb", ".rst")) or (path.endswith(".md") and exercise is None)
 
 
 def code_cells(text: str, path: str) -> list[str]:
@@ -35,6 +38,9 @@ def code_cells(text: str, path: str) -> list[str]:
     if path.endswith(".ipynb"):
         cells = ["".join(c["source"]) for c in json.loads(text)["cells"]
                  if c["cell_type"] == "code"]
+    elif path.endswith(".rst"):
+        cells = [example.source for example in doctest.DocTestParser().get_examples(text)
+                 if not example.options.get(doctest.SKIP)]
     else:
         cells = _CELL_MYST.findall(text)
     return ["\n".join(line for line in cell.splitlines() if _is_python(line)) for cell in cells]
@@ -61,5 +67,15 @@ def run_cells(cells: list[str], namespace: dict, filename: str) -> tuple[dict, d
             if last is not None:
                 displayed[f"Out[{n}]"] = eval(compile(last, where, "eval"), namespace)
         except Exception as error:  # noqa: BLE001 - the notebook shows it and goes on
-            errors[n] = type(error).__name__
+            errors[n] = exception_name(error)
     return displayed, errors
+
+
+def exception_name(error: Exception) -> str:
+    """The exception type a program can catch: its own name, or for NumPy's private classes
+    (numpy._core._exceptions' UFuncTypeError and kin, not importable by their names) the
+    first public class they derive from (TypeError)."""
+    for cls in type(error).__mro__:
+        if not cls.__module__.startswith("numpy._"):
+            return cls.__name__
+    return type(error).__name__

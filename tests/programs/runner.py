@@ -76,6 +76,7 @@ class Program:
     devices: tuple | None = None  # the devices it runs on (None: all); CuPy's need "cuda"
     requires: tuple = ()  # modules it imports besides NumPy (the test skips without them)
     ported: tuple = ("numpy", "cupy")  # the modules whose imports become accelpy
+    preamble: str = ""  # what its own test runner defines first (NumPy's doctests: np)
     data: tuple = ()  # files of its checkout it reads besides itself (scripts/program-corpus
     # --export copies them with it)
 
@@ -203,9 +204,11 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
 
             namespace = getattr(adapters, program.adapter)(program, mod)
         elif cells is not None:
-            rewrite_import("\n".join(cells), module, program.ported)  # it imports numpy somewhere
+            # it imports numpy somewhere (or its runner does)
+            rewrite_import("\n".join([program.preamble, *cells]), module, program.ported)
             namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
-            cells = [rewrite_import(c, module, program.ported, required=False) for c in cells]
+            cells = [rewrite_import(c, module, program.ported, required=False)
+                     for c in ([program.preamble] if program.preamble else []) + cells]
             displayed, errors = notebooks.run_cells(cells, namespace, program.name)
             namespace.update(displayed)
         else:
@@ -236,6 +239,8 @@ def _as_script(program: Program, mod):
     if "cupy" in program.ported and mod.__name__ == "accelpy":
         sys.modules["cupy"] = mod
     os.environ.setdefault("MPLBACKEND", "Agg")  # plots are drawn to no screen
+    if "matplotlib.pyplot" in sys.modules:  # a fresh process has no figures: the last run's
+        sys.modules["matplotlib.pyplot"].close("all")  # current axes would be this one's
     with tempfile.TemporaryDirectory(prefix=f"{program.name}-") as work:
         for entry in home.iterdir():
             os.symlink(entry, os.path.join(work, entry.name))
