@@ -13,11 +13,12 @@ and exercises.md (IPython's `cd`, scipy.datasets, imageio), solutions/2_2 and
 examples/plot_populations.py (they read `../data`, outside the directory a script runs in),
 solutions/2_a (a Fortran module).
 
-From Python to NumPy (N. P. Rougier, code BSD-3-Clause; loops.py has its loop programs). Left
-out: maze_build.py (an older .gpu/program-corpus export lacks it; to add after re-exporting), the timing scripts (allocations, vectorization, addition: they keep
-no results), anatomy.py (needs flags.owndata), find_index.py (np.byte_bounds, gone in NumPy
-2), the samplers (DART, Bridson: how many points they keep depends on the random draws) and
-the interactive and image programs.
+From Python to NumPy (N. P. Rougier, code BSD-3-Clause; loops.py has its loop programs).
+Left out: maze_build.py (the .gpu/program-corpus export in use predates it: add it after a
+re-export), the timing scripts (allocations, vectorization, addition: they keep no results),
+anatomy.py (needs flags.owndata), find_index.py (np.byte_bounds, gone in NumPy 2), the
+samplers (DART, Bridson: how many points they keep depends on the random draws) and the
+interactive and image programs.
 
 Hands-On Machine Learning, 2nd edition (A. Géron, Apache-2.0): its NumPy tutorial notebook.
 
