@@ -175,9 +175,32 @@ def host_values(obj, dtype=None):
 
 
 def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None = True,
+          order: str | None = "K", subok: bool = False, ndmin: int = 0,
           device: DeviceLike | None = None) -> ndarray:
-    """Like ``numpy.array``: a copy by default."""
-    return asarray(obj, dtype=dtype, device=device, copy=copy)
+    """Like ``numpy.array``: a copy by default; `order` "C" or "F" lays the result out in that
+    order ("K", "A" and None keep the layout the copy has), `ndmin` prepends axes of length 1.
+    `subok` is accepted for NumPy's signature: accelpy has no ndarray subclasses."""
+    if order is not None and not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order is not None and (order.upper() not in "CFAK" or len(order) != 1):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    try:
+        ndmin = operator.index(ndmin)
+    except TypeError:
+        raise TypeError(f"array: ndmin must be an integer, got {type(ndmin).__name__}") from None
+    x = asarray(obj, dtype=dtype, device=device, copy=copy)
+    order = (order or "K").upper()
+    relayout = ((order == "C" and not x.flags.c_contiguous)
+                or (order == "F" and not x.flags.f_contiguous))
+    if relayout and copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    if order == "C" and relayout:
+        x = x.copy()
+    elif order == "F" and relayout:
+        x = x.T.copy().T  # the transpose of a C-ordered copy of the transpose: Fortran order
+    if x.ndim < ndmin:
+        x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
+    return x
 
 
 def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *,

@@ -20,7 +20,6 @@ from . import _core
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
-    can_cast,
     ndarray,
     promote_types,
     result_type,
@@ -92,6 +91,16 @@ dtype = np.dtype
 issubdtype = np.issubdtype
 # Data type routines of Python values and type codes: NumPy's own.
 mintypecode, typename = np.mintypecode, np.typename
+
+
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> _builtin_bool:
+    """Whether a cast is allowed under a casting rule (numpy.can_cast). For dtypes accelpy does
+    not store (strings, objects, datetimes) the question is still one about dtypes, and NumPy's
+    answer is given (programs tabulate ``can_cast`` over ``typecodes['All']``)."""
+    try:
+        return _core.can_cast(from_, to, casting)
+    except TypeError:
+        return np.can_cast(from_.dtype if isinstance(from_, ndarray) else from_, to, casting)
 
 
 def common_type(*arrays: Any) -> type:

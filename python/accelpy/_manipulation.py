@@ -133,10 +133,14 @@ def atleast_3d(*arys: ArrayLike) -> Any:
 
 
 def _sequence(tup):
-    if not isinstance(tup, (list, tuple)):
+    """NumPy's rule: anything indexable is a sequence of arrays (an array is its rows:
+    ``dstack(mgrid[...])``); generators, iterators and sets are refused."""
+    if isinstance(tup, (list, tuple)):
+        return tup
+    if not hasattr(tup, "__getitem__"):
         raise TypeError('arrays to stack must be passed as a "sequence" type such as list or '
                         "tuple.")
-    return tup
+    return list(tup)
 
 
 def _concatenate(arrays, axis, dtype=None, casting="same_kind"):

@@ -16,6 +16,7 @@ from ._core import ndarray
 from ._creation import asarray
 from ._indexing import diagonal
 from ._io import tofile
+from ._kernels import DevicePointer
 from ._linear_algebra import trace
 from ._ndarray_inplace import flat, resize, shape
 from ._printing import array_repr, array_str, format_array
@@ -116,6 +117,21 @@ def tobytes(self, order="C"):
     return self.get().tobytes(order=order)
 
 
+def data(self):
+    """The memory of the elements, as each library's programs read it on that device: on the
+    CPU NumPy's ``memoryview`` (it aliases the array: writes through it change the array, and
+    ``.data.tobytes()`` are the elements in C order); on a GPU CuPy's pointer object
+    (``.data.ptr``, the address of the first element; ``int()``; ``.size`` in bytes)."""
+    if self.device.type == "cpu":
+        return memoryview(np.asarray(self))
+    return DevicePointer(_core._data_ptr(self), self.nbytes, owner=self)
+
+
+def delitem(self, key):
+    """``del a[key]``: an array's size is fixed, so NumPy refuses it with ValueError."""
+    raise ValueError("cannot delete array elements")
+
+
 def get(self, stream=None, order="C", out=None, blocking=True):
     """A NumPy copy of the data, as CuPy's ``ndarray.get`` (`stream`, `order`, `out` as
     ``accelpy.asnumpy``)."""
@@ -161,6 +177,8 @@ METHODS: dict[str, Any] = {
     "__format__": format_array,
     "flags": property(flags),
     "tobytes": tobytes,
+    "data": property(data),
+    "__delitem__": delitem,
     "__sizeof__": sizeof,
     "__reduce__": reduce,
     "__dask_tokenize__": dask_tokenize,

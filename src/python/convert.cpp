@@ -347,7 +347,10 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
       out.push_back(to_int64(h, "index"));  // a 0-d integer array indexes as its value
     } else if (PyList_Check(p) || PyTuple_Check(p) || PyBool_Check(p) || nb::isinstance<Array>(h) ||
                PyObject_IsInstance(p, g_numpy_ndarray.ptr()) == 1 ||
-               PyObject_HasAttrString(p, "__array__")) {
+               PyObject_HasAttrString(p, "__array__") ||
+               // Other sequences (range) index as the arrays they convert to, as in NumPy;
+               // strings do not.
+               (PySequence_Check(p) && !PyUnicode_Check(p) && !PyBytes_Check(p))) {
       Array arr = to_array(h, device);
       if (arr.ndim() == 0 && is_integer(arr.dtype())) {
         int64_t v = 0;  // a 0-d integer array indexes as its value (basic indexing), as in NumPy

@@ -9,6 +9,7 @@ skips, naming the script.
 
 import os
 
+import numpy as np
 import pytest
 
 import accelpy as ap
@@ -37,3 +38,13 @@ def pytest_collection_modifyitems(items):
         program = getattr(item, "callspec", None) and item.callspec.params.get("program")
         if isinstance(program, runner.Program) and program.xfail:
             item.add_marker(pytest.mark.xfail(strict=True, reason=program.xfail))
+        elif isinstance(program, runner.Program) and program.numpy_at_least and _numpy_older(
+                program.numpy_at_least):
+            item.add_marker(pytest.mark.xfail(strict=True, reason=(
+                f"accelpy follows NumPy {program.numpy_at_least} here; NumPy {np.__version__} "
+                "differs")))
+
+
+def _numpy_older(release):
+    have = tuple(int(part) for part in np.__version__.split(".")[:2])
+    return have < tuple(int(part) for part in release.split("."))

@@ -9,11 +9,13 @@ names the surface it needs that accelpy lacks today.
 
 numpy-100: each program is the solution of one exercise, run after exercise 1's
 `import numpy as np` (the order the collection is meant to be run in). Left out: exercises that
-need SciPy or pandas (52, 68), IPython syntax (5, 92), names from other exercises (27, 76, 79,
-81, 84), an exception NumPy raises by design (43), NumPy's datetime, string, object and
-structured dtypes, which accelpy does not store (33, 34, 46, 51, 54, 63, 73, 85, 91), printed
+need SciPy or pandas (52, 68), IPython syntax (5, 92), names no exercise's solution defines
+(27: a Z of no exercise; 79: `distance` from an alternative block of 78, not its solution), an
+exception NumPy raises by design (43), NumPy's datetime, object and structured dtypes, which
+accelpy does not store (33, 34, 46, 51, 63, 73, 85, 91), printed
 scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives Python floats),
-and a shape that depends on random draws (93).
+and a shape that depends on random draws (93). Exercises that use names an earlier exercise
+defined run after it (`after`: 76, 81, 84 use 75's sliding_window_view and 76's stride_tricks).
 
 cupy-examples: the scripts of CuPy's examples/ folder, with only `import cupy` becoming accelpy
 (their `import numpy` is their CPU reference). They drive a GPU (cupy.cuda.Device, streams,
@@ -31,6 +33,7 @@ matplotlib, so they skip where it is not installed. Left out: those that downloa
 datetime64 (air-quality-analysis) or masked arrays (tutorial-ma).
 """
 
+from lessons import LESSON_PROGRAMS, LESSON_SOURCES
 from loops import LOOP_PROGRAMS, LOOP_SOURCES
 
 SOURCES = {
@@ -154,6 +157,8 @@ PROGRAMS = [
     _numpy_100(50, compare="shapes"),
     # How to convert a float (32 bits) array into an integer (32 bits) ar...
     _numpy_100(53, compare="shapes"),
+    # How to read the following file? (genfromtxt of a StringIO with missing values)
+    _numpy_100(54),
     # What is the equivalent of enumerate for numpy arrays?
     _numpy_100(55),
     # Generate a generic 2D Gaussian-like array
@@ -190,16 +195,22 @@ PROGRAMS = [
     _numpy_100(74),
     # How to compute averages using a sliding window over an array?
     _numpy_100(75),
+    # A 2-D array of rolling windows (as_strided, then sliding_window_view from 75)
+    _numpy_100(76, after=(75,)),
     # How to negate a boolean, or to change the sign of a float inplace?
     _numpy_100(77, compare="shapes"),
     # Consider 2 sets of points P0,P1 describing lines (2d) and a point p...
     _numpy_100(78, compare="shapes"),
     # Consider an arbitrary array, write a function that extracts a subpa...
     _numpy_100(80, compare="shapes"),
+    # Z = [1..14] -> R = [[1,2,3,4], [2,3,4,5], ...] (stride_tricks from 76, as 75's view)
+    _numpy_100(81, after=(75, 76)),
     # Compute a matrix rank
     _numpy_100(82, compare="shapes"),
     # How to find the most frequent value in an array?
     _numpy_100(83, compare="shapes"),
+    # Extract all the contiguous 3x3 blocks from a random 10x10 matrix
+    _numpy_100(84, after=(75, 76), compare="shapes"),
     # Consider a set of p matrices with shape (n,n) and a set of p vector...
     _numpy_100(86),
     # Consider a 16x16 array, how to get the block-sum (block size is 4x4)?
@@ -252,3 +263,5 @@ PROGRAMS = [
 
 SOURCES.update(LOOP_SOURCES)
 PROGRAMS += LOOP_PROGRAMS
+SOURCES.update(LESSON_SOURCES)
+PROGRAMS += LESSON_PROGRAMS

@@ -17,8 +17,8 @@ output. The programs themselves come from the pinned checkouts named in corpus.p
 A program runs as a script would: `sys.argv` is its path and the `argv` corpus.py gives it, its
 directory is on `sys.path` (its sibling modules import) and its working directory is a fresh
 one holding links to its directory's files (it reads its data files, what it writes is
-discarded). A notebook (MyST markdown, NumPy's tutorials) is its code cells in order, less the
-IPython lines (`%magic`, `!shell`).
+discarded). A notebook (MyST markdown or .ipynb) runs cell by cell (notebooks.py): what each
+cell displays and which cells raise are compared too.
 
 A program that draws, animates or runs forever names an `adapter` (adapters.py): the harness
 then executes only the program's imports and definitions (load_definitions, with the same
@@ -41,6 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import notebooks
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
@@ -60,9 +61,12 @@ class Program:
     source: str  # the key of its [sources.*] table
     path: str  # the file in that checkout
     exercise: int | None = None  # numpy-100: the exercise whose solution this is
+    after: tuple = ()  # numpy-100: earlier exercises whose names (imports, functions) it uses
     compare: str = "values"  # "shapes": it draws random numbers (the generators differ);
     # "printed": it keeps no variables, only prints
     xfail: str | None = None  # "needs <what>": surface other work is adding
+    numpy_at_least: str | None = None  # the NumPy release whose results accelpy follows
+    # (eig always complex: 2.5); with an older NumPy the test is a strict xfail saying so
     adapter: str | None = None  # the function of adapters.py that drives the program
     size: int | None = None  # the problem size the adapter runs it at
     rtol: float | None = None  # floats: a wider tolerance where an iterative method amplifies
@@ -72,6 +76,9 @@ class Program:
     devices: tuple | None = None  # the devices it runs on (None: all); CuPy's need "cuda"
     requires: tuple = ()  # modules it imports besides NumPy (the test skips without them)
     ported: tuple = ("numpy", "cupy")  # the modules whose imports become accelpy
+    preamble: str = ""  # what its own test runner defines first (NumPy's doctests: np)
+    data: tuple = ()  # files of its checkout it reads besides itself (scripts/program-corpus
+    # --export copies them with it)
 
 
 def load_corpus() -> tuple[dict, list[Program]]:
@@ -95,16 +102,17 @@ def checkout_dir(source: str) -> Path | None:
 
 def program_source(program: Program) -> str:
     """The program's text as its author wrote it. A numpy-100 exercise is its solution block
-    after exercise 1's (`import numpy as np`), as when the exercises are run in order."""
+    after exercise 1's (`import numpy as np`) and those of the earlier exercises whose names it
+    uses (`after`), as when the exercises are run in order."""
     base = checkout_dir(program.source)
     if base is None:
         raise FileNotFoundError(f"no checkout of {program.source}: run scripts/program-corpus")
     text = (base / program.path).read_text()
-    if program.path.endswith(".md") and program.exercise is None:
-        return _notebook_code(text)
+    if notebooks.is_notebook(program.path, program.exercise):
+        return "\n".join(notebooks.code_cells(text, program.path))
     if program.exercise is None:
         return text
-    return _solution(text, 1) + "\n" + _solution(text, program.exercise)
+    return "\n".join(_solution(text, n) for n in (1, *program.after, program.exercise))
 
 
 def _solution(markdown: str, number: int) -> str:
@@ -115,18 +123,21 @@ def _solution(markdown: str, number: int) -> str:
     return blocks[-1]
 
 
-def _notebook_code(markdown: str) -> str:
-    """The code cells of a MyST notebook in order, without IPython's magics and shell lines."""
-    cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", markdown, re.S)
-    return "\n".join("\n".join(line for line in cell.splitlines()
-                               if not line.lstrip().startswith(("%", "!", ":")))
-                     for cell in cells)
+def program_cells(program: Program) -> list[str] | None:
+    """A notebook's code cells as its author wrote them (notebooks.code_cells); None for a
+    program that is not a notebook."""
+    if not notebooks.is_notebook(program.path, program.exercise):
+        return None
+    text = (checkout_dir(program.source) / program.path).read_text()
+    return notebooks.code_cells(text, program.path)
 
 
-def rewrite_import(source: str, module: str, ported: tuple = ("numpy", "cupy")) -> str:
+def rewrite_import(source: str, module: str, ported: tuple = ("numpy", "cupy"),
+                   required: bool = True) -> str:
     """The program with its import lines of the `ported` modules (numpy/cupy) importing `module`
     under the same name. A CuPy example that also imports NumPy for its CPU reference ports
-    only cupy."""
+    only cupy. `required`: a program without such a line is an error (a notebook's cells are
+    rewritten one by one, and most import nothing)."""
     def swap(m):
         alias = m["alias"] or f" as {m['mod']}"
         if (module == "numpy" and m["mod"] == "numpy") or m["mod"] not in ported:
@@ -139,7 +150,7 @@ def rewrite_import(source: str, module: str, ported: tuple = ("numpy", "cupy")) 
 
     rewritten, n = _IMPORT.subn(swap, source)
     rewritten, n_from = _FROM_IMPORT.subn(swap_from, rewritten)
-    if n + n_from == 0:
+    if n + n_from == 0 and required:
         raise ValueError("the program has no `import numpy` / `import cupy` line to rewrite")
     return rewritten
 
@@ -172,6 +183,7 @@ def _kept_import(node) -> bool:
 class Run:
     values: dict  # name -> NumPy value
     printed: str
+    errors: dict = field(default_factory=dict)  # notebooks: cell number -> the type it raised
     # The program's own time: its run and the conversion of its results to NumPy values, without
     # setting up and removing its scratch directory (the benchmarks' measure).
     seconds: float = 0.0
@@ -185,10 +197,20 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
     with scope, contextlib.redirect_stdout(out), _as_script(program, mod):
         mod.random.seed(0)
         start = time.perf_counter()
+        cells = program_cells(program)
+        errors = {}
         if program.adapter:
             import adapters
 
             namespace = getattr(adapters, program.adapter)(program, mod)
+        elif cells is not None:
+            # it imports numpy somewhere (or its runner does)
+            rewrite_import("\n".join([program.preamble, *cells]), module, program.ported)
+            namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
+            cells = [rewrite_import(c, module, program.ported, required=False)
+                     for c in ([program.preamble] if program.preamble else []) + cells]
+            displayed, errors = notebooks.run_cells(cells, namespace, program.name)
+            namespace.update(displayed)
         else:
             namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
             source = rewrite_import(program_source(program), module, program.ported)
@@ -202,7 +224,7 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
         converted = _to_numpy(value)
         if converted is not None:
             values[name] = converted
-    return Run(values, out.getvalue(), seconds + time.perf_counter() - start)
+    return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start)
 
 
 @contextlib.contextmanager
@@ -217,6 +239,8 @@ def _as_script(program: Program, mod):
     if "cupy" in program.ported and mod.__name__ == "accelpy":
         sys.modules["cupy"] = mod
     os.environ.setdefault("MPLBACKEND", "Agg")  # plots are drawn to no screen
+    if "matplotlib.pyplot" in sys.modules:  # a fresh process has no figures: the last run's
+        sys.modules["matplotlib.pyplot"].close("all")  # current axes would be this one's
     with tempfile.TemporaryDirectory(prefix=f"{program.name}-") as work:
         for entry in home.iterdir():
             os.symlink(entry, os.path.join(work, entry.name))
@@ -259,7 +283,10 @@ def compare(expected: Run, got: Run, how: str, rtol: float | None = None) -> Non
     """Asserts the accelpy run computed what the NumPy run did: same variables, integers and
     booleans exactly, floats within tolerance; for `shapes`, the shapes and dtypes only; for
     `printed` (a program that only prints), the same printed text; for `self` (the program
-    compares its own NumPy and accelpy results), nothing more."""
+    compares its own NumPy and accelpy results), nothing more. A notebook's cells must raise
+    (the same exception type) where NumPy's raised, and nowhere else."""
+    assert got.errors == expected.errors, f"cells that raised (cell: type): {got.errors}, " \
+        f"NumPy {expected.errors}"
     if how == "printed":
         assert got.printed == expected.printed
         return

@@ -1,5 +1,6 @@
 """Each program of the corpus computes under accelpy what it computes under NumPy."""
 
+import notebooks
 import pytest
 
 import runner
@@ -47,4 +48,26 @@ def test_cupy_example_ports_only_cupy():
 def test_notebook_code_is_its_code_cells():
     text = ("# Title\n```{code-cell} ipython3\nimport numpy as np\n%matplotlib inline\nx = 1\n```\n"
             "prose\n```python\nnot = code\n```\n```{code-cell}\n!head f.csv\ny = x\n```\n")
-    assert runner._notebook_code(text) == "import numpy as np\nx = 1\ny = x"
+    cells = notebooks.code_cells(text, "notebook.md")
+    assert "\n".join(cells) == "import numpy as np\nx = 1\ny = x"
+
+
+def test_notebook_cells_display_and_raise_as_jupyter():
+    """A cell's last expression is its Out[n] (not when `;` hides it); a cell that raises is
+    recorded and the next cell runs; IPython's help lines and .ipynb cells are read."""
+    cells = ["x = 2\nx * 3", "x + 1;", "undefined_name", "y = x\ny", "np.zeros?"]
+    displayed, errors = notebooks.run_cells(
+        notebooks.code_cells(_ipynb(cells), "n.ipynb"), {}, "n")
+    assert displayed == {"Out[0]": 6, "Out[3]": 2}
+    assert errors == {2: "NameError"}
+    expected = runner.Run({}, "", {2: "NameError"})
+    runner.compare(expected, runner.Run({}, "", {2: "NameError"}), "values")
+    with pytest.raises(AssertionError, match="cells that raised"):
+        runner.compare(expected, runner.Run({}, "", {}), "values")
+
+
+def _ipynb(cells):
+    import json
+
+    return json.dumps({"cells": [{"cell_type": "markdown", "source": ["text"]}] + [
+        {"cell_type": "code", "source": cell.splitlines(keepends=True)} for cell in cells]})

@@ -135,6 +135,10 @@ CASES = {
         "xp.lib.stride_tricks.sliding_window_view(a, (2, 2), axis=0)",
         "xp.show_config(mode='yaml')", "xp.seterr(divide='loudly')", "xp.seterrcall(42)",
         "xp.errstate(all='x').__enter__()", "xp.seterr(over=1)",
+        "xp.array(a, order='X')", "xp.array(a, order=3)", "xp.array(a, ndmin=1.5)",
+        "xp.array(a, order='F', copy=False)", "del a[0]", "del a[:, 1]",
+        "xp.dstack(x for x in a)", "xp.vstack({1, 2})", "a['ab']", "a[range(3)]",
+        "xp.can_cast(a, 'U3', casting='bogus')",
     ],
     "kernels": [
         (K + "ap.RawKernel(123, 'k')", "TypeError"),

@@ -207,6 +207,34 @@ def test_bad_indices(device, rng, key, exc):
         a[convert(key, device)]
 
 
+@pytest.mark.parametrize("key", [
+    lambda a: range(3),  # a range indexes as the array it converts to
+    lambda a: range(4, -1, -2),
+    lambda a: range(0),
+    lambda a: (np.array([0, 2, 4, 0]), range(4)),  # NumPy's quickstart: data[ind, range(n)]
+    lambda a: (slice(None), range(1, 6, 2)),
+    lambda a: (Ellipsis, range(-1, -4, -1)),
+])
+def test_sequence_indices(device, rng, key):
+    """Sequences other than lists and tuples (range) are integer-array indices, as in NumPy;
+    for reading and for assignment."""
+    a_np = random_values(rng, SHAPE, np.float32)
+    a = to_device(a_np, device)
+    assert_matches(a[key(a)], a_np[key(a_np)])
+    b, b_np = a.copy(), a_np.copy()
+    b[key(b)] = 7.0
+    b_np[key(b_np)] = 7.0
+    assert_matches(b, b_np)
+
+
+@pytest.mark.parametrize("key", ["ab", b"ab"])
+def test_string_indices_raise(device, key):
+    with pytest.raises(IndexError):
+        np.zeros(3)[key]
+    with pytest.raises(IndexError):
+        ap.zeros(3, device=device)[key]
+
+
 def test_assign_shape_mismatch(device, rng):
     a = to_device(random_values(rng, (5, 3), np.float32), device)
     with pytest.raises(ValueError, match="could not be broadcast"):

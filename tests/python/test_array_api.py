@@ -138,6 +138,19 @@ def test_result_type_and_can_cast(rng):
     assert ap.can_cast(ap.ones(1, dtype=ap.int8), ap.int16)
 
 
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_can_cast_every_numpy_typecode(casting):
+    """can_cast is a question about dtypes: for those accelpy does not store (strings, objects,
+    datetimes) it answers as NumPy (NumPy's user guide tabulates typecodes['All'])."""
+    codes = np.typecodes["All"]
+    for a in codes:
+        for b in codes:
+            assert ap.can_cast(a, b, casting) == np.can_cast(a, b, casting), (a, b)
+    assert ap.can_cast(ap.ones(2, dtype=ap.int8), "U4") == np.can_cast(np.int8, "U4")
+    with pytest.raises(TypeError):
+        ap.can_cast(ap.ones(2), "flot")
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_unstack(axis, device, rng):
     (n,), (a,) = make_operands(rng, "3d", [np.float32], device)

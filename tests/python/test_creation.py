@@ -162,6 +162,46 @@ def test_asarray_buffers(device, rng):
         ap.asarray(array.array("i", [1, 2]), dtype=np.float64, copy=False)
 
 
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", None, "f"])
+@pytest.mark.parametrize("layout", ["c", "transposed", "strided", "0-d"])
+def test_array_order_and_ndmin(device, rng, order, layout):
+    """numpy.array's order= and ndmin=: the result's layout and shape as NumPy's."""
+    base = random_values(rng, (3, 4), np.float64)
+    a_np = {"c": base, "transposed": base.T, "strided": base[:, ::-2],
+            "0-d": base[1, 2, ...]}[layout]
+    x = ap.asarray(a_np, device=device)
+    for ndmin in (0, 1, 3):
+        got, want = ap.array(x, order=order, ndmin=ndmin), np.array(a_np, order=order,
+                                                                    ndmin=ndmin)
+        np.testing.assert_array_equal(ap.asnumpy(got), want)
+        assert got.shape == want.shape
+        if order in ("C", "F", "f"):
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+    assert ap.array(x, subok=True).shape == a_np.shape
+
+
+def test_array_order_and_ndmin_bad_input(device):
+    x = ap.ones((2, 3), device=device)
+    for bad in ("X", "CF", ""):
+        with pytest.raises(ValueError, match="order must be one of"):
+            np.array(np.ones(2), order=bad)
+        with pytest.raises(ValueError, match="order must be one of"):
+            ap.array(x, order=bad)
+    with pytest.raises(TypeError, match="order must be str"):
+        np.array(np.ones(2), order=3)
+    with pytest.raises(TypeError, match="order must be str"):
+        ap.array(x, order=3)
+    with pytest.raises(TypeError):
+        np.array(np.ones(2), ndmin=1.5)
+    with pytest.raises(TypeError, match="ndmin"):
+        ap.array(x, ndmin=1.5)
+    with pytest.raises(ValueError):
+        np.array(np.ones((2, 3)), order="F", copy=False)
+    with pytest.raises(ValueError, match="avoid copy"):
+        ap.array(x, order="F", copy=False)
+
+
 def test_asarray_copy_semantics(device, rng):
     a_np = random_values(rng, (3, 4), np.float32)
     x = ap.asarray(a_np)

@@ -167,3 +167,36 @@ def test_tofile_fromfile(device, rng, tmp_path):
     assert t.read_text() == (tmp_path / "expected.txt").read_text()
     np.testing.assert_array_equal(ap.asnumpy(ap.fromfile(t, sep=",")),
                                   np.fromfile(t, sep=","))
+
+
+@pytest.mark.parametrize("layout", ["c", "transposed", "strided", "reversed", "0-d", "empty"])
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8, np.bool_, np.complex64])
+def test_data_buffer(device, rng, layout, dtype):
+    """ndarray.data: NumPy's memoryview on the CPU (same format, shape, strides, bytes, and
+    writes go to the array); CuPy's pointer on a GPU (the address of element 0)."""
+    view = {"c": lambda m: m, "transposed": lambda m: m.T, "strided": lambda m: m[:, ::2],
+            "reversed": lambda m: m[::-1, ::-1], "0-d": lambda m: m[1, 2, ...],
+            "empty": lambda m: m[:0]}[layout]
+    a, x = _pair(rng, (3, 4), dtype)
+    a, x = view(a), view(x)
+    if device != "cpu":
+        assert x.data.ptr == int(x.data) and x.data.size == x.nbytes
+        return
+    got, want = x.data, a.data
+    assert (got.format, got.shape, got.strides, got.itemsize, got.readonly) == (
+        want.format, want.shape, want.strides, want.itemsize, want.readonly)
+    assert got.tobytes() == want.tobytes()
+    if x.size:
+        index = (0,) * x.ndim
+        np.asarray(got)[index] = 1  # a write through the buffer reaches the array, as NumPy's
+        assert ap.asnumpy(x)[index] == 1
+
+
+def test_delitem_raises_valueerror(device):
+    x, a = ap.arange(6), np.arange(6)
+    for key in (2, slice(2, 5), (0,)):
+        with pytest.raises(ValueError, match="cannot delete array elements"):
+            del x[key]
+        with pytest.raises(ValueError, match="cannot delete array elements"):
+            del a[key]
+    np.testing.assert_array_equal(ap.asnumpy(x), a)

@@ -340,6 +340,23 @@ def test_stacks_mixed(device, rng):
     raises_like(lambda: np.hstack(x_np for _ in range(2)), lambda: ap.hstack(x for _ in range(2)))
     raises_like(lambda: np.vstack([]), lambda: ap.vstack([]))
     raises_like(lambda: np.hstack([m_np, x_np]), lambda: ap.hstack([m, x]))
+    raises_like(lambda: np.dstack({x_np.tobytes()}), lambda: ap.dstack({x}))  # a set
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_stacks_of_an_array(layout, device, rng):
+    """An array is a sequence of its rows, as NumPy reads it: ``dstack(mgrid[a:b, c:d])``
+    (From Python to NumPy's Bridson sampling)."""
+    a_np, a = make_array(rng, layout, np.float32, device)
+    for name in ("hstack", "vstack", "dstack", "column_stack"):
+        try:
+            expected = getattr(np, name)(a_np)
+        except (TypeError, ValueError):  # a 0-d array has no rows, an empty one none to join
+            raises_like(lambda: getattr(np, name)(a_np), lambda: getattr(ap, name)(a))  # noqa: B023
+            continue
+        same(getattr(ap, name)(a), expected)
+    same(ap.dstack(ap.mgrid[1:4, 2:6]), np.dstack(np.mgrid[1:4, 2:6]))
+    same(ap.vstack(range(3)), np.vstack(range(3)))
 
 
 @pytest.mark.parametrize("dtype", SHAPING_DTYPES, ids=str)
