@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import ALL_DTYPES, BF16, make_array, to_device, to_numpy
+from helpers import ALL_DTYPES, BF16, assert_exact, make_array, random_values, to_device, to_numpy
 
 LAYOUTS = ["0d", "empty", "1d", "2d", "3d", "noncontig", "negstride", "transposed", "strided3d"]
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -128,3 +128,19 @@ def test_large_scan(device, rng, shape):
     check(ap.cumsum(to_device(a_np), axis=-1), np.cumsum(a_np, axis=-1), device, shape[-1])
     f_np = rng.standard_normal(shape).astype(np.float32)
     check(ap.cumsum(to_device(f_np), axis=0), np.cumsum(f_np, axis=0), device, shape[0])
+
+
+@pytest.mark.parametrize("fn", ["cumsum", "cumprod", "argsort", "nancumsum", "sort"])
+@pytest.mark.parametrize("axis", [0, -1, 1, None])
+def test_a_0d_array_along_an_axis_is_numpys(device, rng, fn, axis):
+    # NumPy takes a 0-d array along axis 0 or -1 as one of shape (1,) in cumsum, cumprod and
+    # argsort (not in sort); other axes raise AxisError.
+    x_np = np.asarray(random_values(rng, (), np.float32, low=-5, high=5))
+    x = to_device(x_np, device)
+    try:
+        expected = getattr(np, fn)(x_np, axis=axis)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(ap, fn)(x, axis=axis)
+        return
+    assert_exact(getattr(ap, fn)(x, axis=axis), expected)

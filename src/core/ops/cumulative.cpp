@@ -63,14 +63,20 @@ std::optional<int64_t> array_api_axis(const Array& a, std::optional<int64_t> axi
   return std::nullopt;
 }
 
+// NumPy's cumsum and cumprod take a 0-d array along an axis as one of shape (1,) (its
+// PyArray_CheckAxis), so axis 0 or -1 gives a 1-element result.
+Array as_axis_operand(const Array& a, std::optional<int64_t> axis) {
+  return axis && a.ndim() == 0 ? reshape(a, Shape{1}) : a;
+}
+
 }  // namespace
 
 Array cumsum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype) {
-  return scan(a, axis, dtype, ScanOp::Sum, false);
+  return scan(as_axis_operand(a, axis), axis, dtype, ScanOp::Sum, false);
 }
 
 Array cumprod(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype) {
-  return scan(a, axis, dtype, ScanOp::Prod, false);
+  return scan(as_axis_operand(a, axis), axis, dtype, ScanOp::Prod, false);
 }
 
 Array cumulative_sum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype,

@@ -92,6 +92,8 @@ Array sort(const Array& a, std::optional<int64_t> axis, bool descending) {
 }
 
 Array argsort(const Array& a, std::optional<int64_t> axis, bool descending) {
+  // NumPy's argsort takes a 0-d array along an axis as one of shape (1,); its sort does not.
+  if (axis && a.ndim() == 0) return argsort(reshape(a, Shape{1}), axis, descending);
   return sort_along(a, axis, descending, false, true).second;
 }
 
