@@ -41,7 +41,9 @@ TEST(PoolAllocator, FreedBlocksAreReused) {
   void* a = pool::allocate(40);
   pool::deallocate(a, 40);
   void* b = pool::allocate(48);  // the same 16-byte class
-  if (kPooled) EXPECT_EQ(a, b);
+  if (kPooled) {
+    EXPECT_EQ(a, b);
+  }
   std::memset(b, 0, 48);
   pool::deallocate(b, 48);
 }
@@ -53,7 +55,9 @@ TEST(PoolAllocator, BlocksFreedOnAnotherThreadJoinItsLists) {
   std::thread([a] {
     pool::deallocate(a, 33);
     void* b = pool::allocate(48);
-    if (kPooled) EXPECT_EQ(a, b);
+    if (kPooled) {
+      EXPECT_EQ(a, b);
+    }
     std::memset(b, 0xcd, 48);
     pool::deallocate(b, 48);
   }).join();
