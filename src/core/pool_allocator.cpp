@@ -76,7 +76,7 @@ void* allocate(size_t bytes) {
   return ::operator new(bytes);
 }
 
-void deallocate(void* p, size_t bytes) noexcept {
+void deallocate(void* p, [[maybe_unused]] size_t bytes) noexcept {
 #ifndef ACCEL_POOL_OFF
   Lists& l = t_lists;
   if (bytes != 0 && bytes <= kMaxBlockBytes && !l.gone) {
