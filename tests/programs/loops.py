@@ -50,8 +50,11 @@ LOOP_PROGRAMS = [
     # Mandelbrot set with boolean-mask updates of the points still bounded (complex64)
     _book("mandelbrot1", "mandelbrot_numpy_1.py", "mandelbrot", 64),
     _book("mandelbrot1", "mandelbrot_numpy_1.py", "mandelbrot", 256),
-    # Mandelbrot set that drops diverged points each step (shrinking arrays)
-    _book("mandelbrot2", "mandelbrot_numpy_2.py", "mandelbrot", 64),
+    # Mandelbrot set that drops diverged points each step (shrinking arrays). Its escaping
+    # points amplify one rounding of a complex64 product to ~1e-3: NumPy's loop rounds the fused
+    # form, accelpy's CPU loop does where the compiler vectorizes it (-O3), not in -O2/-Os
+    # builds such as the sanitizer's.
+    _book("mandelbrot2", "mandelbrot_numpy_2.py", "mandelbrot", 64, rtol=1e-2),
     # Shortest path through a maze: Bellman-Ford value relaxation until the exit is reached
     _book("maze", "maze_numpy.py", "maze", 21),
     _book("maze", "maze_numpy.py", "maze", 41),
