@@ -87,49 +87,46 @@ struct Cascade {
 // later partial, store) and a Col for "outer" ones (column accumulators updated row by row;
 // `first` marks the first row a thread sees). Identities, how a value enters an accumulator and
 // how accumulators combine are reduce_ops.h's (the reducer Sem); the loops here choose the order.
-template <class T>
-struct SumR {
-  using Sem = reduce::Sum<T>;
-  using In = T;
-  using Out = T;
-  using A = typename Sem::Acc;
-  using Acc = Cascade<T>;
-  using Col = A;
-  Acc init() const { return {}; }
-  void run(Acc& acc, const T* x, int64_t n, int64_t) const { acc.push(pairwise_sum<A>(x, n)); }
-  void merge(Acc& a, const Acc& b) const { a.push(b.total()); }
-  Out result(const Acc& a) const { return Sem::result(a.total()); }
+
+// The column side of reducers whose column accumulator is Sem's own: every value enters by
+// Sem::lift and partial results combine by Sem::combine.
+template <class Sem>
+struct SemColumns {
+  using Col = typename Sem::Acc;
   Col col_init() const { return Sem::init(); }
-  void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
+  void col_run(Col* c, const typename Sem::In* x, int64_t n, int64_t, bool) const {
     for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], Sem::lift(x[j], 0));
   }
   void col_merge(Col* a, const Col* b, int64_t n) const {
     for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
   }
-  Out col_result(const Col& c) const { return Sem::result(c); }
+  typename Sem::Out col_result(const Col& c) const { return Sem::result(c); }
+};
+template <class T>
+struct SumR : SemColumns<reduce::Sum<T>> {
+  using Sem = reduce::Sum<T>;
+  using In = T;
+  using Out = T;
+  using A = typename Sem::Acc;
+  using Acc = Cascade<T>;
+  Acc init() const { return {}; }
+  void run(Acc& acc, const T* x, int64_t n, int64_t) const { acc.push(pairwise_sum<A>(x, n)); }
+  void merge(Acc& a, const Acc& b) const { a.push(b.total()); }
+  Out result(const Acc& a) const { return Sem::result(a.total()); }
 };
 
 template <class T>
-struct ProdR {
+struct ProdR : SemColumns<reduce::Prod<T>> {
   using Sem = reduce::Prod<T>;
   using In = T;
   using Out = T;
   using Acc = typename Sem::Acc;
-  using Col = Acc;
   Acc init() const { return Sem::init(); }
   void run(Acc& acc, const T* x, int64_t n, int64_t) const {
     for (int64_t i = 0; i < n; ++i) acc = Sem::combine(acc, Sem::lift(x[i], 0));
   }
   void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
   Out result(const Acc& a) const { return Sem::result(a); }
-  Col col_init() const { return Sem::init(); }
-  void col_run(Col* c, const T* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], Sem::lift(x[j], 0));
-  }
-  void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
-  }
-  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
 // The max (or min) of float32/float64 values in one cache line of independent lanes, which
@@ -231,12 +228,11 @@ struct ArgR {
 
 // any/all over bool input (the front-end casts to bool).
 template <bool All>
-struct BoolR {
+struct BoolR : SemColumns<reduce::Logical<All>> {
   using Sem = reduce::Logical<All>;
   using In = bool;
   using Out = bool;
   using Acc = bool;
-  using Col = bool;
   Acc init() const { return Sem::init(); }
   void run(Acc& acc, const bool* x, int64_t n, int64_t) const {
     // Stops once the result is decided (the accumulator left its identity).
@@ -244,14 +240,6 @@ struct BoolR {
   }
   void merge(Acc& a, const Acc& b) const { a = Sem::combine(a, b); }
   Out result(const Acc& a) const { return Sem::result(a); }
-  Col col_init() const { return Sem::init(); }
-  void col_run(Col* c, const bool* x, int64_t n, int64_t, bool) const {
-    for (int64_t j = 0; j < n; ++j) c[j] = Sem::combine(c[j], x[j]);
-  }
-  void col_merge(Col* a, const Col* b, int64_t n) const {
-    for (int64_t j = 0; j < n; ++j) a[j] = Sem::combine(a[j], b[j]);
-  }
-  Out col_result(const Col& c) const { return Sem::result(c); }
 };
 
 // Below this many input elements a reduction runs on one thread.
