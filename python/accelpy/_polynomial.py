@@ -201,6 +201,21 @@ def roots(p: ArrayLike) -> ndarray:
     return _core.concatenate([r, _core.zeros((trailing,), dtype=r.dtype, device=p.device)])
 
 
+def check_fit_samples(x: ndarray, y: ndarray, deg: Any, y_columns: bool) -> None:
+    """NumPy's checks of a least-squares fit's degree and samples, with its messages (polyfit
+    and the series classes' fit); `y_columns`: y may be 2-D, one fit per column."""
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > (2 if y_columns else 1):
+        raise TypeError("expected 1D or 2D array for y" if y_columns else "expected 1D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+
+
 def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, full: bool = False,
             w: ArrayLike | None = None, cov: bool | str = False) -> Any:
     """Least-squares polynomial fit of degree `deg`, highest power first (numpy.polyfit):
@@ -209,16 +224,7 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None, fu
     order = int(deg) + 1
     x, y, w = on_one_device(x, y, w) if w is not None else (*on_one_device(x, y), None)
     x, y = x + 0.0, y + 0.0
-    if deg < 0:
-        raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_samples(x, y, deg, y_columns=True)
     if rcond is None:
         rcond = x.shape[0] * float(np.finfo(x.dtype).eps)
     lhs = vander(x, order)

@@ -20,6 +20,7 @@ import numpy.polynomial as _npp
 
 from . import _core
 from ._creation import asarray as _asarray
+from ._polynomial import check_fit_samples
 
 __all__ = ["Chebyshev", "Hermite", "HermiteE", "Laguerre", "Legendre", "Polynomial"]
 
@@ -61,16 +62,7 @@ class _OnDevice:
                                window=window, symbol=symbol)
         dev = next(a.device for a in (x, y, w) if isinstance(a, _core.ndarray))
         x, y = _float(_asarray(x, device=dev)), _float(_asarray(y, device=dev))
-        if deg < 0:
-            raise ValueError("expected deg >= 0")
-        if x.ndim != 1:
-            raise TypeError("expected 1D vector for x")
-        if x.size == 0:
-            raise TypeError("expected non-empty vector for x")
-        if y.ndim != 1:
-            raise TypeError("expected 1D array for y")
-        if x.shape[0] != y.shape[0]:
-            raise TypeError("expected x and y to have same length")
+        check_fit_samples(x, y, deg, y_columns=False)
         if domain is None:
             domain = [float(_core.min(x)), float(_core.max(x))]
         if window is None:
