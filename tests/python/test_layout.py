@@ -91,32 +91,66 @@ def test_name_comes_from_its_module(qualified):
         assert kind == "value", kind  # a constant
 
 
-def _imports():
+def _modules(root=PACKAGE):
+    """name -> (path, package prefix) of the package's modules: top-level ones by file name, a
+    subpackage's as "<subpackage>.<name>" (its __init__ as "<subpackage>"), whose relative
+    imports of level 1 name "<subpackage>." modules."""
+    modules = {}
+    for entry in sorted(os.listdir(root)):
+        path = os.path.join(root, entry)
+        if entry.endswith(".py"):
+            modules[entry[:-3]] = (path, "")
+        elif os.path.isfile(os.path.join(path, "__init__.py")):
+            for file in sorted(os.listdir(path)):
+                if file.endswith(".py"):
+                    name = entry if file == "__init__.py" else f"{entry}.{file[:-3]}"
+                    modules[name] = (os.path.join(path, file), entry + ".")
+    return modules
+
+
+def _imports(root=PACKAGE):
     """module -> the package's modules it imports (anywhere in it), and those that import the
-    package itself."""
+    package itself (by its name, or a relative import reaching the package's __init__ or above)."""
+    modules = _modules(root)
+
+    def target(base, dotted):  # the module a relative import names, or None (a package name)
+        parts = dotted.split(".")
+        if base == "" and parts[0] == "_core":  # the C++ module, below everything
+            return "_core"
+        for k in range(len(parts), 0, -1):
+            if base + ".".join(parts[:k]) in modules:
+                return base + ".".join(parts[:k])
+        return None
+
     graph, upward = {}, []
-    for file in sorted(os.listdir(PACKAGE)):
-        if not file.endswith(".py"):
-            continue
-        name = file[:-3]
+    for name, (path, prefix) in modules.items():
         deps = set()
-        for node in ast.walk(ast.parse(open(os.path.join(PACKAGE, file)).read())):
+        for node in ast.walk(ast.parse(open(path).read())):
             if isinstance(node, ast.Import):
                 if any(a.name == "accelpy" or a.name.startswith("accelpy.") for a in node.names):
                     upward.append(name)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level == 0 and (node.module or "").split(".")[0] == "accelpy":
+                continue
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level == 0:
+                if (node.module or "").split(".")[0] == "accelpy":
                     upward.append(name)
-                elif node.level == 1 and node.module:
-                    deps.add(node.module.split(".")[0])
-                elif node.level == 1:
-                    for a in node.names:
-                        if os.path.exists(os.path.join(PACKAGE, a.name + ".py")):
-                            deps.add(a.name)
-                        elif a.name != "_core":
-                            upward.append(name)
-                elif node.level > 1:
+                continue
+            # Level 1: the module's own package; level 2 from a subpackage: the top level.
+            if node.level == 1:
+                base = prefix
+            elif node.level == 2 and prefix:
+                base = ""
+            else:
+                upward.append(name)
+                continue
+            names = [node.module] if node.module else [a.name for a in node.names]
+            for dotted in names:
+                found = target(base, dotted)
+                if found is None:  # a name of the package's __init__
                     upward.append(name)
+                else:
+                    deps.add(found)
         graph[name] = deps - {name, "_core"}
     return graph, upward
 
@@ -128,19 +162,51 @@ def test_no_module_imports_the_package():
     assert not (inside & TOOLS)
 
 
-def test_no_import_circles():
-    graph, _ = _imports()
+def _circle(graph):
+    """The first import circle of `graph` (module -> modules it imports), or None."""
+    graph = dict(graph)
     graph.pop("__init__", None)
     state = {}
 
     def visit(m, path):
         if state.get(m) == "done":
-            return
-        assert state.get(m) != "open", f"import circle: {' -> '.join(path + [m])}"
+            return None
+        if state.get(m) == "open":
+            return path + [m]
         state[m] = "open"
         for d in sorted(graph.get(m, ())):
-            visit(d, path + [m])
+            if found := visit(d, path + [m]):
+                return found
         state[m] = "done"
+        return None
 
     for m in sorted(graph):
-        visit(m, [])
+        if found := visit(m, []):
+            return found
+    return None
+
+
+def test_no_import_circles():
+    graph, _ = _imports()
+    circle = _circle(graph)
+    assert circle is None, f"import circle: {' -> '.join(circle)}"
+
+
+def test_import_checks_see_circles_and_upward_imports(tmp_path):
+    # The two checks above on a package made to fail them: a circle through a subpackage, and
+    # imports of the package's own names (from a module, and from a subpackage by `..`).
+    files = {
+        "__init__.py": "from ._a import f as f\n",
+        "_a.py": "from ._b import g\nfrom . import f\n",
+        "_b.py": "from .sub import h\n",
+        "sub/__init__.py": "from . import _c as _c\n",
+        "sub/_c.py": "from .._a import f\nfrom .. import f as g\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    graph, upward = _imports(str(tmp_path))
+    assert graph["_a"] == {"_b"} and graph["sub"] == {"sub._c"} and graph["sub._c"] == {"_a"}
+    assert sorted(upward) == ["_a", "sub._c"]
+    assert _circle(graph) == ["_a", "_b", "sub", "sub._c", "_a"]
+    assert _circle({"_a": {"_b"}, "_b": set()}) is None
