@@ -92,6 +92,32 @@ using MathLibraryLoader =
     std::function<std::string(void* handle, const std::string& path, int& version)>;
 void* open_math_library(Library lib, const std::string& title, LoadStatus& status,
                         const MathLibraryLoader& load);
+
+// A math library's entry points (`Fns`: the fields of its X-macro table and `version`) and its
+// status, loaded by open_math_library once, on first use, with `LoadFns` (resolves the entry
+// points into a Fns and reads its version: "" when usable, else why not).
+template <class Fns>
+struct LoadedMathLibrary {
+  Fns fns;
+  LoadStatus status;
+  const Fns* usable() const { return status.ok ? &fns : nullptr; }
+};
+
+template <class Fns, std::string (*LoadFns)(void*, const std::string&, Fns&)>
+const LoadedMathLibrary<Fns>& load_math_library_once(Library lib, const char* title) {
+  // Never freed: the entry points are used until the process exits, which runs no teardown.
+  static const LoadedMathLibrary<Fns>* loaded = [&] {
+    auto* l = new LoadedMathLibrary<Fns>();
+    open_math_library(lib, title, l->status, [l](void* h, const std::string& path, int& version) {
+      l->fns = Fns{};
+      std::string err = LoadFns(h, path, l->fns);
+      version = l->fns.version;
+      return err;
+    });
+    return l;
+  }();
+  return *loaded;
+}
 // Loads the driver from explicit candidates without touching the process-wide state.
 LoadStatus probe_driver(const std::vector<std::string>& candidates);
 

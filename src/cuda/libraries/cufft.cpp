@@ -6,11 +6,6 @@ namespace accel::cuda {
 
 namespace {
 
-struct CufftState {
-  Cufft cufft;
-  LoadStatus status;
-};
-
 std::string load_fns(void* h, const std::string& path, Cufft& f) {
   dynlib::Symbols symbols(h);
 #define ACCEL_CUFFT_FN(symbol, type) symbols.need(#symbol, f.symbol);
@@ -21,30 +16,14 @@ std::string load_fns(void* h, const std::string& path, Cufft& f) {
   return {};
 }
 
-CufftState load_state() {
-  CufftState s;
-  const auto load = [&](void* h, const std::string& path, int& version) {
-    s.cufft = Cufft{};
-    std::string err = load_fns(h, path, s.cufft);
-    version = s.cufft.version;
-    return err;
-  };
-  open_math_library(Library::Cufft, "cuFFT", s.status, load);
-  return s;
-}
-
-CufftState& state() {
-  static CufftState* s = new CufftState(load_state());
-  return *s;
+const LoadedMathLibrary<Cufft>& loaded() {
+  return load_math_library_once<Cufft, load_fns>(Library::Cufft, "cuFFT");
 }
 
 }  // namespace
 
-const Cufft* cufft() {
-  CufftState& s = state();
-  return s.status.ok ? &s.cufft : nullptr;
-}
-const LoadStatus& cufft_status() { return state().status; }
+const Cufft* cufft() { return loaded().usable(); }
+const LoadStatus& cufft_status() { return loaded().status; }
 
 const char* cufft_error_name(api::cufftResult r) {
   switch (r) {

@@ -6,11 +6,6 @@ namespace accel::cuda {
 
 namespace {
 
-struct CusolverState {
-  Cusolver lib;
-  LoadStatus status;
-};
-
 std::string load_fns(void* h, const std::string& path, Cusolver& s) {
   dynlib::Symbols symbols(h);
 #define ACCEL_CUSOLVER_FN(name) symbols.need(#name, s.name);
@@ -39,29 +34,13 @@ std::string load_fns(void* h, const std::string& path, Cusolver& s) {
   return {};
 }
 
-CusolverState load_state() {
-  CusolverState s;
-  const auto load = [&](void* h, const std::string& path, int& version) {
-    s.lib = Cusolver{};
-    std::string err = load_fns(h, path, s.lib);
-    version = s.lib.version;
-    return err;
-  };
-  open_math_library(Library::Cusolver, "cuSOLVER", s.status, load);
-  return s;
-}
-
-CusolverState& state() {
-  static CusolverState* s = new CusolverState(load_state());
-  return *s;
+const LoadedMathLibrary<Cusolver>& loaded() {
+  return load_math_library_once<Cusolver, load_fns>(Library::Cusolver, "cuSOLVER");
 }
 
 }  // namespace
 
-const Cusolver* cusolver() {
-  CusolverState& s = state();
-  return s.status.ok ? &s.lib : nullptr;
-}
-const LoadStatus& cusolver_status() { return state().status; }
+const Cusolver* cusolver() { return loaded().usable(); }
+const LoadStatus& cusolver_status() { return loaded().status; }
 
 }  // namespace accel::cuda
