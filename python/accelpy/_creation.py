@@ -197,7 +197,7 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
     if order == "C" and relayout:
         x = x.copy()
     elif order == "F" and relayout:
-        x = x.T.copy().T  # the transpose of a C-ordered copy of the transpose: Fortran order
+        x = x.astype(x.dtype, order="F")  # a copy that owns its data, as NumPy's
     if x.ndim < ndmin:
         x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
     return x

@@ -98,7 +98,7 @@ def histogram(a: ArrayLike, bins: int | Sequence[float] | ArrayLike = 10,
     interior = edges[1:nbins].reshape(1, -1)
     index = _core.sum(flat.reshape(-1, 1) >= interior, axis=1)
     index = _core.where(inside, index, nbins)  # outside (and NaN): a dropped extra bin
-    counts = _core._bincount(index, w, nbins + 1)[:nbins]
+    counts = _core._bincount(index, w, nbins + 1)[:nbins]._owning()
     if w is not None and w.dtype != np.float64:
         counts = counts.astype(w.dtype)
     if density:

@@ -30,7 +30,7 @@ from ._core import (  # noqa: F401
     swapaxes,
     transpose,
 )
-from ._creation import asarray, ascontiguousarray
+from ._creation import asarray
 from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
 from ._util import normalize_axes
@@ -299,14 +299,14 @@ def require(a: ArrayLike, dtype: Any = None, requirements: str | Sequence[str] |
 
 
 def asfortranarray(a: ArrayLike, dtype: Any = None, *, like: Any = None) -> ndarray:
-    """`a` laid out in Fortran (column-major) order, as the transpose of a C-ordered copy of its
-    transpose (numpy.asfortranarray); `a` itself when it is so already."""
+    """`a` laid out in Fortran (column-major) order (numpy.asfortranarray): a copy that owns its
+    data, or `a` itself when it is so already."""
     if like is not None:
         raise TypeError("asfortranarray: the 'like' argument is not supported")
     arr = asarray(a, dtype=dtype)
     if arr.ndim < 2 or arr.flags.f_contiguous:
         return arr
-    return ascontiguousarray(arr.T).T
+    return arr.astype(arr.dtype, order="F")
 
 
 def asarray_chkfinite(a: ArrayLike, dtype: Any = None, order: str | None = None) -> ndarray:

@@ -63,12 +63,16 @@ class Flags:
     """The memory-layout flags of an array (``ndarray.flags``): read-only, as attributes or by
     NumPy's keys (``x.flags["C_CONTIGUOUS"]``)."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "writeable", "aligned")
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned")
+    _NAMES = ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned",
+              "writebackifcopy")
+    writebackifcopy = False  # no accelpy array writes back into another on release
 
     def __init__(self, x):
         shape, strides, item = x.shape, x.strides, x.itemsize
         self.c_contiguous = _contiguous(shape, strides, item, reversed(range(len(shape))))
         self.f_contiguous = _contiguous(shape, strides, item, range(len(shape)))
+        self.owndata = x.base is None  # NumPy: an array that is not a view owns its data
         self.writeable = bool(x._writeable)
         self.aligned = True  # accelpy's views always start on whole elements
 
@@ -76,9 +80,19 @@ class Flags:
     def contiguous(self):
         return self.c_contiguous
 
+    # NumPy's combined flags (numpy.isfortran reads fnc)
+    fortran = property(lambda self: self.f_contiguous)
+    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    forc = property(lambda self: self.f_contiguous or self.c_contiguous)
+    behaved = property(lambda self: self.aligned and self.writeable)
+    carray = property(lambda self: self.behaved and self.c_contiguous)
+
     _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned"}
+             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
+             "OWNDATA": "owndata", "O": "owndata", "WRITEBACKIFCOPY": "writebackifcopy",
+             "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+             "B": "behaved", "CARRAY": "carray", "CA": "carray"}
 
     def __getitem__(self, key):
         try:
@@ -87,8 +101,7 @@ class Flags:
             raise KeyError(f"Unknown flag {key!r}") from None
 
     def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
-                         for k in ("c_contiguous", "f_contiguous", "writeable", "aligned"))
+        return "".join(f"  {k.upper()} : {getattr(self, k)}\n" for k in self._NAMES)
 
 
 def _contiguous(shape, strides, itemsize, axes):

@@ -178,7 +178,12 @@ def current_stream(device: _DeviceArg = None) -> Stream:
     return Stream._wrap(_c.Stream.current(device))
 
 
-get_current_stream = current_stream  # CuPy's name
+def get_current_stream(device_id: int = -1) -> Stream:
+    """CuPy's ``cupy.cuda.get_current_stream``: this thread's current stream on device
+    `device_id` (-1: the current device); CUDARuntimeError, as CuPy's, without a GPU or for an
+    index that names none."""
+    index = runtime.require_device(None if device_id == -1 else device_id)
+    return current_stream(f"cuda:{index}")
 
 
 class _NullStream:

@@ -11,6 +11,7 @@
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/type_rules.hpp"
+#include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -103,10 +104,10 @@ void bind_array(nb::module_& m) {
       .def("__next__", [](ArrayIterator& it) {
         if (it.next >= it.length) throw nb::stop_iteration();
         const nb::object key = nb::steal(PyLong_FromLongLong(it.next++));
-        return get_item(nb::cast<const Array&>(it.array), key);
+        return get_item(it.array, key);
       });
   nb::class_<Array> cls(
-      m, "ndarray",
+      m, "ndarray", nb::is_weak_referenceable(),
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
       "deferred and fused; data access evaluates them.");
   cls.def_prop_ro(
@@ -125,22 +126,32 @@ void bind_array(nb::module_& m) {
           nb::for_getter(nb::sig("def strides(self) -> tuple[int, ...]")))
       .def_prop_ro("device", &Array::device)
       .def_prop_ro(
-          "T", [](const Array& a) { return transpose(a); },
+          "T",
+          [](nb::pointer_and_handle<Array> self) {
+            return view_of(self.h, *self.p, transpose(*self.p));
+          },
           nb::for_getter(nb::sig("def T(self) -> ndarray")))
       .def_prop_ro(
           "mT",
-          [](const Array& a) {
+          [](nb::pointer_and_handle<Array> self) {
+            const Array& a = *self.p;
             if (a.ndim() < 2) throw ValueError("matrix transpose with ndim < 2 is undefined");
-            return swapaxes(a, -1, -2);
+            return view_of(self.h, a, swapaxes(a, -1, -2));
           },
           nb::for_getter(nb::sig("def mT(self) -> ndarray")))
       .def_prop_rw(
-          "real", [](const Array& a) { return real(a); },
+          "real",
+          [](nb::pointer_and_handle<Array> self) {
+            return view_of(self.h, *self.p, real(*self.p), false);
+          },
           [](const Array& a, nb::handle v) { assign(real(a), *to_operand(v, a.device())); },
           nb::for_getter(nb::sig("def real(self) -> ndarray")),
           nb::for_setter(nb::sig("def real(self, value: ArrayLike, /) -> None")))
       .def_prop_rw(
-          "imag", [](const Array& a) { return imag(a); },
+          "imag",
+          [](nb::pointer_and_handle<Array> self) {
+            return view_of(self.h, *self.p, imag(*self.p));
+          },
           [](const Array& a, nb::handle v) {
             if (!is_complex(a.dtype()))
               throw TypeError("array does not have imaginary part to set");
@@ -161,8 +172,9 @@ void bind_array(nb::module_& m) {
             return ArrayIterator{nb::borrow(self), 0, a.shape()[0]};
           },
           nb::sig("def __iter__(self) -> Iterator[ndarray]"))
-      .def("__getitem__", &get_item, "key"_a.none(),
-           nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
+      .def(
+          "__getitem__", [](nb::handle self, nb::handle key) { return get_item(self, key); },
+          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
@@ -269,13 +281,14 @@ void bind_array(nb::module_& m) {
                   "subok: bool = True, copy: bool = True) -> ndarray"))
       .def(
           "view",
-          [](const Array& a, nb::handle dtype, nb::handle type) {
+          [](nb::pointer_and_handle<Array> self, nb::handle dtype, nb::handle type) {
+            const Array& a = *self.p;
             if (!type.is_none()) {
               throw nb::type_error(
                   "view: type= (an ndarray subclass) is not supported; "
                   "accelpy arrays view only as another dtype");
             }
-            return view_as(a, dtype.is_none() ? a.dtype() : to_dtype(dtype));
+            return view_of(self.h, a, view_as(a, dtype.is_none() ? a.dtype() : to_dtype(dtype)));
           },
           "dtype"_a = nb::none(), "type"_a = nb::none(),
           "A view of the same memory, read as `dtype` (ndarray.view): another item size rescales "
@@ -283,6 +296,10 @@ void bind_array(nb::module_& m) {
           nb::sig("def view(self, dtype: DTypeLike | None = None, type: None = None) -> ndarray"))
       .def_prop_ro("_writeable", &Array::writeable,
                    nb::for_getter(nb::sig("def _writeable(self) -> bool")))
+      .def_prop_ro("base", &array_base,
+                   "The array whose memory this view reaches (the first that owns it), None for "
+                   "an array that owns its data (numpy.ndarray.base).",
+                   nb::for_getter(nb::sig("def base(self) -> ndarray | None")))
       .def(
           "copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
       .def("__copy__", [](const Array& a) { return copy(a); })
@@ -297,18 +314,23 @@ void bind_array(nb::module_& m) {
           "The array on the CPU.")
       .def(
           "reshape",
-          [](const Array& a, nb::args shape, nb::handle order) {
+          [](nb::pointer_and_handle<Array> self, nb::args shape, nb::handle order) {
+            const Array& a = *self.p;
             if (shape.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
-            return reshape_in_order(a, to_shape(shape.size() == 1 ? shape[0] : shape),
-                                    layout_order(a, order, "reshape", false));
+            const char layout = layout_order(a, order, "reshape", false);
+            return reshaped_view_of(
+                self.h, a,
+                reshape_in_order(a, to_shape(shape.size() == 1 ? shape[0] : shape), layout),
+                layout);
           },
           "shape"_a, "order"_a = "C",
           "A view (or copy) with a new shape; the shape may be given as one tuple or as arguments.",
           nb::sig("def reshape(self, *shape: int | Sequence[int], order: str = 'C') -> ndarray"))
       .def(
           "ravel",
-          [](const Array& a, nb::handle order) {
-            return ravel_in_order(a, layout_order(a, order, "ravel", true));
+          [](nb::pointer_and_handle<Array> self, nb::handle order) {
+            const Array& a = *self.p;
+            return view_of(self.h, a, ravel_in_order(a, layout_order(a, order, "ravel", true)));
           },
           "order"_a = "C", "The elements as a 1-D array: a view when C-contiguous, else a copy.",
           nb::sig("def ravel(self, order: str = 'C') -> ndarray"))
@@ -316,14 +338,25 @@ void bind_array(nb::module_& m) {
           "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
       .def(
           "transpose",
-          [](const Array& a, nb::args axes) {
-            if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(a);
-            return transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes));
+          [](nb::pointer_and_handle<Array> self, nb::args axes) {
+            const Array& a = *self.p;
+            if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) {
+              return view_of(self.h, a, transpose(a));
+            }
+            return view_of(self.h, a, transpose(a, to_axes(axes.size() == 1 ? axes[0] : axes)));
           },
           nb::sig("def transpose(self, *axes: int | Sequence[int] | None) -> ndarray"))
-      .def("swapaxes", &swapaxes, "axis1"_a, "axis2"_a)
       .def(
-          "squeeze", [](const Array& a, nb::handle axis) { return squeeze(a, to_axes(axis)); },
+          "swapaxes",
+          [](nb::pointer_and_handle<Array> self, int64_t axis1, int64_t axis2) {
+            return view_of(self.h, *self.p, swapaxes(*self.p, axis1, axis2));
+          },
+          "axis1"_a, "axis2"_a, nb::sig("def swapaxes(self, axis1: int, axis2: int) -> ndarray"))
+      .def(
+          "squeeze",
+          [](nb::pointer_and_handle<Array> self, nb::handle axis) {
+            return view_of(self.h, *self.p, squeeze(*self.p, to_axes(axis)));
+          },
           "axis"_a = nb::none(), nb::sig("def squeeze(self, axis: Axis = None) -> ndarray"))
       .def(
           "fill",
@@ -415,6 +448,10 @@ void bind_array(nb::module_& m) {
           },
           "The complex conjugate, elementwise (same as conj).")
       .def("_is_pending", &Array::is_pending, "Whether evaluating would compute something.")
+      .def(
+          "_owning", [](const Array& a) { return a; },
+          "A new array object over the same data that owns it (base None): for the functions "
+          "written in Python whose result is a view of a temporary they made, as NumPy's own.")
       .def(
           "_storage_id",
           [](const Array& a) { return reinterpret_cast<uintptr_t>(a.storage().get()); },

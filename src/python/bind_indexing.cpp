@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "accel/errors.hpp"
+#include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -63,9 +64,10 @@ bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
 
 }  // namespace
 
-Array get_item(const Array& a, nb::handle key) {
+nb::object get_item(nb::handle self, nb::handle key) {
+  const Array& a = nb::cast<const Array&>(self);
   const std::vector<Index> idx = to_index(key, a.device());
-  if (!is_scalar_index(idx, a.ndim())) return index(a, idx);
+  if (!is_scalar_index(idx, a.ndim())) return view_of(self, a, index(a, idx));
   // NumPy's scalar as accelpy gives it: a 0-d copy on the array's device, marked so that
   // in-place operators rebind. An element of computed host memory is copied now, as NumPy reads
   // it (no node: the loops of small programs read many); otherwise the copy is lazy like any
@@ -79,7 +81,7 @@ Array get_item(const Array& a, nb::handle key) {
     out = copy(index(a, idx));
   }
   out.impl()->scalar_value = true;
-  return out;
+  return nb::cast(std::move(out));
 }
 
 void bind_indexing(nb::module_& m) {

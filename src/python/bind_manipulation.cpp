@@ -11,6 +11,7 @@
 
 #include "accel/errors.hpp"
 #include "src/core/result_layout.hpp"
+#include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -98,7 +99,8 @@ void bind_manipulation(nb::module_& m) {
       "reshape",
       [](nb::handle a, nb::handle shape, nb::handle order) {
         const Array x = to_array(a);
-        return reshape_in_order(x, to_shape(shape), layout_order(x, order, "reshape", false));
+        const char layout = layout_order(x, order, "reshape", false);
+        return reshaped_view_of(a, x, reshape_in_order(x, to_shape(shape), layout), layout);
       },
       "a"_a, "shape"_a, "order"_a = "C",
       "A view with a new shape when the layout allows, else a copy (numpy.reshape); order 'F' "
@@ -108,52 +110,72 @@ void bind_manipulation(nb::module_& m) {
       "ravel",
       [](nb::handle a, nb::handle order) {
         const Array x = to_array(a);
-        return ravel_in_order(x, layout_order(x, order, "ravel", true));
+        return view_of(a, x, ravel_in_order(x, layout_order(x, order, "ravel", true)));
       },
       "a"_a, "order"_a = "C",
       "The elements as a 1-D array: a view of a C-contiguous array, else a copy (numpy.ravel).",
       nb::sig("def ravel(a: ArrayLike, order: str = 'C') -> ndarray"));
   m.def(
       "transpose",
-      [](nb::handle a, nb::handle axes) { return transpose(to_array(a), to_axes(axes)); }, "a"_a,
-      "axes"_a = nb::none(), "Permutes the axes; reverses them by default (numpy.transpose).",
+      [](nb::handle a, nb::handle axes) {
+        const Array x = to_array(a);
+        return view_of(a, x, transpose(x, to_axes(axes)));
+      },
+      "a"_a, "axes"_a = nb::none(),
+      "Permutes the axes; reverses them by default (numpy.transpose).",
       nb::sig("def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> ndarray"));
   m.def(
       "swapaxes",
       [](nb::handle a, nb::handle axis1, nb::handle axis2) {
-        return swapaxes(to_array(a), to_axis(axis1, "axis1"), to_axis(axis2, "axis2"));
+        const Array x = to_array(a);
+        return view_of(a, x, swapaxes(x, to_axis(axis1, "axis1"), to_axis(axis2, "axis2")));
       },
       "a"_a, "axis1"_a, "axis2"_a, "Interchanges two axes (numpy.swapaxes).",
       nb::sig("def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> ndarray"));
   m.def(
       "moveaxis",
       [](nb::handle a, nb::handle src, nb::handle dst) {
-        return moveaxis(to_array(a), given_axes(src, "source"), given_axes(dst, "destination"));
+        const Array x = to_array(a);
+        return view_of(a, x,
+                       moveaxis(x, given_axes(src, "source"), given_axes(dst, "destination")));
       },
       "a"_a, "source"_a, "destination"_a, "Moves axes to new positions (numpy.moveaxis).",
       nb::sig("def moveaxis(a: ArrayLike, source: int | Sequence[int], destination: int | "
               "Sequence[int]) -> ndarray"));
   m.def(
-      "squeeze", [](nb::handle a, nb::handle axis) { return squeeze(to_array(a), to_axes(axis)); },
+      "squeeze",
+      [](nb::handle a, nb::handle axis) {
+        const Array x = to_array(a);
+        return view_of(a, x, squeeze(x, to_axes(axis)));
+      },
       "a"_a, "axis"_a = nb::none(), "Removes axes of length one (numpy.squeeze).",
       nb::sig("def squeeze(a: ArrayLike, axis: Axis = None) -> ndarray"));
   m.def(
       "expand_dims",
       [](nb::handle a, nb::handle axis) {
-        return expand_dims(to_array(a), given_axes(axis, "axis"));
+        const Array x = to_array(a);
+        return view_of(a, x, expand_dims(x, given_axes(axis, "axis")));
       },
       "a"_a, "axis"_a, "Inserts axes of length one (numpy.expand_dims).",
       nb::sig("def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> ndarray"));
   m.def(
       "broadcast_to",
-      [](nb::handle a, nb::handle shape) { return broadcast_to(to_array(a), to_shape(shape)); },
+      [](nb::handle a, nb::handle shape) {
+        const Array x = to_array(a);
+        return view_of(a, x, broadcast_to(x, to_shape(shape)));
+      },
       "array"_a, "shape"_a, "A read-only view broadcast to a shape (numpy.broadcast_to).",
       nb::sig("def broadcast_to(array: ArrayLike, shape: ShapeLike) -> ndarray"));
   m.def(
       "broadcast_arrays",
       [](nb::args arrays) {
+        const std::vector<Array> inputs = array_list(arrays);
+        const std::vector<Array> views = broadcast_arrays(inputs);
         nb::list out;
-        for (const Array& a : broadcast_arrays(array_list(arrays))) out.append(nb::cast(a));
+        for (size_t i = 0; i < views.size(); ++i) {
+          out.append(view_of(arrays.size() == views.size() ? nb::handle(arrays[i]) : nb::handle(),
+                             inputs[i], views[i]));
+        }
         return nb::tuple(out);
       },
       "Broadcasts arrays against each other; a tuple of views (numpy.broadcast_arrays).",
@@ -177,8 +199,14 @@ void bind_manipulation(nb::module_& m) {
       "copy", [](nb::handle a) { return copy(to_array(a)); }, "a"_a,
       "A copy of the array, in new memory (numpy.copy).",
       nb::sig("def copy(a: ArrayLike) -> ndarray"));
-  m.def("_diagonal", &diagonal, "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
-        "The diagonal as the last axis of a read-only view (numpy.diagonal).");
+  m.def(
+      "_diagonal",
+      [](nb::handle a, int64_t offset, int64_t axis1, int64_t axis2) {
+        const Array x = to_array(a);
+        return view_of(a, x, diagonal(x, offset, axis1, axis2));
+      },
+      "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
+      "The diagonal as the last axis of a read-only view (numpy.diagonal).");
 }
 
 }  // namespace accel::python

@@ -55,9 +55,10 @@ char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k
 Array reshape_in_order(const Array& a, Shape shape, char order);
 Array ravel_in_order(const Array& a, char order);
 
-// a[key]: a view, except for an integer index of every axis, which gives NumPy's independent
-// scalar as a 0-d copy marked so that in-place operators rebind (bind_indexing.cpp).
-Array get_item(const Array& a, nb::handle key);
+// self[key] (self an ndarray): a view of self (ndarray.base), except for an integer index of
+// every axis, which gives NumPy's independent scalar as a 0-d copy marked so that in-place
+// operators rebind (bind_indexing.cpp).
+nb::object get_item(nb::handle self, nb::handle key);
 // ndarray.astype with NumPy's order= and casting= checks (bind_conversion.cpp).
 Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
                      bool copy);

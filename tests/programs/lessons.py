@@ -13,12 +13,12 @@ and exercises.md (IPython's `cd`, scipy.datasets, imageio), solutions/2_2 and
 examples/plot_populations.py (they read `../data`, outside the directory a script runs in),
 solutions/2_a (a Fortran module).
 
-From Python to NumPy (N. P. Rougier, code BSD-3-Clause; loops.py has its loop programs).
-Left out: maze_build.py (the .gpu/program-corpus export in use predates it: add it after a
-re-export), the timing scripts (allocations, vectorization, addition: they keep no results),
-anatomy.py (needs flags.owndata), find_index.py (np.byte_bounds, gone in NumPy 2), the
-samplers (DART, Bridson: how many points they keep depends on the random draws) and the
-interactive and image programs.
+From Python to NumPy (N. P. Rougier, code BSD-3-Clause; loops.py has its loop programs):
+anatomy.py (what its tools.info prints of a C and a Fortran copy). Left out: maze_build.py
+(the .gpu/program-corpus export in use predates it: add it after a re-export), the timing
+scripts (allocations, vectorization, addition: they keep no results), find_index.py
+(np.byte_bounds, gone in NumPy 2), the samplers (DART, Bridson: how many points they keep
+depends on the random draws) and the interactive and image programs.
 
 Hands-On Machine Learning, 2nd edition (A. Géron, Apache-2.0): its NumPy tutorial notebook.
 
@@ -76,9 +76,6 @@ def _guide(page, **how):
             "preamble": "import numpy as np", **how}
 
 
-_NEEDS_BASE = ("needs ndarray.base and flags.owndata: an accelpy view is a new handle on shared "
-               "storage and does not know the array object that owns it")
-
 LESSON_PROGRAMS = [
     # Python's types against NumPy's: creating arrays (zeros, full, arange, linspace, random)
     _pdsh("02.01", "Understanding-Data-Types", compare="shapes"),
@@ -117,19 +114,23 @@ LESSON_PROGRAMS = [
     _lecture("examples/plot_randomwalk.py", compare="shapes", requires=("matplotlib",)),
     # NumPy's user guide: the quickstart (creation, operations, indexing, shape manipulation,
     # copies and views, broadcasting, fancy indexing tricks)
-    _guide("quickstart", compare="shapes", xfail=_NEEDS_BASE),
+    _guide("quickstart", compare="shapes"),
     # NumPy: the absolute basics for beginners
     _guide("absolute_beginners", compare="shapes", requires=("matplotlib",)),
     _guide("basics.creation"),
     _guide("basics.indexing", xfail="needs structured dtypes: its field access section "
            "indexes arrays of dtype [('a', int32), ('b', float64, (3, 3))]"),
     _guide("basics.broadcasting"),
-    _guide("basics.copies", xfail=_NEEDS_BASE),
+    _guide("basics.copies"),
     _guide("basics.ufuncs"),
     _guide("basics.io.genfromtxt"),
     _guide("how-to-index"),
     _guide("how-to-partition"),
     _guide("how-to-io"),
+    # From Python to NumPy's anatomy of an array: shape, item size, strides and flags (owned
+    # data, contiguity) of a C and a Fortran copy, as its tools.info prints them
+    {"name": "fp2n_anatomy", "source": "from-python-to-numpy", "path": "code/anatomy.py",
+     "compare": "printed", "data": ("code/tools.py",)},
     # Hands-On ML's NumPy tutorial: creation, dtypes, reshaping, arithmetic, broadcasting,
     # upcasting, conditionals, statistics, ufuncs, indexing, iterating, stacking, splitting,
     # transposing, linear algebra, vectorization, saving and loading

@@ -16,9 +16,10 @@ output. The programs themselves come from the pinned checkouts named in corpus.p
 
 A program runs as a script would: `sys.argv` is its path and the `argv` corpus.py gives it, its
 directory is on `sys.path` (its sibling modules import) and its working directory is a fresh
-one holding links to its directory's files (it reads its data files, what it writes is
-discarded). A notebook (MyST markdown or .ipynb) runs cell by cell (notebooks.py): what each
-cell displays and which cells raise are compared too.
+one holding copies of its directory's files (it reads its data files; what it writes, even over
+one of them, is discarded and reaches neither the checkout nor the directory the tests run in).
+A notebook (MyST markdown or .ipynb) runs cell by cell (notebooks.py): what each cell displays
+and which cells raise are compared too.
 
 A program that draws, animates or runs forever names an `adapter` (adapters.py): the harness
 then executes only the program's imports and definitions (load_definitions, with the same
@@ -35,6 +36,7 @@ import io
 import numbers
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -242,8 +244,7 @@ def _as_script(program: Program, mod):
     if "matplotlib.pyplot" in sys.modules:  # a fresh process has no figures: the last run's
         sys.modules["matplotlib.pyplot"].close("all")  # current axes would be this one's
     with tempfile.TemporaryDirectory(prefix=f"{program.name}-") as work:
-        for entry in home.iterdir():
-            os.symlink(entry, os.path.join(work, entry.name))
+        _scratch_copy(home, work)
         sys.argv = [str(home / os.path.basename(program.path)), *program.argv]
         sys.path.insert(0, str(home))
         os.chdir(work)
@@ -259,6 +260,18 @@ def _as_script(program: Program, mod):
                 sys.modules["cupy"] = modules["cupy"]
             else:
                 sys.modules.pop("cupy", None)
+
+
+def _scratch_copy(home: Path, work: str) -> None:
+    """Fills the scratch working directory with the program's directory: its files copied (a
+    program that writes one of them, or a file of the same name, changes only the copy; a link
+    would write through to the checkout), its subdirectories linked (read-only use)."""
+    for entry in home.iterdir():
+        target = os.path.join(work, entry.name)
+        if entry.is_file():
+            shutil.copyfile(entry, target)
+        else:
+            os.symlink(entry, target)
 
 
 def _to_numpy(value):

@@ -1,5 +1,7 @@
 """Each program of the corpus computes under accelpy what it computes under NumPy."""
 
+import os
+
 import notebooks
 import pytest
 
@@ -71,3 +73,37 @@ def _ipynb(cells):
 
     return json.dumps({"cells": [{"cell_type": "markdown", "source": ["text"]}] + [
         {"cell_type": "code", "source": cell.splitlines(keepends=True)} for cell in cells]})
+
+
+def test_program_writes_stay_in_its_scratch_directory(tmp_path, monkeypatch):
+    """What a program writes (a new file, or over one of its data files) lands in a scratch
+    directory that is removed afterwards: never in its checkout, nor where the tests run."""
+    checkout = tmp_path / "corpus" / "writer"
+    checkout.mkdir(parents=True)
+    (checkout / "data.csv").write_text("1,2\n")
+    (checkout / "writer.py").write_text(
+        "import numpy as np\n"
+        "a = np.loadtxt('data.csv', delimiter=',')\n"
+        "np.save('filename.npy', a)\n"
+        "np.savetxt('data.csv', a * 10)\n"
+        "b = np.load('filename.npy')\n")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("PROGRAM_CORPUS_DIR", str(tmp_path / "corpus"))
+    program = runner.Program(name="writer", source="writer", path="writer.py")
+    for module in runner.MODULES:
+        run = runner.run_program(program, module)
+        assert run.values["b"].tolist() == [1.0, 2.0]
+    assert sorted(p.name for p in checkout.iterdir()) == ["data.csv", "writer.py"]
+    assert (checkout / "data.csv").read_text() == "1,2\n"
+    assert list(cwd.iterdir()) == []
+    assert os.getcwd() == str(cwd)
+
+
+def test_corpus_directory_holds_no_program_output():
+    """tests/programs holds the harness only: files a program run wrote there would be
+    committed by mistake."""
+    stray = [p.name for p in runner.HERE.iterdir()
+             if p.is_file() and p.suffix not in (".py", ".md")]
+    assert stray == []

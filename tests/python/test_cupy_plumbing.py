@@ -130,7 +130,8 @@ def test_without_gpu_cupy_names_say_why():
     assert cuda.Device() == d and cuda.Device(d) == d
     for call in (d.use, d.synchronize, lambda: d.compute_capability, lambda: d.mem_info,
                  d.__enter__, cuda.runtime.getDeviceCount, cuda.runtime.deviceSynchronize,
-                 cuda.runtime.memGetInfo, lambda: cuda.runtime.getDeviceProperties(0)):
+                 cuda.runtime.memGetInfo, lambda: cuda.runtime.getDeviceProperties(0),
+                 cuda.get_current_stream, lambda: cuda.get_current_stream(0)):
         with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorNoDevice") as e:
             call()
         assert e.value.status == 100 and isinstance(e.value, RuntimeError)
@@ -148,7 +149,6 @@ def test_device_argument_checks():
     with pytest.raises(ValueError, match="device must not be negative"):
         cuda.Device(-1)
     assert cuda.Device(np.int64(1)).id == 1
-    assert cuda.get_current_stream is cuda.current_stream
     assert cuda.runtime.is_hip is False
 
 
@@ -181,6 +181,11 @@ def test_device_on_gpu():
     assert cuda.runtime.driverGetVersion() > 0
     with cuda.Stream.null as s:
         assert s == cuda.default_stream(0)
+    assert cuda.get_current_stream() == cuda.current_stream("cuda:0")
+    with cuda.Stream() as s:
+        assert cuda.get_current_stream(0) == s
+    with pytest.raises(cuda.CUDARuntimeError, match="cudaErrorInvalidDevice"):
+        cuda.get_current_stream(n)
 
 
 @pytest.mark.cuda
