@@ -175,6 +175,15 @@ void dispatch(const IndexMap& map) {
   });
 }
 
+// The true elements of a bool mask in [lo, hi) (at most 2^32 of them). Read as bytes into a
+// 32-bit sum, the loop vectorizes; read as bool into a 64-bit count it ran a byte at a time, a
+// third of a masked selection's time (Mandelbrot's `Z[I]`).
+int64_t count_true(const unsigned char* m, int64_t lo, int64_t hi) {
+  uint32_t count = 0;
+  for (int64_t i = lo; i < hi; ++i) count += m[i] != 0;
+  return count;
+}
+
 class CpuIndexing final : public IndexingBackend {
  public:
   void gather(const IndexMap& map) override { dispatch<false>(map); }
@@ -187,10 +196,8 @@ class CpuIndexing final : public IndexingBackend {
     std::vector<int64_t> start(chunks + 1, 0);
     parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
       for (int64_t ch = lo; ch < hi; ++ch) {
-        const int64_t e = std::min(n, (ch + 1) * kChunk);
-        int64_t cnt = 0;
-        for (int64_t i = ch * kChunk; i < e; ++i) cnt += m[i] != 0;
-        start[ch + 1] = cnt;
+        start[ch + 1] = count_true(element0<const unsigned char>(mask), ch * kChunk,
+                                   std::min(n, (ch + 1) * kChunk));
       }
     });
     for (int64_t ch = 0; ch < chunks; ++ch) start[ch + 1] += start[ch];

@@ -296,6 +296,28 @@ def test_where_matches_numpy(layout, device, rng):
     assert_matches(ap.where(c, 1, y), np.where(c_np, 1, y_np), rtol=0, atol=0)
 
 
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_where_copies_the_chosen_elements_bits(dtype, device, rng):
+    # A random mask over more elements than one block, every element size (1 to 16 bytes): the
+    # chosen element's bits exactly, NaNs, infinities and -0.0 included (the CPU blends words).
+    n = 3000
+    c_np = rng.random(n) < 0.3
+    x_np = random_values(rng, (n,), dtype, specials=True)
+    y_np = random_values(rng, (n,), dtype, specials=True)
+    c, x, y = (to_device(v, device) for v in (c_np, x_np, y_np))
+    got = to_numpy(ap.where(c, x, y))
+    expected = np.where(c_np, x_np, y_np)
+    assert got.dtype == expected.dtype
+    assert got.tobytes() == expected.tobytes()
+    # Negative strides and a broadcast scalar, as x[mask] = scalar writes them.
+    got = to_numpy(ap.where(c[::-1], x[::-1], y[0]))
+    expected = np.where(c_np[::-1], x_np[::-1], y_np[0])
+    assert got.tobytes() == expected.tobytes()
+    x[c] = y[0]
+    x_np[c_np] = y_np[0]
+    assert to_numpy(x).tobytes() == x_np.tobytes()
+
 def test_fused_chain_matches_numpy(device, rng):
     (a_np, b_np), (a, b) = make_operands(rng, "3d", [np.float64, np.float64], device)
     got = ap.clip(ap.exp(ap.sin(a)) * ap.hypot(a, b), -3, 3) - ap.floor_divide(b, 0.7)
