@@ -1029,7 +1029,9 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray:
     """Joins arrays along a new axis (numpy.stack)."""
 
 def copy(a: ArrayLike, order: str = 'K') -> ndarray:
-    """A copy of the array, in new memory (numpy.copy): by default in a's memory order."""
+    """
+    A copy of the array, in new memory (numpy.copy): by default in a's memory order.
+    """
 
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array without initializing its elements (numpy.empty)."""
