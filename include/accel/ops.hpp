@@ -66,6 +66,13 @@ Array copy(const Array& a);
 Array astype(const Array& a, DType dtype, bool copy = true);
 // ndarray.astype's layouts: order 'C', 'F', or 'K' (the memory order of `a`, NumPy's default).
 Array astype(const Array& a, DType dtype, bool copy, char order);
+// `fresh`, a new C-ordered array (empty, zeros, ones, full, ...), laid out as numpy.empty_like
+// lays out an array like a prototype of `proto_shape` and `proto_strides` (in elements) with
+// order='K': the prototype's memory order, C order where its number of axes differs.
+// `uninitialized`: fresh's elements are not yet written (empty_like), so it is viewed through
+// the new strides rather than copied.
+Array laid_out_like(const Array& fresh, const Shape& proto_shape, const Strides& proto_strides,
+                    bool uninitialized);
 Array to_device(const Array& a, Device device);
 
 // ---- elementwise (one function per row of elementwise_ops.def) ------------------------------

@@ -150,14 +150,8 @@ class ndarray:
         A view of the same memory, read as `dtype` (ndarray.view): another item size rescales the last axis, which must be contiguous.
         """
 
-    @property
-    def base(self) -> ndarray | None:
-        """
-        The array whose memory this view reaches (the first that owns it), None for an array that owns its data (numpy.ndarray.base).
-        """
-
-    def copy(self) -> ndarray:
-        """A copy of the array."""
+    def copy(self, order: str = 'C') -> ndarray:
+        """A copy of the array, C-ordered unless `order` says otherwise."""
 
     def __copy__(self) -> ndarray: ...
 
@@ -1034,8 +1028,10 @@ def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray:
 def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray:
     """Joins arrays along a new axis (numpy.stack)."""
 
-def copy(a: ArrayLike) -> ndarray:
-    """A copy of the array, in new memory (numpy.copy)."""
+def copy(a: ArrayLike, order: str = 'K') -> ndarray:
+    """
+    A copy of the array, in new memory (numpy.copy): by default in a's memory order.
+    """
 
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = 'C', *, device: DeviceLike | None = None) -> ndarray:
     """A new array without initializing its elements (numpy.empty)."""

@@ -188,8 +188,13 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
         ndmin = operator.index(ndmin)
     except TypeError:
         raise TypeError(f"array: ndmin must be an integer, got {type(ndmin).__name__}") from None
-    x = asarray(obj, dtype=dtype, device=device, copy=copy)
     order = (order or "K").upper()
+    if copy and device is None and isinstance(obj, ndarray) and (
+            dtype is None or np.dtype(dtype) == obj.dtype):
+        # NumPy copies in a's memory order ('K') or, for 'A', Fortran order when a is
+        # Fortran-contiguous and not C-contiguous.
+        return _ndmin(_core.copy(obj, order), ndmin)
+    x = asarray(obj, dtype=dtype, device=device, copy=copy)
     relayout = ((order == "C" and not x.flags.c_contiguous)
                 or (order == "F" and not x.flags.f_contiguous))
     if relayout and copy is False:
@@ -198,9 +203,12 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
         x = x.copy()
     elif order == "F" and relayout:
         x = x.astype(x.dtype, order="F")  # a copy that owns its data, as NumPy's
-    if x.ndim < ndmin:
-        x = x.reshape((1,) * (ndmin - x.ndim) + x.shape)
-    return x
+    return _ndmin(x, ndmin)
+
+
+def _ndmin(x, ndmin):
+    """x with length-1 axes prepended up to `ndmin` axes (numpy.array's ndmin)."""
+    return x.reshape((1,) * (ndmin - x.ndim) + x.shape) if x.ndim < ndmin else x
 
 
 def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *,
@@ -244,41 +252,60 @@ def _storable(arr, original):
     return arr
 
 
-def _like(a, dtype, device, shape):
+def _like(a, dtype, device, shape, order, make, uninitialized=False):
+    """A new array made by `make(shape, dtype, order, device)` with a's shape, dtype and
+    device unless given, laid out as NumPy's *_like functions lay it out
+    (PyArray_NewLikeArrayWithShape): order 'K' (the default) follows a's memory order, 'A' is
+    'F' for a Fortran-ordered a, and a new shape with another number of axes is C-ordered."""
     if not hasattr(a, "shape") or not hasattr(a, "dtype"):
         a = np.asarray(a)
     dev = getattr(a, "device", None) if device is None else device
     if not isinstance(dev, _core.Device):
         dev = None  # NumPy inputs: the default device
-    return (a.shape if shape is None else shape), (a.dtype if dtype is None else dtype), dev
+    if order is not None and not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    order = "K" if order is None else order.upper()
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if order == "A":
+        order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+    out = make(a.shape if shape is None else shape, a.dtype if dtype is None else dtype,
+               "C" if order == "K" else order, dev)
+    if order != "K" or out.ndim < 2:
+        return out
+    item = max(int(np.dtype(a.dtype).itemsize), 1)
+    return _core._laid_out_like(out, tuple(a.shape), tuple(int(s) // item for s in a.strides),
+                                uninitialized)
 
 
-def empty_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
-               device: DeviceLike | None = None) -> ndarray:
-    """An uninitialized array with a's shape, dtype and device (numpy.empty_like)."""
-    shape, dt, dev = _like(a, dtype, device, shape)
-    return _core.empty(shape, dt, device=dev)
+def empty_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
+               shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+    """An uninitialized array with a's shape, dtype, device and memory order
+    (numpy.empty_like). `subok` is accepted for NumPy's signature."""
+    return _like(a, dtype, device, shape, order,
+                 lambda s, dt, o, dev: _core.empty(s, dt, o, device=dev), uninitialized=True)
 
 
-def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
-               device: DeviceLike | None = None) -> ndarray:
-    """Zeros with a's shape, dtype and device (numpy.zeros_like)."""
-    shape, dt, dev = _like(a, dtype, device, shape)
-    return _core.zeros(shape, dt, device=dev)
+def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
+               shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+    """Zeros with a's shape, dtype, device and memory order (numpy.zeros_like)."""
+    return _like(a, dtype, device, shape, order,
+                 lambda s, dt, o, dev: _core.zeros(s, dt, o, device=dev))
 
 
-def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, *, shape: ShapeLike | None = None,
+def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
+              shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
+    """Ones with a's shape, dtype, device and memory order (numpy.ones_like)."""
+    return _like(a, dtype, device, shape, order,
+                 lambda s, dt, o, dev: _core.ones(s, dt, o, device=dev))
+
+
+def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
+              order: str = "K", subok: bool = True, shape: ShapeLike | None = None, *,
               device: DeviceLike | None = None) -> ndarray:
-    """Ones with a's shape, dtype and device (numpy.ones_like)."""
-    shape, dt, dev = _like(a, dtype, device, shape)
-    return _core.ones(shape, dt, device=dev)
-
-
-def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None, *,
-              shape: ShapeLike | None = None, device: DeviceLike | None = None) -> ndarray:
-    """fill_value with a's shape, dtype and device (numpy.full_like)."""
-    shape, dt, dev = _like(a, dtype, device, shape)
-    return _core.full(shape, fill_value, dt, device=dev)
+    """fill_value with a's shape, dtype, device and memory order (numpy.full_like)."""
+    return _like(a, dtype, device, shape, order,
+                 lambda s, dt, o, dev: _core.full(s, fill_value, dt, o, device=dev))
 
 
 @overload

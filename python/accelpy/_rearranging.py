@@ -88,7 +88,11 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
         s %= n
         out = _core.concatenate([out[along_axis(a.ndim, ax, slice(n - s, None))],
                                  out[along_axis(a.ndim, ax, slice(0, n - s))]], axis=ax)
-    return out if out is not a else a.copy()
+    if out is a:
+        return _core.copy(a)  # order 'K'
+    # NumPy writes the pieces into empty_like(a): a's memory order.
+    item = a.itemsize
+    return _core._laid_out_like(out, tuple(a.shape), tuple(s // item for s in a.strides), False)
 
 
 def tile(A: ArrayLike, reps: int | Sequence[int]) -> ndarray:
@@ -101,6 +105,21 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> ndarray:
     d = max(len(reps), A.ndim)
     reps = (1,) * (d - len(reps)) + reps
     shape = (1,) * (d - A.ndim) + tuple(A.shape)
+    # NumPy's layouts: no repetition copies A in its memory order (order 'K'); an empty A is
+    # only reshaped (a view); any other result is C-ordered.
+    out_shape = tuple(r * s for r, s in zip(reps, shape, strict=True))
+    if all(r == 1 for r in reps):
+        return _core.copy(A).reshape(shape)
+    if A.size == 0:
+        return A.reshape(shape).reshape(out_shape)
+    if 0 in reps:
+        # NumPy's last repeat(0) makes a new empty (rows, n) array; its reshape gives the strides.
+        n = last = A.size
+        for s, r in zip(shape, reps, strict=True):
+            if r != 1:
+                last = n
+            n //= s
+        return _core.empty((0, last), A.dtype, device=A.device).reshape(out_shape)
     inter = []
     for s in shape:
         inter += [1, s]
@@ -108,7 +127,7 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> ndarray:
     for r, s in zip(reps, shape, strict=True):
         big += [r, s]
     out = _core.broadcast_to(A.reshape(tuple(inter)), tuple(big))
-    return out.reshape(tuple(r * s for r, s in zip(reps, shape, strict=True))).copy()
+    return out.reshape(out_shape).copy()
 
 
 def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> ndarray:

@@ -39,16 +39,6 @@ bool keeps_c_order(const Shape& shape, std::span<const Strides> operands) {
   return true;
 }
 
-Strides fortran_strides(const Shape& shape) {
-  Strides out(shape.size());
-  int64_t s = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    out[d] = s;
-    s = wrapping_mul(s, std::max<int64_t>(shape[d], 1));
-  }
-  return out;
-}
-
 Strides broadcast_strides(const Array& a, const Shape& shape) {
   const size_t lead = shape.size() - a.shape().size();
   Strides st(shape.size(), 0);
@@ -58,26 +48,32 @@ Strides broadcast_strides(const Array& a, const Shape& shape) {
   return st;
 }
 
-// NpyIter's axis order over operands of `shape` (their strides broadcast to it): the axes from
-// fastest to slowest. Its stable insertion sort starts from C order (the last axis fastest); an
-// operand's stride counts as 0 along length-1 axes, as in NpyIter.
-SmallVector<int, 6> k_order_perm(const Shape& shape, std::span<const Strides> operands) {
-  const int nd = int(shape.size());
-  SmallVector<int, 6> perm(nd);  // perm[p]: the axis at iteration position p, fastest first
-  for (int p = 0; p < nd; ++p) perm[p] = nd - 1 - p;
-  if (nd <= 1 || keeps_c_order(shape, operands)) return perm;
-  const auto stride = [&](const Strides& st, int axis) { return shape[axis] == 1 ? 0 : st[axis]; };
+// NumPy's stable insertion sort of axes by their operands' strides, the one shared by NpyIter's
+// axis ordering (npyiter_find_best_axis_ordering) and concatenate's
+// (PyArray_CreateMultiSortedStridePerm). `perm` starts in C order, listed fastest first or
+// slowest first as `order` says; an axis moves past another only when some operand says so and
+// none says otherwise (ties and conflicts keep C order). `abs_stride(operand, axis)`: the
+// operand's absolute stride along the axis, or -1 where it takes no part in comparisons of that
+// axis.
+enum class AxisOrder { FastestFirst, SlowestFirst };
+
+template <class AbsStride>
+SmallVector<int, 6> sorted_axes(int nd, size_t n_operands, AxisOrder order, AbsStride abs_stride) {
+  const bool fastest_first = order == AxisOrder::FastestFirst;
+  SmallVector<int, 6> perm(nd);
+  for (int p = 0; p < nd; ++p) perm[p] = fastest_first ? nd - 1 - p : p;
   for (int i0 = 1; i0 < nd; ++i0) {
     const int a0 = perm[i0];
     int ipos = i0;
     for (int i1 = i0 - 1; i1 >= 0; --i1) {
       const int a1 = perm[i1];
       bool ambiguous = true, swap = false;
-      for (const Strides& st : operands) {
-        const int64_t s0 = stride(st, a0), s1 = stride(st, a1);
-        if (s0 == 0 || s1 == 0) continue;
-        // Any operand against the swap keeps C order.
-        if (std::llabs(s1) <= std::llabs(s0)) {
+      for (size_t op = 0; op < n_operands; ++op) {
+        const int64_t s0 = abs_stride(op, a0), s1 = abs_stride(op, a1);
+        if (s0 < 0 || s1 < 0) continue;
+        // a0 belongs before a1 only if it is the faster (slower) of the two: any operand
+        // against it keeps C order.
+        if (fastest_first ? s1 <= s0 : s0 <= s1) {
           swap = false;
         } else if (ambiguous) {
           swap = true;
@@ -92,6 +88,23 @@ SmallVector<int, 6> k_order_perm(const Shape& shape, std::span<const Strides> op
     perm[ipos] = a0;
   }
   return perm;
+}
+
+// NpyIter's axis order over operands of `shape` (their strides broadcast to it): the axes from
+// fastest to slowest. An operand takes no part along axes it broadcasts (stride 0) or of length
+// 1 (NpyIter counts their stride as 0).
+SmallVector<int, 6> k_order_perm(const Shape& shape, std::span<const Strides> operands) {
+  const int nd = int(shape.size());
+  if (nd <= 1 || keeps_c_order(shape, operands)) {
+    SmallVector<int, 6> perm(nd);
+    for (int p = 0; p < nd; ++p) perm[p] = nd - 1 - p;
+    return perm;
+  }
+  return sorted_axes(nd, operands.size(), AxisOrder::FastestFirst,
+                     [&](size_t op, int axis) -> int64_t {
+                       const int64_t s = operands[op][axis];
+                       return shape[axis] == 1 || s == 0 ? -1 : std::llabs(s);
+                     });
 }
 
 }  // namespace
@@ -143,31 +156,13 @@ Strides reduction_result_strides(const Array& a, uint64_t reduced, bool keepdims
 
 Strides concatenate_strides(const Shape& shape, std::span<const Array> inputs) {
   const int nd = int(shape.size());
-  SmallVector<int, 6> perm(nd);  // slowest first
-  for (int d = 0; d < nd; ++d) perm[d] = d;
-  for (int i0 = 1; i0 < nd; ++i0) {
-    const int a0 = perm[i0];
-    int ipos = i0;
-    for (int i1 = i0 - 1; i1 >= 0; --i1) {
-      const int a1 = perm[i1];
-      bool ambiguous = true, swap = false;
-      for (const Array& in : inputs) {
-        if (in.shape()[a0] == 1 || in.shape()[a1] == 1) continue;
-        // Any input against the swap keeps C order.
-        if (std::llabs(in.strides()[a0]) <= std::llabs(in.strides()[a1])) {
-          swap = false;
-        } else if (ambiguous) {
-          swap = true;
-        }
-        ambiguous = false;
-      }
-      if (ambiguous) continue;
-      if (!swap) break;
-      ipos = i1;
-    }
-    for (int i = i0; i > ipos; --i) perm[i] = perm[i - 1];
-    perm[ipos] = a0;
-  }
+  // Concatenate compares an input's strides wherever both lengths differ from 1, even where
+  // one stride is 0 (a broadcast input).
+  const SmallVector<int, 6> perm =
+      sorted_axes(nd, inputs.size(), AxisOrder::SlowestFirst, [&](size_t op, int axis) -> int64_t {
+        const Array& in = inputs[op];
+        return in.shape()[axis] == 1 ? -1 : std::llabs(in.strides()[axis]);
+      });
   Strides out(nd);
   int64_t s = 1;
   for (int p = nd; p-- > 0;) {
@@ -209,10 +204,17 @@ Strides elementwise_result_strides(const Shape& shape, std::span<const LayoutInp
   return k_order_strides(shape, operands);
 }
 
-Strides like_strides(const Shape& shape, const Strides& strides) {
-  if (shape.size() <= 1 || is_contiguous(shape, strides)) return new_array_strides(shape);
-  if (is_fortran_contiguous(shape, strides))
-    return allocated_strides(shape, fortran_strides(shape));
+Strides fortran_strides(const Shape& shape) {
+  Strides out(shape.size());
+  int64_t s = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    out[d] = s;
+    s = wrapping_mul(s, std::max<int64_t>(shape[d], 1));
+  }
+  return allocated_strides(shape, out);
+}
+
+Strides sorted_stride_strides(const Shape& shape, const Strides& strides) {
   SmallVector<int, 6> perm(shape.size());  // slowest first
   for (size_t d = 0; d < shape.size(); ++d) perm[d] = int(d);
   std::stable_sort(perm.begin(), perm.end(),
@@ -224,6 +226,17 @@ Strides like_strides(const Shape& shape, const Strides& strides) {
     s = wrapping_mul(s, std::max<int64_t>(shape[perm[i]], 1));
   }
   return allocated_strides(shape, out);
+}
+
+Strides like_strides(const Shape& shape, const Shape& proto_shape, const Strides& proto_strides) {
+  if (shape.size() <= 1 || is_contiguous(proto_shape, proto_strides))
+    return new_array_strides(shape);
+  if (is_fortran_contiguous(proto_shape, proto_strides)) return fortran_strides(shape);
+  return sorted_stride_strides(shape, proto_strides);
+}
+
+Strides like_strides(const Shape& shape, const Strides& strides) {
+  return like_strides(shape, shape, strides);
 }
 
 }  // namespace accel

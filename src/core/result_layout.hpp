@@ -50,5 +50,15 @@ Strides concatenate_strides(const Shape& shape, std::span<const Array> inputs);
 // is C-contiguous, Fortran order when it is F-contiguous, else its axes by decreasing absolute
 // stride (a stable sort: broadcast axes come fastest, unlike in k_order_strides).
 Strides like_strides(const Shape& shape, const Strides& strides);
+// Dense strides of `shape` with the axes ordered by decreasing absolute stride in `strides`, ties
+// in C order (NumPy's PyArray_CreateSortedStridePerm: axes of stride 0 come fastest). NumPy lays
+// out the sliced part of a gather's result so.
+Strides sorted_stride_strides(const Shape& shape, const Strides& strides);
+// The same for a new array of `shape` laid out like a prototype of `proto_shape` (as many axes)
+// and `proto_strides`: the prototype's C or F contiguity, else its axes' order, decides.
+Strides like_strides(const Shape& shape, const Shape& proto_shape, const Strides& proto_strides);
+// NumPy's Fortran-ordered strides of a new array (np.empty(shape, order='F')), 0s without
+// elements.
+Strides fortran_strides(const Shape& shape);
 
 }  // namespace accel

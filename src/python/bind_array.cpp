@@ -10,6 +10,7 @@
 
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/core/type_rules.hpp"
 #include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
@@ -301,7 +302,12 @@ void bind_array(nb::module_& m) {
                    "an array that owns its data (numpy.ndarray.base).",
                    nb::for_getter(nb::sig("def base(self) -> ndarray | None")))
       .def(
-          "copy", [](const Array& a) { return copy(a); }, "A copy of the array.")
+          "copy",
+          [](const Array& a, nb::handle order) {
+            return copy_in_order(a, layout_order(a, order, "copy", true));
+          },
+          "order"_a.none() = "C", "A copy of the array, C-ordered unless `order` says otherwise.",
+          nb::sig("def copy(self, order: str = 'C') -> ndarray"))
       .def("__copy__", [](const Array& a) { return copy(a); })
       .def(
           "__deepcopy__", [](const Array& a, nb::handle) { return copy(a); }, "memo"_a)
@@ -335,7 +341,14 @@ void bind_array(nb::module_& m) {
           "order"_a = "C", "The elements as a 1-D array: a view when C-contiguous, else a copy.",
           nb::sig("def ravel(self, order: str = 'C') -> ndarray"))
       .def(
-          "flatten", [](const Array& a) { return reshape(copy(a), {a.size()}); }, "A flat copy.")
+          "flatten",
+          [](const Array& a) {
+            // A new 1-d array (its stride 0 when empty, as NumPy allocates it), not a reshape.
+            const Array c = copy(a);
+            const Shape flat{a.size()};
+            return c.view(flat, new_array_strides(flat), c.offset());
+          },
+          "A flat copy.")
       .def(
           "transpose",
           [](nb::pointer_and_handle<Array> self, nb::args axes) {

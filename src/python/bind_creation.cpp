@@ -108,6 +108,16 @@ void bind_creation(nb::module_& m) {
       nb::sig("def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None, "
               "order: str = 'C', *, device: DeviceLike | None = None) -> ndarray"));
   m.def(
+      "_laid_out_like",
+      [](const Array& fresh, std::vector<int64_t> proto_shape, std::vector<int64_t> proto_strides,
+         bool uninitialized) {
+        return laid_out_like(fresh, Shape(proto_shape.begin(), proto_shape.end()),
+                             Strides(proto_strides.begin(), proto_strides.end()), uninitialized);
+      },
+      "fresh"_a, "proto_shape"_a, "proto_strides"_a, "uninitialized"_a,
+      "A new C-ordered array laid out like a prototype (strides in elements), as the *_like "
+      "functions do with order='K'.");
+  m.def(
       "arange",
       [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
         auto scalar = [](nb::handle h, const char* what) {

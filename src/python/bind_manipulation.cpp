@@ -88,6 +88,10 @@ Array reshape_in_order(const Array& a, Shape shape, char order) {
   return transpose(reshape(transpose(a), std::move(shape)));
 }
 
+Array copy_in_order(const Array& a, char order) {
+  return order == 'C' ? copy(a) : astype(a, a.dtype(), true, order);
+}
+
 Array ravel_in_order(const Array& a, char order) {
   if (order == 'K') return ravel(in_memory_order(a));
   return order == 'F' ? ravel(transpose(a)) : ravel(a);
@@ -196,9 +200,14 @@ void bind_manipulation(nb::module_& m) {
       "arrays"_a, "axis"_a = 0, "Joins arrays along a new axis (numpy.stack).",
       nb::sig("def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> ndarray"));
   m.def(
-      "copy", [](nb::handle a) { return copy(to_array(a)); }, "a"_a,
-      "A copy of the array, in new memory (numpy.copy).",
-      nb::sig("def copy(a: ArrayLike) -> ndarray"));
+      "copy",
+      [](nb::handle a, nb::handle order) {
+        const Array x = to_array(a);
+        return copy_in_order(x, layout_order(x, order, "copy", true));
+      },
+      "a"_a, "order"_a.none() = "K",
+      "A copy of the array, in new memory (numpy.copy): by default in a's memory order.",
+      nb::sig("def copy(a: ArrayLike, order: str = 'K') -> ndarray"));
   m.def(
       "_diagonal",
       [](nb::handle a, int64_t offset, int64_t axis1, int64_t axis2) {

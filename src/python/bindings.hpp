@@ -54,6 +54,8 @@ nb::object finish(Array result, nb::handle out, const char* casting = "same_kind
 char layout_order(const Array& a, nb::handle order, const char* fn, bool allow_k);
 Array reshape_in_order(const Array& a, Shape shape, char order);
 Array ravel_in_order(const Array& a, char order);
+// A copy of `a` laid out in `order` (a layout_order result: 'C', 'F' or 'K').
+Array copy_in_order(const Array& a, char order);
 
 // self[key] (self an ndarray): a view of self (ndarray.base), except for an integer index of
 // every axis, which gives NumPy's independent scalar as a 0-d copy marked so that in-place

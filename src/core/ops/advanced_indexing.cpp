@@ -159,8 +159,9 @@ IndexMap make_map(const Parsed& p, Shape& result, IndexMode mode) {
 }
 
 // NumPy's layout of a gather's result: the broadcast index dimensions slowest, in C order, then
-// the dimensions the slices keep, in the memory order of the sliced view (order='K'); the index
-// dimensions then move to where they stand in the result (a[:, idx] is not C-contiguous).
+// the dimensions the slices keep, by decreasing stride in the sliced view (broadcast ones
+// fastest, as PyArray_CreateSortedStridePerm orders them); the index dimensions then move to
+// where they stand in the result (a[:, idx] is not C-contiguous).
 Strides gather_result_strides(const Parsed& p, const Shape& result, const IndexMap& map) {
   const int nb = int(result.size()) - (p.view.ndim() - int(p.view_dims.size()));
   const int bpos = p.insert_at;
@@ -171,7 +172,7 @@ Strides gather_result_strides(const Parsed& p, const Shape& result, const IndexM
     sub_shape.push_back(result[d]);
     sub_strides.push_back(map.base_strides[d]);
   }
-  const Strides sub = k_order_strides(sub_shape, std::span<const Strides>(&sub_strides, 1));
+  const Strides sub = sorted_stride_strides(sub_shape, sub_strides);
   int64_t step = 1;
   for (int64_t n : sub_shape) step *= std::max<int64_t>(n, 1);
   Strides out(result.size());
@@ -183,7 +184,7 @@ Strides gather_result_strides(const Parsed& p, const Shape& result, const IndexM
   for (int d = 0; d < int(result.size()); ++d) {
     if (d < bpos || d >= bpos + nb) out[d] = sub[k++];
   }
-  return out;
+  return allocated_strides(result, out);
 }
 
 // `value` broadcast to `shape` as NumPy's setitem does (extra leading length-1 dimensions

@@ -223,16 +223,22 @@ Array astype(const Array& a, DType dtype, bool copy_always, char order) {
   if (order == 'K') {
     strides = like_strides(a.shape(), a.strides());
   } else if (order == 'F') {
-    strides = Strides(a.shape().size());
-    int64_t s = 1;
-    for (size_t d = 0; d < a.shape().size(); ++d) {
-      strides[d] = s;
-      s *= std::max<int64_t>(a.shape()[d], 1);
-    }
+    strides = fortran_strides(a.shape());
   } else {
     return astype(a, dtype, copy_always);
   }
   return make_pending_strided(OpKind::Cast, dtype, a.shape(), strides, a.device(), {Operand{a}});
+}
+
+Array laid_out_like(const Array& fresh, const Shape& proto_shape, const Strides& proto_strides,
+                    bool uninitialized) {
+  if (fresh.ndim() != int(proto_shape.size())) return fresh;
+  const Strides strides = like_strides(fresh.shape(), proto_shape, proto_strides);
+  if (strides == fresh.strides()) return fresh;
+  // A new array covers its memory densely in any axis order: its elements, not yet written,
+  // are as good read through the new strides.
+  if (uninitialized) return fresh.view(fresh.shape(), strides, fresh.offset());
+  return with_strides(fresh, fresh.dtype(), strides);
 }
 
 namespace {

@@ -140,19 +140,27 @@ std::optional<Array> mixed_sign_comparison(OpKind op, OperandSpan operands) {
                      {&sign, &magnitude});
 }
 
-// Broadcasts the array operands, converts each operand i to compute[i], makes the node, laid
-// out as NumPy lays out the result (the conversions too: they are written in the same order).
-Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands) {
-  const Device device = common_device(operands);
-  const Shape shape = broadcast_operand_shapes(operands);
+// The strides NumPy gives the result of `op` over `operands` converted to compute[i].
+Strides result_strides(OpKind op, const Shape& shape, std::span<const DType> compute,
+                       OperandSpan operands) {
   SmallVector<LayoutInput, 3> layout_inputs;
   for (size_t i = 0; i < operands.size(); ++i) {
     const ArrayOrScalar* o = operands[i];
     if (o->is_array()) layout_inputs.push_back({&o->array(), o->array().dtype() != compute[i]});
   }
-  const Strides strides = elementwise_result_strides(
+  return elementwise_result_strides(
       shape, std::span<const LayoutInput>(layout_inputs.data(), layout_inputs.size()),
       op != OpKind::Where);
+}
+
+// Broadcasts the array operands, converts each operand i to compute[i], makes the node, laid
+// out as NumPy lays out the result (the conversions too: they are written in the same order);
+// `layout`, where given, overrides the strides (one step of an op NumPy does in one ufunc).
+Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan operands,
+            const Strides* layout = nullptr) {
+  const Device device = common_device(operands);
+  const Shape shape = broadcast_operand_shapes(operands);
+  const Strides strides = layout ? *layout : result_strides(op, shape, compute, operands);
   std::vector<Operand> inputs;
   inputs.reserve(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -171,9 +179,9 @@ Array apply(OpKind op, DType result, std::span<const DType> compute, OperandSpan
 }
 
 Array apply(OpKind op, DType result, std::initializer_list<DType> compute,
-            std::initializer_list<const ArrayOrScalar*> operands) {
+            std::initializer_list<const ArrayOrScalar*> operands, const Strides* layout = nullptr) {
   return apply(op, result, std::span<const DType>(compute.begin(), compute.size()),
-               OperandSpan(operands.begin(), operands.size()));
+               OperandSpan(operands.begin(), operands.size()), layout);
 }
 
 // NumPy refuses integers to negative integer powers, at the call. A scalar exponent is checked
@@ -259,9 +267,16 @@ Array clip(const ArrayOrScalar& x, const std::optional<ArrayOrScalar>& min,
   // clip = minimum(hi, maximum(lo, x)): with the bounds first, x survives ties (clip(-0.0, 0.0,
   // 1.0) is -0.0, as in NumPy) and a NaN bound wins.
   const Resolution res = resolve(OpKind::Maximum, {&x, lo, hi});
+  // Both steps take the layout of NumPy's one clip ufunc over the three operands.
+  const ArrayOrScalar* all[] = {&x, lo, hi};
+  const DType compute[] = {res.compute, res.compute, res.compute};
+  const Strides layout =
+      result_strides(OpKind::Maximum, broadcast_operand_shapes(OperandSpan(all, 3)),
+                     std::span<const DType>(compute, 3), OperandSpan(all, 3));
   const ArrayOrScalar low_clipped(
-      apply(OpKind::Maximum, res.result, {res.compute, res.compute}, {lo, &x}));
-  return apply(OpKind::Minimum, res.result, {res.compute, res.compute}, {hi, &low_clipped});
+      apply(OpKind::Maximum, res.result, {res.compute, res.compute}, {lo, &x}, &layout));
+  return apply(OpKind::Minimum, res.result, {res.compute, res.compute}, {hi, &low_clipped},
+               &layout);
 }
 
 Array round(const Array& x, int64_t decimals) {

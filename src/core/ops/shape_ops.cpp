@@ -105,7 +105,9 @@ Array permuted(const Array& a, const std::vector<int>& perm) {
 
 Array reshape(const Array& a, const Shape& shape) {
   const Shape target = resolve_shape(a, shape);
-  if (target == a.shape()) return a.view(a.shape(), a.strides(), a.offset());
+  // NumPy keeps the strides only for a shape written out equal to a's (PyArray_Newshape's
+  // quick check, before -1 is resolved): reshape(-1) of a reversed length-1 array is C's.
+  if (shape == a.shape()) return a.view(a.shape(), a.strides(), a.offset());
   // As NumPy's reshape: a C-contiguous array (any without elements too) takes C order's strides,
   // length-1 axes included; another keeps what _attempt_nocopy_reshape gives.
   if (a.size() == 0 || a.is_contiguous()) {
