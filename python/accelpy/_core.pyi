@@ -150,6 +150,12 @@ class ndarray:
         A view of the same memory, read as `dtype` (ndarray.view): another item size rescales the last axis, which must be contiguous.
         """
 
+    @property
+    def base(self) -> ndarray | None:
+        """
+        The array whose memory this view reaches (the first that owns it), None for an array that owns its data (numpy.ndarray.base).
+        """
+
     def copy(self, order: str = 'C') -> ndarray:
         """A copy of the array, C-ordered unless `order` says otherwise."""
 
