@@ -190,11 +190,10 @@ void evaluate_groups(std::span<Storage* const> targets, const Array* redirect_de
   Plan plan;
   plan::collect(targets, plan);
   if (plan.nodes.empty()) return;
-  plan::analyze_references(targets, plan);
   // A structure planned before (a loop body) is grouped as it was then (plan_cache.hpp).
   const Storage* keep = redirect_dest ? targets[0] : nullptr;
   thread_local plan::PlanKey key;  // reused: its words keep their capacity
-  plan::key_of(plan, g_fusion, keep, key);
+  plan::analyze_and_key(targets, plan, g_fusion, keep, key);
   std::vector<plan::GroupDraft> drafts;
   const plan::CachedPlan* cached = plan::find_plan(key);
   if (cached) {

@@ -50,6 +50,32 @@ void collect(std::span<Storage* const> targets, Plan& plan);
 // Finds consumers, and which results are referenced from outside the plan.
 void analyze_references(std::span<Storage* const> targets, Plan& plan);
 
+// analyze_references in two parts, so that a walk over the plan's operands made for another
+// reason (the plan cache's key) gathers the references on the way instead of walking again:
+// note() for every operand of every node with a pending producer, then resolve().
+class References {
+ public:
+  // Operand `in` of node `consumer` reads the output of node `producer` (plan indices);
+  // called in plan order of the consumers.
+  void note(Plan& plan, int consumer, const Operand& in, int producer) {
+    refs_.push_back({in.array.impl(), producer, &in.array});
+    // Consumers come in plan order, so a node reading the producer twice is the last added.
+    auto& cons = plan.nodes[producer].consumers;
+    if (cons.empty() || cons.back() != consumer) cons.push_back(consumer);
+  }
+  // Marks the results referenced from outside the plan (and the targets) external.
+  void resolve(std::span<Storage* const> targets, Plan& plan);
+
+ private:
+  struct Ref {
+    const Array::Impl* impl;
+    int producer;
+    const Array* holder;
+    bool operator<(const Ref& o) const { return impl < o.impl; }
+  };
+  SmallVector<Ref, 64> refs_;  // a loop body's chain needs no heap block
+};
+
 // Merges identical nodes (same op, dtype, shape, parameters, scalar values and operands): their
 // consumers read one of them, and a duplicate still referenced from outside is written from its
 // representative's value. `keep` (may be null) is never merged away: the caller writes it

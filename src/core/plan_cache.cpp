@@ -90,10 +90,20 @@ uint64_t memory_order(const Strides& st) {
 
 }  // namespace
 
-void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
+void analyze_and_key(std::span<Storage* const> targets, Plan& plan, bool fusion,
+                     const Storage* keep, PlanKey& key) {
   key.words.clear();
   key.cacheable = plan.nodes.size() <= kMaxKeyedNodes;
-  if (!key.cacheable) return;
+  References refs;
+  if (!key.cacheable) {
+    for (size_t c = 0; c < plan.nodes.size(); ++c) {
+      for (const Operand& in : plan.nodes[c].node->inputs) {
+        if (const Node* p = pending_producer(in)) refs.note(plan, int(c), in, plan.index_of(p));
+      }
+    }
+    refs.resolve(targets, plan);
+    return;
+  }
   WordHash h;
   const auto add = [&](uint64_t w) {
     key.words.push_back(w);
@@ -107,11 +117,11 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
            uint64_t(s.size()) << 32;
   };
   add(fusion);
-  for (const PlanNode& pn : plan.nodes) {
-    const Node& n = *pn.node;
+  for (size_t c = 0; c < plan.nodes.size(); ++c) {
+    const Node& n = *plan.nodes[c].node;
     add(uint64_t(n.op) | uint64_t(n.dtype) << 16 | uint64_t(n.compute) << 24 |
         uint64_t(n.device.type) << 32 | uint64_t(uint8_t(n.device.index)) << 40 |
-        uint64_t(pn.external) << 48 | uint64_t(n.output == keep) << 49);
+        uint64_t(n.output == keep) << 49);
     add(n.params.axes);
     if (op_class(n.op) == OpClass::Reduction && !n.inputs.empty() && !n.inputs[0].is_scalar()) {
       // Whether it may seed a Rows group depends on its rows' sizes, not only on their classes.
@@ -134,10 +144,11 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
       }
       const Array& a = in.array;
       const Node* p = pending_producer(in);
-      const uint64_t producer = p ? uint64_t(plan.index_of(p) + 1) : 0;
+      const int pi = p ? plan.index_of(p) : -1;
+      if (p) refs.note(plan, int(c), in, pi);
       const uint64_t as_written = a.offset() == 0 && is_row_major(a.shape(), a.strides());
       add(2 | uint64_t(a.dtype()) << 8 | as_written << 16 |
-          uint64_t(broadcast_from_one(a.strides())) << 17 | producer << 24);
+          uint64_t(broadcast_from_one(a.strides())) << 17 | uint64_t(pi + 1) << 24);
       // Views of other memory, or other views of a producer's, by the first equal one; a
       // producer's output exactly as written (the common case: a chain) is its own class.
       const bool written_view = p && a.dtype() == p->dtype && a.offset() == 0 &&
@@ -154,6 +165,16 @@ void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key) {
         for (const int64_t st : a.strides()) add(uint64_t(st));
       }
     }
+  }
+  // Which results are referenced from outside: known once every operand is noted, so they
+  // close the key, one bit a node.
+  refs.resolve(targets, plan);
+  for (size_t base = 0; base < plan.nodes.size(); base += 64) {
+    uint64_t bits = 0;
+    for (size_t i = base; i < std::min(plan.nodes.size(), base + 64); ++i) {
+      bits |= uint64_t(plan.nodes[i].external) << (i - base);
+    }
+    add(bits);
   }
   key.hash = h.h;
 }

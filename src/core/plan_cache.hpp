@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "src/core/backend.hpp"
@@ -54,9 +55,10 @@ struct CachedPlan {
   mutable std::unique_ptr<CachedPlanState> backend_state;
 };
 
-// The key of a plan whose references are analysed (analyze_references). `keep`: the target the
-// caller redirects (evaluate_into), or null.
-void key_of(const Plan& plan, bool fusion, const Storage* keep, PlanKey& key);
+// analyze_references, and the key of the plan, in one walk over its operands. `keep`: the
+// target the caller redirects (evaluate_into), or null.
+void analyze_and_key(std::span<Storage* const> targets, Plan& plan, bool fusion,
+                     const Storage* keep, PlanKey& key);
 
 // The cached grouping for `key`, or null (counts a hit or a miss).
 const CachedPlan* find_plan(const PlanKey& key);

@@ -65,35 +65,28 @@ void collect(std::span<Storage* const> targets, Plan& plan) {
   }
 }
 
-// A result is internal when every Array::Impl pointing at its storage is held only by operands
-// of plan nodes (the evaluator itself holds no handles while this runs).
 void analyze_references(std::span<Storage* const> targets, Plan& plan) {
-  struct Ref {
-    const Array::Impl* impl;
-    int producer;
-    const Array* holder;
-    bool operator<(const Ref& o) const { return impl < o.impl; }
-  };
-  std::vector<Ref> refs;
+  References refs;
   for (size_t c = 0; c < plan.nodes.size(); ++c) {
     for (const Operand& in : plan.nodes[c].node->inputs) {
-      const Node* p = pending_producer(in);
-      if (!p) continue;
-      const int pi = plan.index_of(p);
-      refs.push_back({in.array.impl(), pi, &in.array});
-      auto& cons = plan.nodes[pi].consumers;
-      if (std::find(cons.begin(), cons.end(), int(c)) == cons.end()) cons.push_back(int(c));
+      if (const Node* p = pending_producer(in)) refs.note(plan, int(c), in, plan.index_of(p));
     }
   }
-  std::sort(refs.begin(), refs.end());
-  std::vector<long> internal_impls(plan.nodes.size(), 0);
-  for (size_t i = 0; i < refs.size();) {
+  refs.resolve(targets, plan);
+}
+
+// A result is internal when every Array::Impl pointing at its storage is held only by operands
+// of plan nodes (the evaluator itself holds no handles while this runs).
+void References::resolve(std::span<Storage* const> targets, Plan& plan) {
+  std::sort(refs_.begin(), refs_.end());
+  SmallVector<long, 64> internal_impls(plan.nodes.size(), 0);
+  for (size_t i = 0; i < refs_.size();) {
     size_t j = i;
-    while (j < refs.size() && refs[j].impl == refs[i].impl) ++j;
-    if (refs[i].holder->use_count() == long(j - i)) {
-      ++internal_impls[refs[i].producer];
+    while (j < refs_.size() && refs_[j].impl == refs_[i].impl) ++j;
+    if (refs_[i].holder->use_count() == long(j - i)) {
+      ++internal_impls[refs_[i].producer];
     } else {
-      plan.nodes[refs[i].producer].external = true;
+      plan.nodes[refs_[i].producer].external = true;
     }
     i = j;
   }
