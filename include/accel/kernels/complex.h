@@ -55,6 +55,12 @@ template <class T>
 ACCEL_HD complex<T> operator*(complex<T> a, complex<T> b) {
   return {math::fma(a.re, b.re, -(a.im * b.im)), math::fma(a.re, b.im, a.im * b.re)};
 }
+// The product as NumPy's reduce and accumulate loops (prod, cumprod) round it: each product
+// rounded before the sum, as their scalar loop (built without contraction) computes it.
+template <class T>
+ACCEL_HD complex<T> multiply_unfused(complex<T> a, complex<T> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
 template <class T>
 ACCEL_HD complex<T> operator/(complex<T> a, complex<T> b) {
   // |x| without math.h; the zero test turns -0 into +0, as fabs does.
