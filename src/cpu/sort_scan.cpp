@@ -110,6 +110,9 @@ void scan_rows_typed(const Array& in, const Array& out, int64_t rows, int64_t le
                    d[0] = acc;
                    if (op == ScanOp::Sum) {
                      for (int64_t i = 1; i < len; ++i) d[i] = acc = acc + s[i];
+                   } else if constexpr (is_complex_v<T>) {
+                     // NumPy's accumulate loop rounds each product before the sum.
+                     for (int64_t i = 1; i < len; ++i) d[i] = acc = multiply_unfused(acc, s[i]);
                    } else {
                      for (int64_t i = 1; i < len; ++i) d[i] = acc = acc * s[i];
                    }

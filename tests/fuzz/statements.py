@@ -3,7 +3,7 @@ Generator (generator.py), or nothing when no variable fits. `draw` picks a famil
 
 import numpy as np
 
-from .generator import DTYPES, Stmt
+from .generator import DTYPES, Stmt, magnitude
 
 INTS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
@@ -192,7 +192,10 @@ BINARY = [  # (template, dtype kinds, result exact, needs exact inputs, growth, 
     ("{x} < {y}", "biuf", True, True, "lin", "compare"),
     ("{x} >= {y}", "biuf", True, True, "lin", "compare"),
     ("xp.maximum({x}, {y})", "biuf", True, False, "lin", "extrema"),
-    ("xp.minimum({x}, {y})", "biufc", True, False, "lin", "extrema"),
+    ("xp.minimum({x}, {y})", "biuf", True, False, "lin", "extrema"),
+    # Complex values order by the real part first: an ulp in a near-zero real part picks the
+    # other operand, whose imaginary part can be anything (not a claim on rounded inputs).
+    ("xp.minimum({x}, {y})", "c", True, True, "lin", "extrema"),
     ("xp.fmax({x}, {y})", "f", True, False, "lin", "extrema"),
     ("{x} & {y}", "biu", True, True, "lin", "bitwise"),
     ("{x} | {y}", "biu", True, True, "lin", "bitwise"),
@@ -202,7 +205,9 @@ BINARY = [  # (template, dtype kinds, result exact, needs exact inputs, growth, 
     ("xp.logical_and({x}, {y})", "biuf", True, True, "lin", "logic"),
     ("xp.arctan2({x}, {y} + 0.0)", "f", False, True, "lin", "arith"),  # +0.0: one zero
     ("xp.hypot({x}, {y})", "f", False, False, "lin", "arith"),
-    ("xp.copysign({x}, {y} + 0.0)", "f", True, True, "lin", "arith"),
+    # nan_to_num: the sign of a NaN that arithmetic returns is the hardware's (x86 keeps the
+    # operand's, CUDA's is positive); + 0.0: one zero.
+    ("xp.copysign({x}, xp.nan_to_num({y}) + 0.0)", "f", True, True, "lin", "arith"),
 ]
 
 
@@ -228,6 +233,9 @@ def binary(g):
             and np.size(w) and np.min(w) < 0:
         stmt.tags.add("negative_exponent")
     rounds = ("*" in template or "/" in template) and "c" in (kind(v), kind(w))
+    # A power that promotes to float (int64 ** uint64 -> float64) is pow: NumPy's is within an
+    # ulp of the exact power accelpy gives (AVX-512 hosts' differs from glibc's in the last bit).
+    rounds = rounds or (family == "power" and np.result_type(v, w).kind in "fc")
     g.emit(stmt, (x, y), exact and not rounds, growth)
 
 
@@ -290,8 +298,10 @@ def setitem(g):
         return
     tv = g.value(t)
     n = tv.shape[0]
+    # [0, -1] names one element twice when n == 1: NumPy leaves which write wins open ("no
+    # guarantee for the iteration order" of advanced assignments), and CUDA's scatter differs.
     keys = ["...", "::-1", "1:", "::2", f"{int(g.rng.integers(-n, n)) if n else 0}",
-            "[0, -1]" if n else "[]"]
+            "[0, -1]" if n > 1 else "[0]" if n else "[]"]
     if g.vars[t].exact and kind(tv) in "iuf":
         keys.append(f"{t} > 0")
     key = g.choice(keys)
@@ -364,6 +374,10 @@ def reduce(g):
     src = f"xp.{fn}({x}, {args})" if g.chance(0.5) else f"{x}.{fn}({args})"
     name = g.fresh()
     inexact = fn in ("sum", "prod", "mean") and kind(v) in "fc"
+    # The mean of integers sums them in float64: exact while the sum stays below 2^53, else
+    # rounded in an order each backend picks (CUDA's tree differs from NumPy's pairwise sum).
+    inexact = inexact or (fn == "mean" and kind(v) in "iu"
+                          and magnitude(v) * max(np.size(v), 1) >= 2.0**53)
     growth = {"sum": "sum", "mean": "lin", "prod": "prod"}.get(fn, "lin")
     stmt = Stmt(f"{name} = {src}", "reduce", name)
     if growth == "prod":

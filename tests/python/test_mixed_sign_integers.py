@@ -69,6 +69,24 @@ def _mixed(rng):
     return s, u
 
 
+def _exact_isin(a, b):
+    return (a[:, None] == b[None, :]).any(axis=1)  # NumPy 2 compares int64 with uint64 exactly
+
+
+@pytest.mark.parametrize("signed", SIGNED, ids=lambda t: np.dtype(t).name)
+def test_isin_of_signed_and_uint64_is_exact(rng, device, signed):
+    s, u = (x.ravel() for x in _pairs(rng, 20, signed))
+    s = np.concatenate([s, u[u <= np.iinfo(signed).max].astype(signed)])  # some are found
+    for a, b in [(s, u), (u, s), (s[:2], u[:2]), (u[::-1], s[::-2])]:
+        assert_exact(ap.isin(to_device(a), to_device(b)), _exact_isin(a, b))
+        assert_exact(ap.isin(to_device(a), to_device(b), invert=True), ~_exact_isin(a, b))
+    # The case: NumPy answers [False, False] for these two, through ==.
+    x = np.array([2**63 - 1, 2**53 + 1], dtype=np.int64)
+    y = np.array([2**63, 2**53], dtype=np.uint64)
+    assert_exact(ap.isin(to_device(x), to_device(y)), np.isin(x, y))
+    assert_exact(ap.setdiff1d(to_device(x), to_device(y)), np.setdiff1d(x, y))
+
+
 def test_searchsorted_isin_and_sets_match_numpy(rng, device):
     s, u = _mixed(rng)
     ss, su = np.sort(s), np.sort(u)
@@ -76,8 +94,10 @@ def test_searchsorted_isin_and_sets_match_numpy(rng, device):
         for side in ("left", "right"):
             got = ap.searchsorted(to_device(a_np), to_device(v_np), side=side)
             assert_exact(got, np.searchsorted(a_np, v_np, side=side))
-    assert_exact(ap.isin(to_device(s), to_device(u)), np.isin(s, u))
-    assert_exact(ap.isin(to_device(u), to_device(s)), np.isin(u, s))
+    # isin is exact: NumPy's own is for few test elements (it compares with ==) and goes
+    # through float64 past that (its sort path concatenates), which finds 2**53 + 1 in [2**53].
+    assert_exact(ap.isin(to_device(s), to_device(u)), _exact_isin(s, u))
+    assert_exact(ap.isin(to_device(u), to_device(s)), _exact_isin(u, s))
     assert_exact(ap.intersect1d(to_device(s), to_device(u)), np.intersect1d(s, u))
     assert_exact(ap.union1d(to_device(s), to_device(u)), np.union1d(s, u))
     assert_exact(ap.unique(ap.concatenate([to_device(s), to_device(u)])),

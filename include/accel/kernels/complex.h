@@ -46,18 +46,20 @@ template <class T>
 ACCEL_HD complex<T> operator-(complex<T> a) {
   return {-a.re, -a.im};
 }
+// The product as NumPy's SIMD complex multiply on x86 with FMA rounds it (complex64 and
+// complex128): the first product of each part is fused into the sum, re = fma(ar, br, -(ai * bi)),
+// im = fma(ar, bi, ai * br). Written out, not left to the compiler, so the CPU's vectorised
+// loops, their scalar tails, -O2 builds (the sanitizer's) and CUDA (--fmad=false) all round
+// alike; the plain form differs in the last bit, and an iterated z * z + c (Mandelbrot) drifts.
 template <class T>
 ACCEL_HD complex<T> operator*(complex<T> a, complex<T> b) {
-#if defined(__CUDA_ARCH__)
-  // NumPy's SIMD complex multiply on x86 with FMA (complex64 and complex128) rounds the first
-  // product into the sum: re = fma(ar, br, -(ai * bi)), im = fma(ar, bi, ai * br); so does the
-  // CPU backend's vectorised loop (GCC's complex-multiply pattern). CUDA compiles with
-  // --fmad=false, so the fused form is written out; the plain one differed in the last bit and
-  // an iterated z * z + c (Mandelbrot) drifted from NumPy's by 1e-4.
-  return {fma(a.re, b.re, -(a.im * b.im)), fma(a.re, b.im, a.im * b.re)};
-#else
+  return {math::fma(a.re, b.re, -(a.im * b.im)), math::fma(a.re, b.im, a.im * b.re)};
+}
+// The product as NumPy's reduce and accumulate loops (prod, cumprod) round it: each product
+// rounded before the sum, as their scalar loop (built without contraction) computes it.
+template <class T>
+ACCEL_HD complex<T> multiply_unfused(complex<T> a, complex<T> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-#endif
 }
 template <class T>
 ACCEL_HD complex<T> operator/(complex<T> a, complex<T> b) {

@@ -33,11 +33,10 @@ ACCEL_HD T abs(complex<T> z) {
   const T ratio = larger == T(0) ? T(0) : smaller / larger;
   return sqrt(fma(ratio, ratio, T(1))) * larger;
 }
-// z * z as NumPy's square loop computes it (loops_arithm_fp.dispatch.c.src): each part one
-// fused multiply-add, re*re - im*im and re*im + im*re.
+// z * z: NumPy's square loop (loops_arithm_fp.dispatch.c.src) rounds as its multiply loop.
 template <class T>
 ACCEL_HD complex<T> square(complex<T> z) {
-  return {fma(z.re, z.re, -(z.im * z.im)), fma(z.re, z.im, z.im * z.re)};
+  return z * z;
 }
 template <class T>
 ACCEL_HD bool isnan(complex<T> z) {
@@ -88,6 +87,14 @@ ACCEL_HD complex<T> sqrt(complex<T> z) {
     const T down = sizeof(T) == 4 ? T(5.9604644775390625e-08) : T(5.551115123125783e-17);
     const complex<T> s = sqrt(complex<T>(a * up, b * up));
     return {s.re * down, s.im * down};
+  }
+  // A purely imaginary z: both parts are the one root sqrt(|b| / 2), as glibc's csqrt (which
+  // NumPy calls) returns them. b / (2 t) rounds a second time and can be an ulp off t; then
+  // sqrt(z) * sqrt(z) has a real part of the wrong sign, and a complex ordering on it
+  // (minimum, sort) picks another element.
+  if (a == T(0)) {
+    const T r = sqrt(fabs(b) * T(0.5));
+    return {r, copysign(r, b)};
   }
   const T t = sqrt((fabs(a) + hypot(a, b)) * T(0.5));
   if (a >= T(0)) return {t, b / (T(2) * t)};

@@ -121,14 +121,7 @@ ACCEL_MATH_ALL_BINARY(pow)
 ACCEL_MATH_BINARY(copysign)
 ACCEL_MATH_BINARY(nextafter)
 
-// x * y + z rounded once, on every host (std::fma is exact even without the instruction).
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-ACCEL_HD float fma(float x, float y, float z) { return ::fmaf(x, y, z); }
-ACCEL_HD double fma(double x, double y, double z) { return ::fma(x, y, z); }
-#else
-inline float fma(float x, float y, float z) { return std::fma(x, y, z); }
-inline double fma(double x, double y, double z) { return std::fma(x, y, z); }
-#endif
+// fma (x * y + z rounded once) is in platform.h: complex.h's product needs it.
 
 // The bit layout of float and double: the unsigned and signed integers of their size, the
 // mantissa's width and the exponent's bias.

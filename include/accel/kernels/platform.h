@@ -130,4 +130,16 @@ ACCEL_INT_LIMITS(uint32_t, 0, 4294967295U)
 ACCEL_INT_LIMITS(uint64_t, 0, 18446744073709551615ULL)
 #undef ACCEL_INT_LIMITS
 
+// x * y + z rounded once, on every host (std::fma is exact even without the instruction). Here,
+// not in math.h, because complex.h's product needs it and math.h includes complex.h.
+namespace math {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+ACCEL_HD float fma(float x, float y, float z) { return ::fmaf(x, y, z); }
+ACCEL_HD double fma(double x, double y, double z) { return ::fma(x, y, z); }
+#else
+inline float fma(float x, float y, float z) { return std::fma(x, y, z); }
+inline double fma(double x, double y, double z) { return std::fma(x, y, z); }
+#endif
+}  // namespace math
+
 }  // namespace accel

@@ -68,7 +68,13 @@ struct Prod {
   using Acc = acc_t<T>;
   ACCEL_HD static Acc init() { return Acc(1); }
   ACCEL_HD static Acc lift(T x, int64_t) { return cast<Acc>(x); }
-  ACCEL_HD static Acc combine(Acc a, Acc b) { return ops::Multiply{}(a, b); }
+  ACCEL_HD static Acc combine(Acc a, Acc b) {
+    if constexpr (is_complex_v<Acc>) {
+      return multiply_unfused(a, b);  // NumPy's reduce loop, not its SIMD multiply
+    } else {
+      return ops::Multiply{}(a, b);
+    }
+  }
   ACCEL_HD static Out result(Acc a) { return cast<Out>(a); }
 };
 

@@ -123,23 +123,44 @@ UniqueResult unique_along(const Array& a, int64_t axis, bool return_index, bool 
   return r;
 }
 
+namespace {
+
+// Whether each of `values` is among `tests` (a flat array of the same dtype).
+Array found_in(const Array& values, const Array& tests) {
+  const Array sorted = sort(tests, 0);
+  // Present exactly when the equal range [left, right) is not empty; NaN equals nothing.
+  const Array left = searchsorted(sorted, values, false);
+  const Array right = searchsorted(sorted, values, true);
+  Array found = greater(right, left);
+  if (is_inexact(values.dtype())) found = logical_and(found, logical_not(isnan(values)));
+  return found;
+}
+
+}  // namespace
+
 Array isin(const Array& element, const Array& test_elements, bool invert) {
   if (element.device() != test_elements.device()) {
     throw ValueError("isin: the arrays are on different devices (" + element.device().str() + ", " +
                      test_elements.device().str() + ")");
   }
-  const DType dt = promote_types(element.dtype(), test_elements.dtype());
-  const Array tests = cast_to(flat(test_elements), dt);
-  if (tests.size() == 0 || element.size() == 0) {
+  if (test_elements.size() == 0 || element.size() == 0) {
     return full(element.shape(), Scalar::weak_bool(invert), DType::Bool, element.device());
   }
-  const Array sorted = sort(tests, 0);
-  const Array values = cast_to(element, dt);
-  // Present exactly when the equal range [left, right) is not empty; NaN equals nothing.
-  const Array left = searchsorted(sorted, values, false);
-  const Array right = searchsorted(sorted, values, true);
-  Array found = greater(right, left);
-  if (is_inexact(dt)) found = logical_and(found, logical_not(isnan(values)));
+  const DType dt = promote_types(element.dtype(), test_elements.dtype());
+  Array found;
+  if (is_integer(element.dtype()) && is_integer(test_elements.dtype()) && is_inexact(dt)) {
+    // uint64 against a signed integer promotes to float64, which rounds past 2^53 (2^53 + 1
+    // would be found among [2^53]). Compare in the test elements' 64-bit type instead: an
+    // element is found when it wraps to a test value and is a value that type holds, which is
+    // the case exactly when its int64 view is not negative (a negative int64 is no uint64, a
+    // uint64 past 2^63 - 1 no int64).
+    const DType wide = test_elements.dtype() == DType::UInt64 ? DType::UInt64 : DType::Int64;
+    const Array holds = greater_equal(cast_to(element, DType::Int64), Scalar::weak_int(0));
+    found =
+        logical_and(found_in(cast_to(element, wide), cast_to(flat(test_elements), wide)), holds);
+  } else {
+    found = found_in(cast_to(element, dt), cast_to(flat(test_elements), dt));
+  }
   return invert ? logical_not(found) : found;
 }
 
