@@ -31,7 +31,7 @@ from ._core import (  # noqa: F401
     round,
     sum,
 )
-from ._creation import asarray, full_like, zeros_like
+from ._creation import asarray, empty_like, full_like, zeros_like
 from ._dtypes import promoted_dtype
 from ._ufunc import make as make_ufunc
 from ._util import (
@@ -261,8 +261,12 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
         infinite = _core.where(_core.signbit(d), lo, hi)
         d = _core.where(_core.isnan(d), nan, _core.where(_core.isinf(d), infinite, d))
         fixed.append(d.astype(parts[0].dtype))
+    # NumPy fixes a copy of x in place: the result has the copy's layout (order K, in which a
+    # broadcast axis is the fastest), which an elementwise result of a broadcast input has not.
     if len(fixed) == 1:
-        return fixed[0]
+        out = empty_like(x)
+        out[...] = fixed[0]
+        return out
     out = _core.copy(x)  # parts stored as they are (no complex arithmetic to move -0.0)
     out.real = fixed[0]
     out.imag = fixed[1]
