@@ -160,11 +160,18 @@ def set_from(self, arr, stream=None):
         raise ValueError(f"set: arr has shape {arr.shape}, the array {self.shape}")
     if arr.dtype != self.dtype:
         raise TypeError(f"set: arr has dtype {arr.dtype}, the array {self.dtype}")
-    if stream is None:
+    if stream is None or self.device.type != "cuda":
         self[...] = arr
-    else:
-        with stream:
-            self[...] = arr
+        return
+    with stream:
+        self[...] = arr
+        _core.eval(self)
+    # accelpy's streams do not wait for each other by themselves (CuPy's legacy default stream
+    # does): later work on the current stream, a ``get`` for one, must come after the copy.
+    cuda = _core._cuda
+    done = cuda.Event.create(self.device, False, False)
+    done.record(stream._s)
+    cuda.Stream.current(self.device).wait_event(done)
 
 
 def _diagonal(self, offset=0, axis1=0, axis2=1):

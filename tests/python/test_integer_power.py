@@ -208,6 +208,21 @@ def test_negative_integer_powers_are_one_over_the_exact_power(device, rng, dt):
                                                          np.full(base.size, -2), dt))
 
 
+def test_float32_reciprocal_powers_past_double_precision_are_rounded_once(device, rng):
+    """float32 1 / base**n where base**n is past 2^53 (float64 no longer holds it), down into
+    float32's subnormals and to zero: still the exact reciprocal rounded once on every backend
+    (CUDA's powf is within 2 ulp; the subnormals round at a coarser step)."""
+    base = rng.integers(2, 300, 3000) * rng.choice([-1, 1], 3000)
+    exp = -rng.integers(7, 40, 3000)
+    base[:4], exp[:4] = [7, -7, 3, 2], [-50, -51, -93, -149]
+    b32, e32 = base.astype(np.float32), exp.astype(np.float32)
+    exact = exact_powers(base, exp, np.float32)
+    assert np.count_nonzero((exact != 0) & (np.abs(exact) < np.finfo(np.float32).tiny)) > 0
+    with np.errstate(under="ignore"):
+        assert within_an_ulp(b32 ** e32, exact)
+    assert_exact(to_device(b32) ** to_device(e32), exact)
+
+
 NVRTC = any(lib["name"] == "nvrtc" and lib["found"] for lib in ap.cuda._c.libraries())
 POW_KERNEL = r"""
 template <class T>

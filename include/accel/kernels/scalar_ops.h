@@ -227,9 +227,9 @@ ACCEL_HD float double_to_float_once(double hi, double lo) {
 // it, the power is taken in double-double (106 bits): rounded once unless it lies within about
 // 2^-98 of its size from a halfway point without being one (an integer below 2^98 cannot: it
 // is then at least 1 away). float rounds that double-double once (double_to_float_once).
-// A negative exponent divides 1 by an exact power: one rounding too (float: the division's
-// remainder, exact by fma, gives the side). False where it does not apply (a fractional or
-// huge exponent, a negative one whose power is past 2^53): the caller uses pow.
+// A negative exponent divides 1 by an exact power: one rounding too (float: through the
+// reciprocal of the double-double power, to any size). False where it does not apply (a
+// fractional or huge exponent, a double one whose power is past 2^53): the caller uses pow.
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   constexpr bool is_double = sizeof(R) == 8;
@@ -261,10 +261,19 @@ ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   double rh = 0.0, rl = 0.0;
   double_double_power(static_cast<double>(base), exponent, rh, rl);
   if (negative) {
-    if (!(math::fabs(rh) <= 9007199254740992.0) || rl != 0.0) return false;
-    if constexpr (is_double) return false;  // exact past 2^24 only where double holds it
+    // double would need the quotient to ~2^-106 near its own midpoints: pow decides there.
+    if constexpr (is_double) return false;
+    // 1 / (rh + rl) as q + lo: the residual 1 - q*rh is exact by fma, and q * (residual - q*rl)
+    // is the rest to about 2^-100 of q, so the pair rounds to float once (an infinite power's
+    // reciprocal, ±0, is float's result too).
     const double q = 1.0 / rh;
-    out = double_to_float_once(q, math::fma(-q, rh, 1.0) * rh);
+    if (!math::isfinite(rh)) {
+      out = static_cast<float>(q);
+      return true;
+    }
+    const double lo = q * (math::fma(-q, rh, 1.0) - q * rl);
+    const double hi = q + lo;
+    out = double_to_float_once(hi, lo - (hi - q));
     return true;
   }
   if constexpr (is_double) {
