@@ -247,7 +247,20 @@ void bind_array(nb::module_& m) {
                                std::string(dtype_name(a.dtype())) + " must be converted to " +
                                std::string(dtype_name(to_dtype(dtype))));
             }
-            nb::object out = to_numpy(a, convert ? std::optional<bool>() : copy);
+            nb::object out;
+            if (a.device().is_cpu()) {
+              out = to_numpy(a, convert ? std::optional<bool>() : copy);
+            } else {
+              // A NumPy program run on a GPU hands its arrays to NumPy, plotting and file
+              // libraries: they get a host copy, as JAX's arrays give (CuPy raises TypeError),
+              // so the program runs unchanged; `get` and `asnumpy` stay the explicit forms.
+              if (copy == false) {
+                throw ValueError(
+                    "Unable to avoid copy while creating an array as requested: the array is on " +
+                    a.device().str() + " (accelpy.asnumpy copies it to the host)");
+              }
+              out = host_copy(a);
+            }
             if (convert) out = out.attr("astype")(dtype);
             return out;
           },

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "accel/interop.hpp"
+#include "src/core/result_layout.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
 
@@ -213,13 +214,14 @@ nb::dict cuda_array_interface(const Array& self) {
   return d;
 }
 
-// An array over CUDA memory described by a __cuda_array_interface__ (parsed in _dlpack.py):
-// `strides` in elements; `owner` is kept alive as long as the memory is used; `stream` (the
-// producer's, or None) is waited for on accelpy's current stream.
+// An array over CUDA memory described by a __cuda_array_interface__ (parsed in _interop.py):
+// `strides` in elements (None: C order, with NumPy's zero strides where there are no elements);
+// `owner` is kept alive as long as the memory is used; `stream` (the producer's, or None) is waited
+// for on accelpy's current stream.
 Array wrap_cuda_memory(uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides,
                        nb::handle owner, bool readonly, nb::handle stream) {
   const Shape sh = to_shape(shape);
-  Strides st = strides.is_none() ? contiguous_strides(sh) : to_shape(strides);
+  Strides st = strides.is_none() ? new_array_strides(sh) : to_shape(strides);
   const bool empty = shape_size(sh) == 0;
   Device dev = default_device();
   if (!empty || ptr != 0) {

@@ -55,8 +55,8 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device = std::
 nb::tuple shape_tuple(const Shape& shape);
 // A Python scalar holding element 0 of a size-1 array.
 nb::object to_python_scalar(const Array& a);
-// A NumPy array over the data (CPU arrays), or a copy of it; `copy` as in __array__. Arrays on
-// a GPU raise TypeError: the host copy must be asked for explicitly, with host_copy.
+// A NumPy array over the data of a CPU array, or a copy of it; `copy` as in __array__. Arrays
+// on a GPU raise TypeError here: their host copy is host_copy's.
 nb::object to_numpy(const Array& a, std::optional<bool> copy);
 // A NumPy copy of the data, from any device (asnumpy, get, tolist, repr).
 nb::object host_copy(const Array& a);

@@ -68,7 +68,12 @@ def run_cells(cells: list[str], namespace: dict, filename: str) -> tuple[dict, d
                 displayed[f"Out[{n}]"] = eval(compile(last, where, "eval"), namespace)
         except Exception as error:  # noqa: BLE001 - the notebook shows it and goes on
             errors[n] = exception_name(error)
+            messages[(filename, n)] = f"{type(error).__name__}: {str(error)[:300]}"
     return displayed, errors
+
+
+# What each cell that raised said, by (program, cell): for a failing comparison's message.
+messages: dict[tuple[str, int], str] = {}
 
 
 def exception_name(error: Exception) -> str:

@@ -189,6 +189,7 @@ class Run:
     # The program's own time: its run and the conversion of its results to NumPy values, without
     # setting up and removing its scratch directory (the benchmarks' measure).
     seconds: float = 0.0
+    said: dict = field(default_factory=dict)  # cell number -> what its exception said
 
 
 def run_program(program: Program, module: str, device: str | None = None) -> Run:
@@ -216,7 +217,11 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
         else:
             namespace = {"__name__": "__main__", "__file__": f"{program.name}.py"}
             source = rewrite_import(program_source(program), module, program.ported)
-            exec(compile(source, f"<{program.name}>", "exec"), namespace)
+            try:
+                exec(compile(source, f"<{program.name}>", "exec"), namespace)
+            except SystemExit as done:  # a script's `sys.exit(main())`: success is 0 or None
+                if done.code not in (0, None):
+                    raise AssertionError(f"{program.name} exited with {done.code!r}") from done
         seconds = time.perf_counter() - start
     start = time.perf_counter()
     values = {}
@@ -226,7 +231,8 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
         converted = _to_numpy(value)
         if converted is not None:
             values[name] = converted
-    return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start)
+    said = {n: notebooks.messages.pop((program.name, n), "") for n in errors}
+    return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start, said)
 
 
 @contextlib.contextmanager
@@ -298,8 +304,10 @@ def compare(expected: Run, got: Run, how: str, rtol: float | None = None) -> Non
     `printed` (a program that only prints), the same printed text; for `self` (the program
     compares its own NumPy and accelpy results), nothing more. A notebook's cells must raise
     (the same exception type) where NumPy's raised, and nowhere else."""
-    assert got.errors == expected.errors, f"cells that raised (cell: type): {got.errors}, " \
-        f"NumPy {expected.errors}"
+    if got.errors != expected.errors:
+        said = {n: got.said.get(n) for n in got.errors if got.errors[n] != expected.errors.get(n)}
+        raise AssertionError(f"cells that raised (cell: type): {got.errors}, NumPy "
+                             f"{expected.errors}; accelpy's differing ones said {said}")
     if how == "printed":
         assert got.printed == expected.printed
         return

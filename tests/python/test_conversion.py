@@ -138,13 +138,17 @@ def test_asnumpy_and_get(layout, device, rng):
 def test_array_protocol_copy_semantics(device, rng):
     a_np, a = make_array(rng, "noncontig", np.float64, device)
     if device.type != "cpu":
-        # A GPU array never reaches the host through __array__, not even when asked to copy
-        # (as CuPy's): the host copy is explicit, with asnumpy or get.
-        for convert in (np.asarray, np.array, lambda x: np.array(x, copy=True),
-                        lambda x: np.asarray(x, dtype=np.float32)):
-            with pytest.raises(TypeError, match="asnumpy"):
-                convert(a)
-        assert_matches(ap.asnumpy(a), a_np)
+        # A GPU array reaches NumPy as a host copy (as JAX's; CuPy raises TypeError), which
+        # never aliases the device memory; copy=False cannot be honoured.
+        for convert in (np.asarray, np.array, lambda x: np.array(x, copy=True)):
+            host = convert(a)
+            assert isinstance(host, np.ndarray) and host.dtype == a_np.dtype
+            np.testing.assert_array_equal(host, a_np)
+            host[...] = 0
+            assert_matches(a, a_np, ulps=0)
+        np.testing.assert_array_equal(np.asarray(a, dtype=np.float32), a_np.astype(np.float32))
+        with pytest.raises(ValueError, match="avoid copy"):
+            np.asarray(a, copy=False)
         return
     if device.type == "cpu":
         shared = np.asarray(a)  # copy=None may share: on the CPU it does

@@ -63,9 +63,12 @@ def test_to_and_cpu_round_trip(rng):
     np.testing.assert_array_equal(ap.asnumpy(g * 2), x * 2)
 
 
-def test_array_protocol_refuses_gpu_arrays():
-    with pytest.raises(TypeError):
-        np.asarray(ap.ones(3, device="cuda"))
+def test_array_protocol_copies_gpu_arrays_to_the_host():
+    a = ap.arange(3.0, device="cuda")
+    host = np.asarray(a)
+    assert isinstance(host, np.ndarray) and host.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="avoid copy"):
+        np.asarray(a, copy=False)
 
 
 def test_stream_context_and_events():

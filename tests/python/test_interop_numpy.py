@@ -206,6 +206,5 @@ def test_array_conversion(device):
     if device.type == "cpu":
         assert np.asarray(a).dtype == np.float64
         assert not np.shares_memory(np.array(a), np.asarray(a))
-    else:
-        with pytest.raises(TypeError, match="asnumpy"):
-            np.asarray(a)
+    else:  # a host copy (see test_conversion.py)
+        assert np.asarray(a).dtype == np.float64 and np.asarray(a).tolist() == [0, 1, 2, 3]

@@ -285,4 +285,8 @@ def test_writes_through_a_reshaped_result_land_as_in_numpy(rng, device, name, la
             got.reshape(-1)[0] = 1234.5
         return
     got.reshape(-1)[0] = 1234.5
-    np.testing.assert_array_equal(ap.asnumpy(got), expected)
+    # The write lands exactly where NumPy's does; sums and means elsewhere round in the
+    # device's order (a GPU's differs from NumPy's pairwise one).
+    values = ap.asnumpy(got)
+    np.testing.assert_array_equal(values == 1234.5, expected == 1234.5)
+    np.testing.assert_allclose(values, expected, rtol=1e-13, atol=0)
