@@ -16,6 +16,7 @@ or 8 bytes), a Python float as a double, bytes as a struct.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 from collections.abc import Sequence
@@ -68,6 +69,9 @@ def _parameter_names(code, name):
 # an ElementwiseKernel per call) reuses the compiled and loaded module, as CuPy does.
 _modules = {}
 _MAX_MODULES = 512
+# Emptied at exit, while the interpreter still runs: modules still referenced when the
+# interpreter frees accelpy's extension are reported by nanobind as leaks.
+atexit.register(_modules.clear)
 
 
 def _cache_dir_option(cache_dir):

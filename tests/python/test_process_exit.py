@@ -26,6 +26,18 @@ def test_exit_after_bfloat16_and_translated_errors():
     assert out.split() == ["10.0", "singular"]
 
 
+def test_exit_with_users_kernels_alive_reports_no_leak(device):
+    """A users' kernel object alive at exit (a module-level kernel, the compiled-module cache)
+    is freed before accelpy's extension goes: nanobind reports nothing."""
+    r = subprocess.run([sys.executable, "-c", (
+        "import accelpy as ap\n"
+        "k = ap.ElementwiseKernel('T x', 'T y', 'y = x * 2', 'double_it')\n"
+        f"print(k(ap.arange(4.0, device='{device}')).tolist())\n")],
+        capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.split() == ["[0.0,", "2.0,", "4.0,", "6.0]"], r.stderr
+    assert "leaked" not in r.stderr, r.stderr
+
+
 @pytest.mark.cuda
 def test_exit_after_cuda_libraries():
     out = run_to_exit(
