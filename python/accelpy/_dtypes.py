@@ -57,6 +57,7 @@ __all__ = [
       "unsignedinteger", "inexact", "floating", "complexfloating"),
     *("long", "ulong", "uint", "True_", "False_", "ScalarType", "typecodes", "little_endian",
       "common_type", "min_scalar_type", "mintypecode", "typename"),
+    *("str_", "bytes_", "void"),
 ]
 
 bool = np.bool_  # noqa: A001 - NumPy's name
@@ -88,6 +89,9 @@ long, ulong, uint = np.long, np.ulong, np.uint
 True_, False_ = np.True_, np.False_
 ScalarType, typecodes, little_endian = np.ScalarType, np.typecodes, np.little_endian
 dtype = np.dtype
+# The scalar types of fields of records (structured arrays keep string fields on the host,
+# accelpy._structured), so that dtype specs such as (np.str_, 10) are written as in NumPy.
+str_, bytes_, void = np.str_, np.bytes_, np.void
 issubdtype = np.issubdtype
 # Data type routines of Python values and type codes: NumPy's own.
 mintypecode, typename = np.mintypecode, np.typename
