@@ -138,7 +138,7 @@ CASES = {
         "xp.array(a, order='X')", "xp.array(a, order=3)", "xp.array(a, ndmin=1.5)",
         "xp.array(a, order='F', copy=False)", "del a[0]", "del a[:, 1]",
         "xp.dstack(x for x in a)", "xp.vstack({1, 2})", "a['ab']", "a[range(3)]",
-        "xp.can_cast(a, 'U3', casting='bogus')",
+        "xp.can_cast(a, 'U3', casting='bogus')", "a[0, 0] = 1.5j", "i[1:] = 2j",
     ],
     # Structured arrays: s has fields a (float64) and b (two int32), r is its recarray view.
     "structured": [
