@@ -319,7 +319,7 @@ def _like(a, dtype, device, shape, order, make, uninitialized=False):
         order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     out = make(a.shape if shape is None else shape, a.dtype if dtype is None else dtype,
                "C" if order == "K" else order, dev)
-    if order != "K" or out.ndim < 2:
+    if order != "K" or out.ndim < 2 or not isinstance(out, ndarray):  # records: field by field
         return out
     item = max(int(np.dtype(a.dtype).itemsize), 1)
     return _core._laid_out_like(out, tuple(a.shape), tuple(int(s) // item for s in a.strides),
@@ -331,21 +331,21 @@ def empty_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", s
     """An uninitialized array with a's shape, dtype, device and memory order
     (numpy.empty_like). `subok` is accepted for NumPy's signature."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.empty(s, dt, o, device=dev), uninitialized=True)
+                 lambda s, dt, o, dev: empty(s, dt, o, device=dev), uninitialized=True)
 
 
 def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
                shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """Zeros with a's shape, dtype, device and memory order (numpy.zeros_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.zeros(s, dt, o, device=dev))
+                 lambda s, dt, o, dev: zeros(s, dt, o, device=dev))
 
 
 def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
               shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """Ones with a's shape, dtype, device and memory order (numpy.ones_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.ones(s, dt, o, device=dev))
+                 lambda s, dt, o, dev: ones(s, dt, o, device=dev))
 
 
 def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
@@ -353,7 +353,7 @@ def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
               device: DeviceLike | None = None) -> ndarray:
     """fill_value with a's shape, dtype, device and memory order (numpy.full_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.full(s, fill_value, dt, o, device=dev))
+                 lambda s, dt, o, dev: full(s, fill_value, dt, o, device=dev))
 
 
 @overload
