@@ -28,9 +28,10 @@ def _host(a: Any) -> Any:
 
 
 def _to_device(a: np.ndarray[Any, Any]) -> Any:
-    """The array on the default device; object and structured arrays (pickles, named fields)
-    stay NumPy arrays, as accelpy does not store them."""
-    if a.dtype.kind in "OVSUM m" or a.dtype.names is not None:
+    """The array on the default device: records (named fields) as a structured array
+    (accelpy._structured); object, string, void and date arrays stay NumPy arrays, as accelpy
+    does not store them."""
+    if a.dtype.names is None and a.dtype.kind in "OVSUM m":
         return a
     return asarray(a)
 
