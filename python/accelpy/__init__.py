@@ -124,6 +124,7 @@ from ._dtypes import min_scalar_type as min_scalar_type
 from ._dtypes import mintypecode as mintypecode
 from ._dtypes import number as number
 from ._dtypes import promote_types as promote_types
+from ._dtypes import record as record
 from ._dtypes import result_type as result_type
 from ._dtypes import short as short
 from ._dtypes import signedinteger as signedinteger
@@ -486,7 +487,6 @@ from .fusion import max_pending_bytes as max_pending_bytes
 from .fusion import set_max_pending_bytes as set_max_pending_bytes
 from .lib import stride_tricks as _stride_tricks  # noqa: F401 (makes accelpy.lib, numpy.lib)
 from .rec import recarray as recarray
-from .rec import record as record
 
 # The core builds arrays from Python objects through accelpy's asarray (DLPack, CUDA array
 # interface, nested sequences of arrays), and ndarray (the C++ type nanobind binds) gets its

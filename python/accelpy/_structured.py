@@ -6,7 +6,7 @@ array's shape followed by the field's subarray shape, on the array's device (dec
 The core's arrays count strides in elements, so NumPy's packed record (a float64 at byte 4 of a
 12-byte record) cannot be a view of one storage; a field of its own is, and ``Z['U']`` returns
 that array itself, so its writes are the record array's. Indexing, slicing, reshaping and
-copying apply to every field alike; ``x[i]`` is a `record` (NumPy's np.void) that reads and
+copying apply to every field alike; ``x[i]`` is a `RecordScalar` (NumPy's np.void) that reads and
 writes through to its array. A nested structured field is a structured array of its own; a
 field of a dtype accelpy does not store (strings, objects, dates) stays a NumPy array on the
 host. NumPy's packed layout is made only where NumPy's bytes are asked for: ``np.asarray(x)``,
@@ -24,7 +24,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 
-__all__ = ["record"]
+__all__ = ["RecordScalar", "StructuredArray"]
 
 
 def structured_dtype(dtype: Any) -> np.dtype | None:
@@ -156,7 +156,7 @@ def _numpy_stand_in(value: Any) -> Any:
     operation is allowed and raises its own exception when it is not."""
     if isinstance(value, (StructuredArray, ndarray, np.ndarray)):
         return np.zeros(1, value.dtype)
-    if isinstance(value, record):
+    if isinstance(value, RecordScalar):
         return np.zeros((), value.dtype)[()]
     return value
 
@@ -290,6 +290,13 @@ class StructuredArray:
                 f"but {_indexed_dims(key)} were indexed"
             )
         parts = _parts(value, self._dtype)
+        if isinstance(value, (StructuredArray, RecordScalar)):
+            # Records assigned from records may read fields written earlier in the loop
+            # (x[['a', 'c']] = x[['c', 'a']] swaps them in NumPy): each part is read first.
+            parts = [
+                p.copy() if isinstance(p, (ndarray, np.ndarray, StructuredArray)) else p
+                for p in parts
+            ]
         for (name, f), part in zip(self._fields.items(), parts, strict=True):
             k = len(_subshape(self._dtype, name))
             _assign(f, key + (slice(None),) * k, part)
@@ -390,28 +397,38 @@ class StructuredArray:
 
     def view(self, dtype: Any = None, type: Any = None) -> Any:
         """A view as `type` (numpy.recarray or accelpy's recarray: attribute access to the
-        fields) or the same dtype. Reinterpreting the records' bytes as another dtype needs
-        NumPy's packed layout, which accelpy does not keep: TypeError."""
-        if isinstance(dtype, builtins.type) and type is None:
+        fields, NumPy's record dtype; ndarray: a plain structured array) with this dtype or an
+        equal one (``np.dtype((np.record, x.dtype))``, ``x.dtype.fields``). Reinterpreting the
+        records' bytes as another dtype needs NumPy's packed layout, which accelpy does not
+        keep: TypeError where NumPy would allow it, NumPy's own error where it refuses it."""
+        if (
+            type is None
+            and isinstance(dtype, builtins.type)
+            and (issubclass(dtype, (np.ndarray, ndarray, StructuredArray)))
+        ):
             dtype, type = None, dtype
+        new = self._dtype if dtype is None else np.dtype(dtype)
+        if new != self._dtype:
+            np.zeros(self._shape[-1:], self._dtype).view(new)  # NumPy's error, if it refuses
+            raise TypeError(
+                f"accelpy keeps a structured array field by field, not NumPy's packed "
+                f"records: it cannot view {self._dtype} as {new} (reinterpreting bytes)"
+            )
         cls = VIEW_TYPES.get(type, type)
         if isinstance(cls, builtins.type) and issubclass(cls, StructuredArray):
-            view = cls._make(self._dtype, self._shape, self._fields)
-        else:  # ndarray (NumPy's or accelpy's): a structured array as it is
-            view = self._like(self._dtype, self._shape, self._fields)
-        if dtype is not None and np.dtype(dtype) != self._dtype:
-            raise TypeError(
-                f"accelpy keeps a structured array field by field, not NumPy's "
-                f"packed records: it cannot view {self._dtype} as {np.dtype(dtype)}"
-            )
-        return view
+            if cls is not StructuredArray and new.type is not np.record:
+                new = np.dtype((np.record, new))  # as numpy.recarray's views
+            return cls._make(new, self._shape, self._fields)
+        if type is not None:  # ndarray: a plain structured array
+            return StructuredArray._make(new, self._shape, self._fields)
+        return self._like(new, self._shape, self._fields)
 
     # -- comparisons and refused operations ----------------------------------------------------
     def _compare(self, other: Any, op: Any) -> Any:
         result = op(np.zeros(1, self._dtype), _numpy_stand_in(other))  # NumPy's checks
         if result is NotImplemented or not isinstance(result, np.ndarray):
             return result
-        if isinstance(other, record):
+        if isinstance(other, RecordScalar):
             other = other._one()
         if not isinstance(other, StructuredArray):
             other = asarray(other, device=self.device)
@@ -578,7 +595,7 @@ def _parts(value: Any, dtype: np.dtype) -> list:
     """The value each field of `dtype` gets from an assigned `value`: records by position
     (tuples, records, structured arrays of as many fields), one value for every field."""
     n = len(dtype.names)
-    if isinstance(value, record):
+    if isinstance(value, RecordScalar):
         if len(value) != n:
             np.zeros(1, dtype)[...] = value._numpy()  # NumPy's ValueError
         return [f[value._index] for f in value._array._fields.values()]
@@ -601,7 +618,7 @@ def _parts(value: Any, dtype: np.dtype) -> list:
     return [value] * n
 
 
-class record:
+class RecordScalar:
     """One record of a structured array (NumPy's np.void scalar): ``x[i]``. It reads and writes
     through to its array, as NumPy's does; ``r['a']`` or ``r[0]`` is a field's value."""
 
@@ -628,7 +645,7 @@ class record:
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, list) and key and all(isinstance(k, str) for k in key):
-            return record(self._array._multi(key), self._index)
+            return RecordScalar(self._array._multi(key), self._index)
         return self._array._field(self._name(key))[self._index]
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -668,7 +685,7 @@ class record:
         return self._numpy().tolist()
 
     def __eq__(self, other: Any) -> Any:  # type: ignore[override]
-        theirs = other._numpy() if isinstance(other, record) else other
+        theirs = other._numpy() if isinstance(other, RecordScalar) else other
         return self._numpy() == theirs
 
     def __ne__(self, other: Any) -> Any:  # type: ignore[override]
@@ -677,4 +694,4 @@ class record:
     __hash__ = None  # type: ignore[assignment]
 
 
-StructuredArray._record_type = record
+StructuredArray._record_type = RecordScalar

@@ -12,15 +12,17 @@ from typing import Any
 import numpy as np
 
 from ._core import ndarray
-from ._structured import VIEW_TYPES, StructuredArray, _subshape, from_numpy
-from ._structured import record as _record
+from ._structured import VIEW_TYPES, RecordScalar, StructuredArray, _subshape, from_numpy
 
 __all__ = ["array", "fromarrays", "fromrecords", "recarray", "record"]
 
+# NumPy's record scalar type, for dtype specs: np.dtype((np.record, x.dtype)).
+record = np.record
 
-class record(_record):
-    """One record of a recarray (numpy.record): np.void's indexing, and the fields as
-    attributes."""
+
+class RecarrayScalar(RecordScalar):
+    """One record of a recarray (what numpy.record is to NumPy): np.void's indexing, and the
+    fields as attributes."""
 
     __slots__ = ()
 
@@ -37,16 +39,13 @@ class record(_record):
         else:
             raise AttributeError(f"'record' object has no attribute '{name}'")
 
-    def __repr__(self) -> str:
-        return repr(self._numpy().view(np.record))
-
 
 class recarray(StructuredArray):
     """A structured array whose fields are attributes too (numpy.recarray): made by
     ``x.view(np.recarray)``, ``accelpy.rec.array``, ``fromarrays`` and ``fromrecords``."""
 
     __slots__ = ()
-    _record_type = record
+    _record_type = RecarrayScalar
 
     def __getattr__(self, name: str) -> Any:
         fields = object.__getattribute__(self, "_fields")

@@ -295,9 +295,9 @@ def _to_numpy(value):
     Records (structured arrays and their scalars) become the tuple of their fields."""
     if isinstance(value, (np.ndarray, np.void)) and value.dtype.names is not None:
         return _fields(np.asarray(value))
-    if type(value).__module__.startswith("accelpy") and type(value).__name__ in (
-            "StructuredArray", "recarray", "record"):
-        return _fields(np.asarray(value.get()))  # NumPy's packed records, from any device
+    if type(value).__module__.startswith("accelpy") and getattr(
+            getattr(value, "dtype", None), "names", None) is not None:
+        return _fields(np.asarray(value.get()))  # records: NumPy's packed copy, any device
     if isinstance(value, (bool, numbers.Number, np.generic)):
         return np.asarray(value)
     if isinstance(value, np.ndarray):

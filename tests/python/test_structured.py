@@ -360,3 +360,17 @@ def test_sort_nested_and_string_fields(device, rng):
         s.sort()
         sub.sort()
         same(s, sub)
+
+
+def test_assignment_reads_before_it_writes(device, rng):
+    want = records(rng, (5,))
+    x = ap.asarray(want)
+    x[["a", "b"]] = x[["b", "a"]]  # a swap, as NumPy does it
+    want[["a", "b"]] = want[["b", "a"]]
+    same(x, want)
+    x[1:] = x[:-1]
+    want[1:] = want[:-1]
+    same(x, want)
+    x[0] = x[4]
+    want[0] = want[4]
+    same(x, want)
