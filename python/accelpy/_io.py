@@ -18,12 +18,15 @@ import numpy as np
 
 from . import _core
 from ._creation import asarray
+from ._structured import StructuredArray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
            "fromfile", "frombuffer", "fromstring", "NpzFile"]
 
 
 def _host(a: Any) -> Any:
+    if isinstance(a, StructuredArray):  # records: NumPy's packed copy, from any device
+        return a.get()
     return _core.asnumpy(a) if isinstance(a, _core.ndarray) else a
 
 

@@ -256,7 +256,18 @@ class StructuredArray:
                 f"too many indices for array: array is {self.ndim}-dimensional, "
                 f"but {_indexed_dims(key)} were indexed"
             )
-        fields = self._per_field(lambda f, k: f[key + (slice(None),) * k])
+        host = None
+
+        def index(f: Any, k: int) -> Any:
+            nonlocal host
+            if isinstance(f, np.ndarray):  # a field on the host: the key read back once
+                host = _host_key(key) if host is None else host
+                return f[host + (slice(None),) * k]
+            return f[key + (slice(None),) * k]
+
+        fields = self._per_field(index)
+        if not fields:  # records of no fields (np.dtype([])): the shape alone
+            return self._like(self._dtype, _shape_only(self._shape)[_host_key(key)].shape, {})
         name = self._dtype.names[0]
         first, k = fields[name], len(_subshape(self._dtype, name))
         return self._like(self._dtype, first.shape[: first.ndim - k], fields)
@@ -575,13 +586,26 @@ def _take_along(field: Any, index: ndarray, axis: int) -> Any:
 VIEW_TYPES: dict[type, type] = {}
 
 
+def _host(value: Any) -> Any:
+    """An accelpy value as NumPy's, read back from its device (for fields on the host)."""
+    if isinstance(value, ndarray):
+        return _core.asnumpy(value)
+    if isinstance(value, StructuredArray):
+        return value.get()
+    return value
+
+
+def _host_key(key: tuple) -> tuple:
+    """An index whose accelpy arrays (masks, positions) are read back, for a field on the
+    host (NumPy would refuse a GPU array's implicit conversion)."""
+    return tuple(_host(k) for k in key)
+
+
 def _assign(target: Any, key: tuple, value: Any) -> None:
     """target[key] = value for one field: an accelpy array, a NumPy array (fields accelpy does
     not store) or a nested structured array."""
     if isinstance(target, np.ndarray):
-        if isinstance(value, (ndarray, StructuredArray)):
-            value = np.asarray(value)
-        target[key] = value
+        target[_host_key(key)] = _host(value)
     elif isinstance(target, StructuredArray) or not isinstance(value, StructuredArray):
         if isinstance(value, (str, bytes)) and isinstance(target, ndarray):
             value = np.asarray(value).astype(target.dtype)  # NumPy parses it, or ValueError
