@@ -263,34 +263,6 @@ def test_refused_as_numpy(device, op):
     assert str(got) == str(want)
 
 
-def test_recarray(device, rng):
-    want = records(rng, (4,))
-    x = ap.asarray(want)
-    r = x.view(np.recarray)
-    assert isinstance(r, ap.recarray)
-    np.testing.assert_array_equal(ap.asnumpy(r.a), want.view(np.recarray).a)
-    r.b = [1, 2, 3, 4]
-    want["b"] = [1, 2, 3, 4]
-    same(x, want)
-    assert repr(r) == repr(want.view(np.recarray))
-    assert float(r[1].a) == want[1]["a"]
-    with pytest.raises(AttributeError, match="recarray has no attribute zz"):
-        r.zz  # noqa: B018 - the attribute access is the test
-
-
-def test_rec_functions(device, rng):
-    a, b = rng.uniform(size=5), rng.integers(0, 9, 5)
-    got = ap.rec.fromarrays([ap.asarray(a), ap.asarray(b)], names="x, y")
-    want = np.rec.fromarrays([a, b], names="x, y")
-    assert repr(got) == repr(want)
-    assert got.x.device == device
-    rows = [(1, 2.5), (3, 4.5)]
-    assert repr(ap.rec.fromrecords(rows, names="i, f")) == repr(
-        np.rec.fromrecords(rows, names="i, f")
-    )
-    assert repr(ap.rec.array(rows, dtype="i4,f8")) == repr(np.rec.array(rows, dtype="i4,f8"))
-
-
 def test_moves_between_devices(rng):
     want = records(rng, (3,))
     x = ap.asarray(want, device="cpu")
