@@ -19,6 +19,7 @@ from . import _core, _cupy_compat, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
 from . import emath as emath
 from . import random as random
+from . import rec as rec
 from ._aliases import amax as amax
 from ._aliases import amin as amin
 from ._aliases import around as around
@@ -84,6 +85,7 @@ from ._dtypes import True_ as True_
 from ._dtypes import bool as bool
 from ._dtypes import bool_ as bool_
 from ._dtypes import byte as byte
+from ._dtypes import bytes_ as bytes_
 from ._dtypes import can_cast as can_cast
 from ._dtypes import cdouble as cdouble
 from ._dtypes import clongdouble as clongdouble
@@ -122,10 +124,12 @@ from ._dtypes import min_scalar_type as min_scalar_type
 from ._dtypes import mintypecode as mintypecode
 from ._dtypes import number as number
 from ._dtypes import promote_types as promote_types
+from ._dtypes import record as record
 from ._dtypes import result_type as result_type
 from ._dtypes import short as short
 from ._dtypes import signedinteger as signedinteger
 from ._dtypes import single as single
+from ._dtypes import str_ as str_
 from ._dtypes import typecodes as typecodes
 from ._dtypes import typename as typename
 from ._dtypes import ubyte as ubyte
@@ -140,6 +144,7 @@ from ._dtypes import ulong as ulong
 from ._dtypes import ulonglong as ulonglong
 from ._dtypes import unsignedinteger as unsignedinteger
 from ._dtypes import ushort as ushort
+from ._dtypes import void as void
 from ._fp_errors import errstate as errstate
 from ._fp_errors import geterr as geterr
 from ._fp_errors import geterrcall as geterrcall
@@ -481,6 +486,7 @@ from .fusion import fuse as fuse
 from .fusion import max_pending_bytes as max_pending_bytes
 from .fusion import set_max_pending_bytes as set_max_pending_bytes
 from .lib import stride_tricks as _stride_tricks  # noqa: F401 (makes accelpy.lib, numpy.lib)
+from .rec import recarray as recarray
 
 # The core builds arrays from Python objects through accelpy's asarray (DLPack, CUDA array
 # interface, nested sequences of arrays), and ndarray (the C++ type nanobind binds) gets its

@@ -15,19 +15,15 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     arange,
     astype,
     copy,
-    empty,
-    full,
     ndarray,
-    ones,
     tri,
-    zeros,
 )
 from ._dtypes import promote_types, promoted_dtype, supported
 from ._interop import (
@@ -42,6 +38,52 @@ from ._unreferenced import unreferenced
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
+
+
+def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
+          device: DeviceLike | None = None) -> ndarray:
+    """An array of unspecified values (numpy.empty). A structured dtype (records with named
+    fields) gives a structured array (accelpy._structured), its fields zeroed."""
+    try:
+        return _core.empty(shape, dtype, order, device=device)
+    except TypeError:
+        if (records := _structured.structured_dtype(dtype)) is None:
+            raise  # not records: the core's error
+        return _structured.zeros(shape, records, device=device)
+
+
+def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
+          device: DeviceLike | None = None) -> ndarray:
+    """An array of zeros (numpy.zeros); a structured dtype gives records of zeros."""
+    try:
+        return _core.zeros(shape, dtype, order, device=device)
+    except TypeError:
+        if (records := _structured.structured_dtype(dtype)) is None:
+            raise  # not records: the core's error
+        return _structured.zeros(shape, records, device=device)
+
+
+def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
+         device: DeviceLike | None = None) -> ndarray:
+    """An array of ones (numpy.ones); a structured dtype gives records whose every field is 1."""
+    try:
+        return _core.ones(shape, dtype, order, device=device)
+    except TypeError:
+        if (records := _structured.structured_dtype(dtype)) is None:
+            raise  # not records: the core's error
+        return _structured.full(shape, 1, records, device=device)
+
+
+def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
+         order: str = "C", *, device: DeviceLike | None = None) -> ndarray:
+    """An array of `fill_value` (numpy.full); with a structured dtype, records equal to
+    `fill_value` (a tuple of the fields' values, or one value for every field)."""
+    try:
+        return _core.full(shape, fill_value, dtype, order, device=device)
+    except TypeError:
+        if (records := _structured.structured_dtype(dtype)) is None:
+            raise  # not records: the core's error
+        return _structured.full(shape, fill_value, records, device=device)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
@@ -141,6 +183,8 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
         out = _core.stack(parts) if parts else _core.empty((0,), device=device)
         return out if dtype is None else out.astype(dtype, copy=False)
     is_numpy = isinstance(obj, np.ndarray)
+    if not is_numpy and isinstance(obj, _structured.StructuredArray):
+        return _structured.asarray(obj, dtype, device, copy)
     if not is_numpy and not isinstance(obj, (np.generic, list, tuple)) and is_foreign_array(obj):
         # CuPy, PyTorch, JAX, Numba... arrays: shared through DLPack or the CUDA array interface.
         out = asarray_foreign(obj, dtype, device, copy)
@@ -149,6 +193,8 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
+    if arr.dtype.names is not None:  # records: one accelpy array per field
+        return _structured.asarray(arr, dtype, device, copy)
     stored = _storable(arr, obj)
     if copy is False and stored is not arr:
         raise ValueError(f"Unable to avoid copy while creating an array as requested: "
@@ -195,6 +241,8 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
         # Fortran-contiguous and not C-contiguous.
         return _ndmin(_core.copy(obj, order), ndmin)
     x = asarray(obj, dtype=dtype, device=device, copy=copy)
+    if isinstance(x, _structured.StructuredArray):
+        return x
     relayout = ((order == "C" and not x.flags.c_contiguous)
                 or (order == "F" and not x.flags.f_contiguous))
     if relayout and copy is False:
@@ -271,7 +319,7 @@ def _like(a, dtype, device, shape, order, make, uninitialized=False):
         order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     out = make(a.shape if shape is None else shape, a.dtype if dtype is None else dtype,
                "C" if order == "K" else order, dev)
-    if order != "K" or out.ndim < 2:
+    if order != "K" or out.ndim < 2 or not isinstance(out, ndarray):  # records: field by field
         return out
     item = max(int(np.dtype(a.dtype).itemsize), 1)
     return _core._laid_out_like(out, tuple(a.shape), tuple(int(s) // item for s in a.strides),
@@ -283,21 +331,21 @@ def empty_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", s
     """An uninitialized array with a's shape, dtype, device and memory order
     (numpy.empty_like). `subok` is accepted for NumPy's signature."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.empty(s, dt, o, device=dev), uninitialized=True)
+                 lambda s, dt, o, dev: empty(s, dt, o, device=dev), uninitialized=True)
 
 
 def zeros_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
                shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """Zeros with a's shape, dtype, device and memory order (numpy.zeros_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.zeros(s, dt, o, device=dev))
+                 lambda s, dt, o, dev: zeros(s, dt, o, device=dev))
 
 
 def ones_like(a: ArrayLike, dtype: DTypeLike | None = None, order: str = "K", subok: bool = True,
               shape: ShapeLike | None = None, *, device: DeviceLike | None = None) -> ndarray:
     """Ones with a's shape, dtype, device and memory order (numpy.ones_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.ones(s, dt, o, device=dev))
+                 lambda s, dt, o, dev: ones(s, dt, o, device=dev))
 
 
 def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
@@ -305,7 +353,7 @@ def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
               device: DeviceLike | None = None) -> ndarray:
     """fill_value with a's shape, dtype, device and memory order (numpy.full_like)."""
     return _like(a, dtype, device, shape, order,
-                 lambda s, dt, o, dev: _core.full(s, fill_value, dt, o, device=dev))
+                 lambda s, dt, o, dev: full(s, fill_value, dt, o, device=dev))
 
 
 @overload

@@ -22,7 +22,6 @@ from . import _core
 from ._core import (  # noqa: F401
     ndarray,
     promote_types,
-    result_type,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +56,7 @@ __all__ = [
       "unsignedinteger", "inexact", "floating", "complexfloating"),
     *("long", "ulong", "uint", "True_", "False_", "ScalarType", "typecodes", "little_endian",
       "common_type", "min_scalar_type", "mintypecode", "typename"),
+    *("str_", "bytes_", "void", "record"),
 ]
 
 bool = np.bool_  # noqa: A001 - NumPy's name
@@ -88,6 +88,9 @@ long, ulong, uint = np.long, np.ulong, np.uint
 True_, False_ = np.True_, np.False_
 ScalarType, typecodes, little_endian = np.ScalarType, np.typecodes, np.little_endian
 dtype = np.dtype
+# The scalar types of fields of records (structured arrays keep string fields on the host,
+# accelpy._structured), so that dtype specs such as (np.str_, 10) are written as in NumPy.
+str_, bytes_, void, record = np.str_, np.bytes_, np.void, np.record
 issubdtype = np.issubdtype
 # Data type routines of Python values and type codes: NumPy's own.
 mintypecode, typename = np.mintypecode, np.typename
@@ -285,6 +288,28 @@ def iinfo(type: DTypeLike | ndarray) -> iinfo_object:
     info = np.iinfo(dt)
     return iinfo_object(bits=int(info.bits), max=int(info.max), min=int(info.min), dtype=dt)
 
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
+    """The dtype NumPy's promotion rules give these arrays, dtypes and scalars
+    (numpy.result_type), the core's rules (which know bfloat16); records (structured dtypes and
+    arrays, which the core does not promote) by NumPy's own rule."""
+    try:
+        return _core.result_type(*arrays_and_dtypes)
+    except TypeError:
+        if not any(_records(v) for v in arrays_and_dtypes):
+            raise
+        return np.result_type(*(v if isinstance(v, (np.ndarray, np.generic)) else
+                                getattr(v, "dtype", v) for v in arrays_and_dtypes))
+
+
+def _records(value: Any) -> bool:
+    """Whether `value` is a structured dtype or an array of records."""
+    dt = getattr(value, "dtype", value)
+    try:
+        return np.dtype(dt).names is not None
+    except (TypeError, ValueError):
+        return False
 
 
 def promoted_dtype(*values: Any) -> np.dtype[Any]:

@@ -33,6 +33,7 @@ from ._core import (  # noqa: F401
     Device,
     ndarray,
 )
+from ._structured import StructuredArray
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike
@@ -61,6 +62,8 @@ def asnumpy(a: ArrayLike, stream: Any = None, order: str = "C", out: Any = None,
         _core._cuda.Stream.current(a.device).synchronize()
         with stream:
             host = _core.asnumpy(a)
+    elif isinstance(a, StructuredArray):  # records: NumPy's packed layout
+        host = a.get()
     else:
         host = _core.asnumpy(a)
     if order == "F" or (order in ("A", "K") and host.ndim > 1 and _is_f_only(a)):

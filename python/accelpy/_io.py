@@ -18,19 +18,23 @@ import numpy as np
 
 from . import _core
 from ._creation import asarray
+from ._structured import StructuredArray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt",
            "fromfile", "frombuffer", "fromstring", "NpzFile"]
 
 
 def _host(a: Any) -> Any:
+    if isinstance(a, StructuredArray):  # records: NumPy's packed copy, from any device
+        return a.get()
     return _core.asnumpy(a) if isinstance(a, _core.ndarray) else a
 
 
 def _to_device(a: np.ndarray[Any, Any]) -> Any:
-    """The array on the default device; object and structured arrays (pickles, named fields)
-    stay NumPy arrays, as accelpy does not store them."""
-    if a.dtype.kind in "OVSUM m" or a.dtype.names is not None:
+    """The array on the default device: records (named fields) as a structured array
+    (accelpy._structured); object, string, void and date arrays stay NumPy arrays, as accelpy
+    does not store them."""
+    if a.dtype.names is None and a.dtype.kind in "OVSUM m":
         return a
     return asarray(a)
 

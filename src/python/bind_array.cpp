@@ -76,6 +76,15 @@ std::vector<Index> item_index(const Array& a, nb::args args) {
 // The right-hand side of a[key] = value (a Python int too large for int64 is fine for a float
 // destination, as in NumPy).
 ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
+  // NumPy converts a Python complex stored into an integer or float array with int() or
+  // float(), which refuse it; a NumPy complex scalar or array is cast instead (the imaginary
+  // part dropped), and bool takes any number.
+  if (PyComplex_CheckExact(value.ptr()) && !is_complex(dst.dtype()) && !is_bool(dst.dtype())) {
+    throw TypeError(is_floating(dst.dtype())
+                        ? "float() argument must be a string or a real number, not 'complex'"
+                        : "int() argument must be a string, a bytes-like object or a real "
+                          "number, not 'complex'");
+  }
   if (std::optional<Scalar> s = to_scalar_for(value, dst.dtype())) return ArrayOrScalar(*s);
   std::optional<ArrayOrScalar> v = to_operand(value, dst.device());
   if (!v) v = ArrayOrScalar(to_array(value, dst.device()));

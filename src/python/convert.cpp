@@ -234,7 +234,16 @@ std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype) 
 Array to_array(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
   nb::object dev = device ? nb::cast(*device) : nb::none();
-  return nb::cast<Array>(g_asarray(obj, nb::arg("device") = dev));
+  nb::object out = g_asarray(obj, nb::arg("device") = dev);
+  if (!nb::isinstance<Array>(out)) {
+    // accelpy.asarray gives records (a structured dtype) as one array per field, which no
+    // operation of the core takes whole.
+    throw TypeError(
+        "accelpy's operations take arrays of numbers, not records (a structured "
+        "array): apply it to the fields, x['name'], or to numpy.asarray(x); got " +
+        py_repr(nb::getattr(out, "dtype", nb::none())));
+  }
+  return nb::cast<Array>(out);
 }
 
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device) {

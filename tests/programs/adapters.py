@@ -112,6 +112,22 @@ def boids(program, xp):
     return {"position": flock.position, "velocity": flock.velocity}
 
 
+def gray_scott(program, xp):
+    """from-python-to-numpy's gray_scott.py: its set-up runs as written (a (n+2)^2 structured
+    array Z of two float64 fields, U and V, and the views U, V, u, v of them that update()
+    steps), then Z takes the set-up's values under NumPy (its random perturbation is NumPy's
+    draws, the same for both runs; assigned record by record, which keeps the views), and
+    update() (the animation's frame: 10 reaction-diffusion steps) runs `size` times."""
+    np.random.seed(0)
+    start = runner.load_set_up(program, "numpy")["Z"]
+    defs = runner.load_set_up(program, xp.__name__)
+    defs["Z"][...] = xp.asarray(start)
+    defs["im"] = _Image()
+    for frame in range(program.size):
+        defs["update"](frame)
+    return {"Z": defs["Z"], "U": defs["U"], "V": defs["V"]}
+
+
 def setup_run(program, xp):
     """serge-sans-paille/numpy-benchmarks: each file names its inputs on a `#setup:` line and
     its call on a `#run:` line. The setup runs under NumPy (it makes the data); its arrays move

@@ -11,8 +11,10 @@ numpy-100: each program is the solution of one exercise, run after exercise 1's
 `import numpy as np` (the order the collection is meant to be run in). Left out: exercises that
 need SciPy or pandas (52, 68), IPython syntax (5, 92), names no exercise's solution defines
 (27: a Z of no exercise; 79: `distance` from an alternative block of 78, not its solution), an
-exception NumPy raises by design (43), NumPy's datetime, object and structured dtypes, which
-accelpy does not store (33, 34, 46, 51, 63, 73, 85, 91), printed
+exception NumPy raises by design (43), NumPy's datetime and object dtypes and ndarray
+subclasses, which accelpy does not have (33, 34, 63, 85), views of an array's bytes as records
+(73: `F.view(dtype=[...])`; accelpy keeps records field by field, D82), numpy.core (91: NumPy
+2's private module; `np.rec.fromarrays` is built), printed
 scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives Python floats),
 and a shape that depends on random draws (93). Exercises that use names an earlier exercise
 defined run after it (`after`: 76, 81, 84 use 75's sliding_window_view and 76's stride_tricks).
@@ -149,12 +151,16 @@ PROGRAMS = [
     _numpy_100(44, compare="shapes"),
     # Create random vector of size 10 and replace the maximum value by 0
     _numpy_100(45, compare="shapes"),
+    # Create a structured array with `x` and `y` coordinates covering the [0,1]x[0,1] area
+    _numpy_100(46),
     # Given two arrays, X and Y, construct the Cauchy matrix C (Cij =1/(x...
     _numpy_100(47),
     # How to print all the values of an array?
     _numpy_100(49),
     # How to find the closest value (to a given scalar) in a vector?
     _numpy_100(50, compare="shapes"),
+    # Create a structured array representing a position (x,y) and a color (r,g,b)
+    _numpy_100(51),
     # How to convert a float (32 bits) array into an integer (32 bits) ar...
     _numpy_100(53, compare="shapes"),
     # How to read the following file? (genfromtxt of a StringIO with missing values)

@@ -3,8 +3,8 @@ readers run them (notebooks cell by cell, notebooks.py; scripts as scripts). cor
 these sources and programs to its own.
 
 Python Data Science Handbook (J. VanderPlas, code MIT: LICENSE-CODE): chapter 2's notebooks.
-Left out: 02.04 (reads a CSV with pandas), 02.06 (downloads rainfall data with
-vega_datasets) and 02.09 (structured arrays, which accelpy does not store).
+Left out: 02.04 (reads a CSV with pandas) and 02.06 (downloads rainfall data with
+vega_datasets).
 
 Scientific Python Lectures (scipy-lectures, CC-BY-4.0): the NumPy chapter's pages (MyST
 notebooks), its exercise solutions and its gallery examples. Left out: array_object.md (an
@@ -24,9 +24,9 @@ Hands-On Machine Learning, 2nd edition (A. Géron, Apache-2.0): its NumPy tutori
 
 NumPy's user guide (numpy/numpy's doc/source/user, BSD-3-Clause): the `>>>` examples of its
 pages, in order, as NumPy's doctest run executes them (with `np` defined first: its conftest's
-namespace, here the `preamble`). Left out: pages of C, subclassing and dispatch, string, record
-and datetime dtypes (basics.strings, basics.rec, basics.types, how-to-print's datetime64),
-byte order, and pages with fewer than five examples.
+namespace, here the `preamble`). Left out: pages of C, subclassing and dispatch, string
+and datetime dtypes (basics.strings, basics.types, how-to-print's datetime64), byte order, and
+pages with fewer than five examples.
 
 Most of them draw random numbers: compare "shapes" (accelpy's generator is not NumPy's).
 Two call `linalg.eig`, whose results accelpy makes complex whatever the values, as NumPy 2.5
@@ -93,6 +93,9 @@ LESSON_PROGRAMS = [
     _pdsh("02.07", "Fancy-Indexing", compare="shapes", requires=("matplotlib",)),
     # Sorting: sort, argsort, partition, k nearest neighbours
     _pdsh("02.08", "Sorting", compare="shapes", requires=("matplotlib",)),
+    # Structured arrays: compound dtypes (dicts, lists of tuples, comma strings, subarray
+    # fields), fields by name, records, masks on a field, record arrays (decisions.md D82)
+    _pdsh("02.09", "Structured-Data-NumPy"),
     # Numerical operations: elementwise, reductions, broadcasting, array manipulation, sorting
     _lecture("operations.md", compare="shapes", requires=("matplotlib",),
              data=("intro/numpy/data/an_array.txt",)),
@@ -118,8 +121,13 @@ LESSON_PROGRAMS = [
     # NumPy: the absolute basics for beginners
     _guide("absolute_beginners", compare="shapes", requires=("matplotlib",)),
     _guide("basics.creation"),
-    _guide("basics.indexing", xfail="needs structured dtypes: its field access section "
-           "indexes arrays of dtype [('a', int32), ('b', float64, (3, 3))]"),
+    _guide("basics.indexing"),
+    # Structured arrays: dtype specs, offsets and itemsize, field access, multi-field views,
+    # assignment by position, record arrays (numpy.rec)
+    _guide("basics.rec", xfail="needs views of records' bytes as another dtype "
+           "(`repack_fields(a[['a', 'c']]).view('i8')`, `b[['x', 'z']].view('f4')`, "
+           "recfunctions.structured_to_unstructured): accelpy keeps records field by field "
+           "(decisions.md D82); its other 102 cells agree"),
     _guide("basics.broadcasting"),
     _guide("basics.copies"),
     _guide("basics.ufuncs"),

@@ -4,8 +4,8 @@ corpus.py adds these sources and programs to its own; bench/host_corpus.py times
 
 from-python-to-numpy (N. P. Rougier's book, code BSD-3-Clause) and cupy's examples (MIT) draw,
 animate or parse a command line: an adapter (adapters.py) drives their own functions at `size`.
-Left out: gray_scott.py (a structured dtype, which accelpy does not store; numpy-benchmarks'
-grayscott is the same stencil on plain arrays).
+gray_scott.py keeps its two fields in one structured array (decisions.md D82) and steps views
+of them.
 
 numpy-benchmarks (S. Guelton's collection of kernels from forums and papers, BSD-3-Clause): each
 file's own `#setup:` and `#run:` lines make its inputs and call it (adapters.setup_run). The
@@ -62,6 +62,9 @@ LOOP_PROGRAMS = [
     _book("smoke", "smoke_solver.py", "smoke", 64),
     # Boids: all-pairs distances and steering, an n-body step
     _book("boids", "boid_numpy.py", "boids", 64),
+    # Gray-Scott reaction-diffusion on the two float64 fields of a 258 x 258 structured array,
+    # stepped through views of its fields (Z['U'][1:-1, 1:-1]); size: frames of 10 steps
+    _book("gray_scott", "gray_scott.py", "gray_scott", 5),
     # Gray-Scott reaction-diffusion, 280 x 280 float32, 40 steps
     _kernel("grayscott"),
     # Heat equation, forward Euler (a Jacobi-style stencil), 128 x 128, 100 steps

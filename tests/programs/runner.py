@@ -170,6 +170,22 @@ def load_definitions(program: Program, module: str) -> dict:
     return namespace
 
 
+def load_set_up(program: Program, module: str) -> dict:
+    """load_definitions' namespace after the program's top-level set-up too: the statements
+    before its first function or class (the arrays an animation's update() then steps), with
+    the same imports left out. What comes after its definitions (drawing, animating) is not
+    run."""
+    tree = ast.parse(rewrite_import(program_source(program), module, program.ported))
+    keep = (ast.FunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    first = next((i for i, node in enumerate(tree.body)
+                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))), len(tree.body))
+    tree.body = [node for node in tree.body[:first] if _kept_import(node)] + [
+        node for node in tree.body[first:] if isinstance(node, keep) and _kept_import(node)]
+    namespace = {"__name__": program.name}
+    exec(compile(tree, f"<{program.name}>", "exec"), namespace)
+    return namespace
+
+
 def _kept_import(node) -> bool:
     if isinstance(node, ast.Import):
         names = [alias.name for alias in node.names]
@@ -281,7 +297,13 @@ def _scratch_copy(home: Path, work: str) -> None:
 
 
 def _to_numpy(value):
-    """A NumPy array or tuple of them for an array, number or sequence of those; else None."""
+    """A NumPy array or tuple of them for an array, number or sequence of those; else None.
+    Records (structured arrays and their scalars) become the tuple of their fields."""
+    if isinstance(value, (np.ndarray, np.void)) and value.dtype.names is not None:
+        return _fields(np.asarray(value))
+    if type(value).__module__.startswith("accelpy") and getattr(
+            getattr(value, "dtype", None), "names", None) is not None:
+        return _fields(np.asarray(value.get()))  # records: NumPy's packed copy, any device
     if isinstance(value, (bool, numbers.Number, np.generic)):
         return np.asarray(value)
     if isinstance(value, np.ndarray):
@@ -296,6 +318,12 @@ def _to_numpy(value):
         items = [_to_numpy(v) for v in value]
         return tuple(items) if all(i is not None for i in items) else None
     return None
+
+
+def _fields(records: np.ndarray) -> tuple:
+    """A structured array's fields, each an array (strings included: they are values here)."""
+    return tuple(_fields(records[name]) if records.dtype[name].names is not None
+                 else np.ascontiguousarray(records[name]) for name in records.dtype.names)
 
 
 def compare(expected: Run, got: Run, how: str, rtol: float | None = None) -> None:

@@ -138,7 +138,19 @@ CASES = {
         "xp.array(a, order='X')", "xp.array(a, order=3)", "xp.array(a, ndmin=1.5)",
         "xp.array(a, order='F', copy=False)", "del a[0]", "del a[:, 1]",
         "xp.dstack(x for x in a)", "xp.vstack({1, 2})", "a['ab']", "a[range(3)]",
-        "xp.can_cast(a, 'U3', casting='bogus')",
+        "xp.can_cast(a, 'U3', casting='bogus')", "a[0, 0] = 1.5j", "i[1:] = 2j",
+    ],
+    # Structured arrays: s has fields a (float64) and b (two int32), r is its recarray view.
+    "structured": [
+        "s['zz']", "s[['a', 'zz']]", "s[0]['zz']", "s[0][5]", "s['zz'] = 1", "s[0] = (1, 2, 3)",
+        "s + 1", "s < s", "s == 1", "-s", "s.astype(float)", "s[0, 0]", "s[5]", "r.zz",
+        "xp.zeros(3, [('a', 'f8'), ('a', 'i4')])", "xp.zeros(3, [('a', 'f9')])",
+        "xp.zeros(3, {'names': ['a', 'b'], 'formats': ['f8']})", "xp.zeros(-1, 'i4,f8')",
+        "xp.asarray([(1, 2.0)], dtype='i4,f8', copy=False)", "s.sum()", "s * s",
+        "s[['a', 'b']] = (1,)", "xp.rec.fromarrays([a, a[0]])",
+        "xp.zeros(3, 'i4,f8')['f2']", "len(s[0]['a'])", "s.reshape(4)",
+        "s[0] = 'abc'", "s['a'] = s", "s[xp.asarray([True, False])]",
+        "s[1, 2]",
     ],
     "kernels": [
         (K + "ap.RawKernel(123, 'k')", "TypeError"),
@@ -183,6 +195,8 @@ def setup(xp):
     ns["c"] = xp.asarray(rng.uniform(-2, 2, (2, 3)) + 1j)
     ns["m"] = xp.asarray(rng.uniform(-2, 2, (3, 3)) + 3 * np.eye(3))
     ns["v"] = xp.asarray(np.arange(5.0))
+    ns["s"] = xp.zeros(3, [("a", "f8"), ("b", "i4", (2,))])
+    ns["r"] = ns["s"].view(xp.recarray)
     return ns
 
 

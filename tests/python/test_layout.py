@@ -39,7 +39,7 @@ def _namespaces():
 
     spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
               "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial,
-              "accelpy.testing": accelpy.testing, "accelpy.emath": ap.emath,
+              "accelpy.testing": accelpy.testing, "accelpy.emath": ap.emath, "accelpy.rec": ap.rec,
               "accelpy.lib.stride_tricks": ap.lib.stride_tricks}
     try:  # accelpy.distributed needs Dask's distributed
         import accelpy.distributed
