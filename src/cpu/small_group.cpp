@@ -1,7 +1,7 @@
 #include "src/cpu/small_group.hpp"
 
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include "src/core/fp_errors.hpp"
 #include "src/cpu/loops.hpp"
@@ -79,12 +79,18 @@ void run_steps(const Group& group, int num_steps, int64_t n, Values& v) {
   // Buffers of n values (of at most kMaxItem bytes) in memory this thread keeps for the next
   // small group: one per input gathered, per step (reused) and per scalar copied, staggered by a
   // few cache lines (buffers 4 KiB apart alias in the store buffer; program.cpp).
+  // At most: the inputs gathered, every step's values live, and a step's own buffer and two
+  // blocks of scalar copies. The memory is not cleared: pages a group never uses stay untouched.
   const size_t slot_bytes = align_up(size_t(n) * kMaxItem) + 5 * kAlign;
-  const size_t slots = group.inputs.size() + 3 * size_t(num_steps) + 1;
-  thread_local std::vector<char> memory;
-  if (memory.size() < slots * slot_bytes + kAlign) memory.resize(slots * slot_bytes + kAlign);
-  const auto addr = reinterpret_cast<uintptr_t>(memory.data());
-  char* next = memory.data() + (align_up(addr) - addr);
+  const size_t need = (group.inputs.size() + size_t(num_steps) + 3) * slot_bytes + kAlign;
+  thread_local std::unique_ptr<char[]> memory;
+  thread_local size_t memory_bytes = 0;
+  if (memory_bytes < need) {
+    memory.reset(new char[need]);
+    memory_bytes = need;
+  }
+  const auto addr = reinterpret_cast<uintptr_t>(memory.get());
+  char* next = memory.get() + (align_up(addr) - addr);
   SmallVector<char*, 8> free_slots;
   auto slot = [&] {
     if (!free_slots.empty()) {
