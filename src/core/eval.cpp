@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <utility>
 
@@ -61,8 +62,10 @@ void run_group(Group& g) {
   instrumentation::note_group_run(backend, g);
   // Every pending storage written here is computed now: its producer (a step of the group, or
   // a duplicate that common-subexpression elimination merged into one) can go.
-  // (The first one is held apart: most groups write one output, and then nothing is allocated.)
-  std::shared_ptr<Node> first_done;
+  // (The first few are held apart: most groups write one or two outputs, and then nothing is
+  // allocated.)
+  std::shared_ptr<Node> first_done[4];
+  size_t num_done = 0;
   std::vector<std::shared_ptr<Node>> done;
   SmallVector<Storage*, 4> computed;
   for (GroupOutput& out : g.outputs) {
@@ -71,8 +74,8 @@ void run_group(Group& g) {
       computed.push_back(s);
       std::shared_ptr<Node> n = s->take_producer();
       n->output = nullptr;
-      if (!first_done) {
-        first_done = std::move(n);
+      if (num_done < std::size(first_done)) {
+        first_done[num_done++] = std::move(n);
       } else {
         done.push_back(std::move(n));
       }
@@ -183,30 +186,77 @@ class CachedRun {
   Backend* backend_ = nullptr;
 };
 
+// The containers of an evaluation (the plan, the drafts, the groups), kept by the thread from one
+// evaluation to the next: emptied after each, they keep their capacity, so that a loop body's
+// evaluation allocates none of them (a dozen heap blocks for a five-node group). An evaluation
+// that starts while the thread's are in use (nested in another) gets its own.
+struct EvalBuffers {
+  Plan plan;
+  std::vector<plan::GroupDraft> drafts;
+  std::vector<Group> groups;
+  bool busy = false;
+};
+thread_local EvalBuffers t_buffers;
+
+class BuffersLease {
+ public:
+  BuffersLease() : b_(t_buffers.busy ? local_.emplace() : t_buffers), leased_(!t_buffers.busy) {
+    t_buffers.busy = true;
+  }
+  ~BuffersLease() {
+    if (!leased_) return;
+    // Nothing of one evaluation outlives it: the groups' arrays are released here, as the
+    // evaluation's own vectors were when they went out of scope.
+    for (Group& g : b_.groups) {
+      g.inputs.clear();
+      g.steps.clear();
+      g.outputs.clear();
+      g.row_inputs.clear();
+      g.slot.reset();
+    }
+    for (plan::GroupDraft& d : b_.drafts) d.slot.reset();
+    b_.plan.nodes.clear();
+    b_.plan.keep_alive.clear();
+    b_.plan.index = plan::NodeIndex();
+    t_buffers.busy = false;
+  }
+  EvalBuffers& get() { return b_; }
+  BuffersLease(const BuffersLease&) = delete;
+  BuffersLease& operator=(const BuffersLease&) = delete;
+
+ private:
+  std::optional<EvalBuffers> local_;
+  EvalBuffers& b_;
+  bool leased_;
+};
+
 void evaluate_groups(std::span<Storage* const> targets, const Array* redirect_dest) {
   if (targets.size() == 1 && targets[0]->producer() && evaluate_single(targets[0], redirect_dest)) {
     return;
   }
-  Plan plan;
+  BuffersLease lease;
+  Plan& plan = lease.get().plan;
   plan::collect(targets, plan);
   if (plan.nodes.empty()) return;
   // A structure planned before (a loop body) is grouped as it was then (plan_cache.hpp).
   const Storage* keep = redirect_dest ? targets[0] : nullptr;
   thread_local plan::PlanKey key;  // reused: its words keep their capacity
   plan::analyze_and_key(targets, plan, g_fusion, keep, key);
-  std::vector<plan::GroupDraft> drafts;
+  std::vector<plan::GroupDraft>& drafts = lease.get().drafts;
   const plan::CachedPlan* cached = plan::find_plan(key);
   if (cached) {
-    drafts = plan::replay(*cached, plan);
+    plan::replay(*cached, plan, drafts);
   } else {
     if (g_fusion) plan::merge_common_subexpressions(plan, keep);
     drafts = plan::form_groups(plan, g_fusion);
     plan::remember_plan(key, plan, drafts);
   }
   // Build every group before running any: running releases nodes the plan still points at.
-  std::vector<Group> groups;
-  groups.reserve(drafts.size());
-  for (size_t i = drafts.size(); i-- > 0;) groups.push_back(plan::build_group(plan, drafts[i]));
+  std::vector<Group>& groups = lease.get().groups;
+  groups.resize(drafts.size());
+  for (size_t i = 0; i < drafts.size(); ++i) {
+    plan::build_group(plan, drafts[drafts.size() - 1 - i], groups[i]);
+  }
   if (redirect_dest) {
     // The target is written into the caller's view instead of its own storage.
     for (Group& g : groups) {

@@ -80,6 +80,11 @@ bool held_only_by_pending(Storage& s) {
 }  // namespace
 
 void capture(Node& node) {
+  // Most nodes of a chain read only pending values and scalars: nothing to list, and no lock.
+  const bool reads_computed =
+      std::any_of(node.inputs.begin(), node.inputs.end(),
+                  [](const Operand& in) { return !in.is_scalar() && !in.array.is_pending(); });
+  if (!reads_computed) return;
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
   for (const Operand& in : node.inputs) {

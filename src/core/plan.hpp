@@ -131,8 +131,9 @@ bool row_space_allowed(const BackendLimits& limits, const Shape& shape, uint64_t
 // The node's own output storage, laid out as the node's result: where its group writes it.
 Array output_dest(const Node* n);
 
-// The group of a draft, with its inputs, steps and outputs (duplicates included).
-Group build_group(const Plan& plan, GroupDraft& draft);
+// The group of a draft, with its inputs, steps and outputs (duplicates included), written over
+// `g` (a group of an earlier evaluation, emptied: its vectors keep their capacity).
+void build_group(const Plan& plan, GroupDraft& draft, Group& g);
 
 // The kernel parameter bytes a group needs at most, counted by its backend's ParamLayout:
 // operand pointers, strides of strided operands, the shape, scalars, generator fields.

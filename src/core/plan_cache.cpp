@@ -224,23 +224,26 @@ void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>
   }
 }
 
-std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan) {
+void replay(const CachedPlan& cached, Plan& plan, std::vector<GroupDraft>& drafts) {
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     plan.nodes[i].group = cached.node_group[i];
     plan.nodes[i].materialize = cached.materialize[i];
   }
-  std::vector<GroupDraft> drafts;
-  drafts.reserve(cached.groups.size());
-  for (const CachedGroup& g : cached.groups) {
+  drafts.resize(cached.groups.size());
+  for (size_t i = 0; i < cached.groups.size(); ++i) {
+    const CachedGroup& g = cached.groups[i];
     const Node* origin = plan.nodes[g.origin].node;
     const bool reduces = g.kind == Group::Kind::Reduction || g.kind == Group::Kind::Rows;
-    GroupDraft d{g.kind, origin->device, reduces ? origin->inputs[0].array.shape() : origin->shape,
-                 g.members};
+    GroupDraft& d = drafts[i];
+    d.kind = g.kind;
+    d.device = origin->device;
+    d.shape = reduces ? origin->inputs[0].array.shape() : origin->shape;
+    d.members.assign(g.members.begin(), g.members.end());
+    d.param_bound = 0;
+    d.limits = nullptr;
     d.row_axes = g.row_axes;
     d.slot = g.slot;
-    drafts.push_back(std::move(d));
   }
-  return drafts;
 }
 
 uint64_t plan_cache_hits() { return g_hits.load(std::memory_order_relaxed); }

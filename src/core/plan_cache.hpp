@@ -68,8 +68,8 @@ const CachedPlan* find_plan(const PlanKey& key);
 void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>& drafts);
 
 // The drafts of the cached plan for this plan's nodes (setting their group and materialize
-// marks, as form_groups would).
-std::vector<GroupDraft> replay(const CachedPlan& cached, Plan& plan);
+// marks, as form_groups would), written over `drafts` (whose vectors keep their capacity).
+void replay(const CachedPlan& cached, Plan& plan, std::vector<GroupDraft>& drafts);
 
 // Plans found in the cache and plans made (and offered to it) since the last reset.
 uint64_t plan_cache_hits();

@@ -463,8 +463,11 @@ std::vector<GroupDraft> form_groups(Plan& plan, bool fusion) {
   return drafts;
 }
 
-Group build_group(const Plan& plan, GroupDraft& draft) {
-  Group g;
+void build_group(const Plan& plan, GroupDraft& draft, Group& g) {
+  g.inputs.clear();
+  g.steps.clear();
+  g.outputs.clear();
+  g.row_inputs.clear();
   g.kind = draft.kind;
   g.device = draft.device;
   g.shape = draft.shape;
@@ -515,7 +518,6 @@ Group build_group(const Plan& plan, GroupDraft& draft) {
     std::stable_partition(g.outputs.begin(), g.outputs.end(),
                           [&](const GroupOutput& o) { return o.step == int(g.steps.size()) - 1; });
   }
-  return g;
 }
 
 size_t param_bytes(const Group& g) {

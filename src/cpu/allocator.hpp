@@ -4,7 +4,8 @@
 // each (for a 64 MiB result that is ~16K faults, several milliseconds, more than the arithmetic
 // itself). So blocks of at least kLargeBlock bytes are 2 MiB-aligned, asked to be backed by
 // transparent huge pages, and kept after they are freed, up to a cap, for the next array of
-// the same size class. Small blocks go to malloc, which already recycles them well.
+// the same size class. Blocks up to 64 KiB are kept on short per-thread lists by size class
+// (allocator.cpp says why); the rest go to malloc.
 #pragma once
 
 #include <cstddef>

@@ -236,6 +236,10 @@ struct Program::Compiled {
 
 namespace {
 
+// How the program reads an input (a word of its signature): in place, gathered per block, or
+// (broadcast from one element) from a block of copies filled once per thread and run.
+constexpr char kGathered = 0, kReadInPlace = 1, kFilledOnce = 2;
+
 // Everything compile() reads of a group besides its arrays' addresses and scalars' values: the
 // steps' ops and dtypes, where each operand comes from, the inputs' and outputs' element sizes
 // and contiguity over the layout, and whether results stream out. One place, so that a new
@@ -290,7 +294,7 @@ std::shared_ptr<Program::Compiled> compile(const Group& group, int num_steps,
   };
   for (size_t i = 0; i < group.inputs.size(); ++i) {
     const size_t isz = itemsize(group.inputs[i].dtype());
-    c->input_buffers.push_back(inputs_contiguous[i] ? 0 : reserve(kBlock * isz));
+    c->input_buffers.push_back(inputs_contiguous[i] == kReadInPlace ? 0 : reserve(kBlock * isz));
   }
   // The last step reading each step's values; the steps past num_steps (a reduction) read
   // theirs through values() after run(), so those stay live to the end.
@@ -399,7 +403,12 @@ Program::Program(const Group& group, int num_steps, Layout layout)
     const Array& in = group.inputs[i];
     Operand op{base_of(in), itemsize(in.dtype()), std::move(layout.inputs[i]), false};
     op.contiguous = is_c_contiguous(shape_, op.strides);
-    inputs_contiguous.push_back(op.contiguous);
+    op.broadcast =
+        !op.contiguous && size_ > 0 &&
+        std::all_of(op.strides.begin(), op.strides.end(), [](int64_t s) { return s == 0; });
+    inputs_contiguous.push_back(op.contiguous  ? kReadInPlace
+                                : op.broadcast ? kFilledOnce
+                                               : kGathered);
     inputs_.push_back(std::move(op));
   }
   for (size_t o = 0; o < group.outputs.size(); ++o) {
@@ -452,9 +461,19 @@ void Program::prepare(Scratch& scratch) const {
   scratch.memory = memory.data() + (align_up(addr) - addr);
   scratch.values.assign(c.steps.size(), nullptr);
   scratch.inputs.assign(inputs_.size(), nullptr);
-  // Scalars that a loop reads as a block of copies: filled once per thread and run, with a
-  // typed fill the compiler vectorizes.
+  // Scalars that a loop reads as a block of copies, and inputs broadcast from one element:
+  // filled once per thread and run, with a typed fill the compiler vectorizes.
   const int64_t n = std::min(kBlock, size_);
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Operand& op = inputs_[i];
+    if (!op.broadcast) continue;
+    by_itemsize(op.itemsize, [&](auto t) {
+      using T = decltype(t);
+      T value;
+      std::memcpy(&value, op.base, sizeof(T));
+      std::fill_n(reinterpret_cast<T*>(scratch.memory + c.input_buffers[i]), n, value);
+    });
+  }
   for (const Constant& con : c.constants) {
     const ScalarArg& scalar = scalar_of(group_, con.step, con.arg);
     by_itemsize(itemsize(scalar.dtype), [&](auto t) {
@@ -497,6 +516,8 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     const Operand& op = inputs_[i];
     if (op.contiguous) {
       scratch.inputs[i] = op.base + start * int64_t(op.itemsize);
+    } else if (op.broadcast) {
+      scratch.inputs[i] = mem + c.input_buffers[i];  // filled by prepare()
     } else {
       gather(op, start, n, mem + c.input_buffers[i]);
       scratch.inputs[i] = mem + c.input_buffers[i];

@@ -2,7 +2,9 @@
 //
 // A group's iteration space is walked in blocks of at most kBlock elements along a linear
 // index. For each block, array inputs that are contiguous along that index are read in place;
-// others (strided, broadcast, transposed) are gathered into a small buffer; then every step
+// others (strided, broadcast, transposed) are gathered into a small buffer, except an input
+// broadcast from one element (a 0-d array's value), whose buffer of copies is filled once per
+// thread and evaluation, not per block; then every step
 // runs its precompiled loop over the whole block, and results that the group writes out go
 // straight to their destination when it is contiguous, else are scattered. A step's buffer is
 // reused once its last reader has run, so a chain of any length works in a few buffers that
@@ -71,8 +73,9 @@ class Program {
   struct Operand {
     const char* base;
     size_t itemsize;
-    Strides strides;  // in elements
-    bool contiguous;  // strides are the C-order strides of the layout's shape
+    Strides strides;         // in elements
+    bool contiguous;         // strides are the C-order strides of the layout's shape
+    bool broadcast = false;  // every stride is 0: one element, its block filled once
   };
 
   void gather(const Operand& op, int64_t start, int64_t n, char* dst) const;

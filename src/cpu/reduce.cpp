@@ -18,6 +18,7 @@
 #include "accel/kernels/reduce_ops.h"
 #include "src/cpu/program.hpp"
 #include "src/cpu/reduce.hpp"
+#include "src/cpu/small_group.hpp"
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
@@ -466,37 +467,72 @@ bool reduction_order_depends_on_threads(const Group& group) {
   return o.outer ? outer_bands(o.geo, num_threads()) : inner_splits(o.geo, num_threads());
 }
 
+namespace {
+
+// A reduction of every axis of at most a block of values computed by the small-group
+// interpreter: what run_inner does for one output of at most kBlock values (one run of the
+// reducer over them all), without the block executor's setup.
+template <class R>
+void run_small(const R& r, const char* values, const Group& group, char* out) {
+  typename R::Acc acc = r.init();
+  r.run(acc, reinterpret_cast<const typename R::In*>(values), shape_size(group.shape), 0);
+  *reinterpret_cast<typename R::Out*>(out) = r.result(acc);
+}
+
+template <class F>
+void with_reducer(const Node& node, F&& f) {
+  dispatch_dtype(node.compute, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    switch (node.op) {
+      case OpKind::Sum:
+        return f(SumR<T>{});
+      case OpKind::Prod:
+        return f(ProdR<T>{});
+      case OpKind::Max:
+        return f(FoldR<T, ops::Maximum>{});
+      case OpKind::Min:
+        return f(FoldR<T, ops::Minimum>{});
+      case OpKind::ArgMax:
+        return f(ArgR<T, true>{});
+      case OpKind::ArgMin:
+        return f(ArgR<T, false>{});
+      case OpKind::Any:
+        return f(BoolR<false>{});
+      case OpKind::All:
+        return f(BoolR<true>{});
+      default:
+        break;
+    }
+  });
+}
+
+// The reduction's result when it lies in C order (the reducer writes it in place), else null.
+const Array* contiguous_result(const Group& group) {
+  for (const GroupOutput& o : group.outputs) {
+    if (o.step == int(group.steps.size()) - 1) return o.dest.is_contiguous() ? &o.dest : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void run_reduction(const Group& group) {
   const Node& node = *group.steps.back().node;
+  if (const Array* dest = contiguous_result(group)) {
+    if (const char* values = run_small_reduction_values(group)) {
+      char* out = static_cast<char*>(dest->storage()->data()) +
+                  dest->offset() * int64_t(itemsize(dest->dtype()));
+      with_reducer(node, [&](const auto& r) { run_small(r, values, group, out); });
+      return;
+    }
+  }
   const Order order = reduction_order(group);
   const Geometry& geo = order.geo;
   const bool outer = order.outer;
   const std::vector<int>& perm = order.perm;
   if (geo.outputs == 0) return;
 
-  dispatch_dtype(node.compute, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    switch (node.op) {
-      case OpKind::Sum:
-        return run_with(SumR<T>{}, group, outer, perm, geo);
-      case OpKind::Prod:
-        return run_with(ProdR<T>{}, group, outer, perm, geo);
-      case OpKind::Max:
-        return run_with(FoldR<T, ops::Maximum>{}, group, outer, perm, geo);
-      case OpKind::Min:
-        return run_with(FoldR<T, ops::Minimum>{}, group, outer, perm, geo);
-      case OpKind::ArgMax:
-        return run_with(ArgR<T, true>{}, group, outer, perm, geo);
-      case OpKind::ArgMin:
-        return run_with(ArgR<T, false>{}, group, outer, perm, geo);
-      case OpKind::Any:
-        return run_with(BoolR<false>{}, group, outer, perm, geo);
-      case OpKind::All:
-        return run_with(BoolR<true>{}, group, outer, perm, geo);
-      default:
-        break;
-    }
-  });
+  with_reducer(node, [&](const auto& r) { run_with(r, group, outer, perm, geo); });
 }
 
 }  // namespace accel::cpu

@@ -13,8 +13,19 @@ import accelpy as ap
 from helpers import assert_exact, assert_matches, sum_atol, to_device
 
 BLOCK = 2048
-SIZES = [0, 1, 7, 9, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + 3, 16 * BLOCK - 1, 16 * BLOCK + 1,
-         20 * BLOCK + 5]
+SIZES = [
+    0,
+    1,
+    7,
+    9,
+    BLOCK - 1,
+    BLOCK,
+    BLOCK + 1,
+    2 * BLOCK + 3,
+    16 * BLOCK - 1,
+    16 * BLOCK + 1,
+    20 * BLOCK + 5,
+]
 DTYPES = [np.float32, np.float64, np.int64, np.complex64]
 
 
@@ -125,6 +136,30 @@ def test_chain_feeding_reductions(rng, device, n):
     assert_matches((m * 0.5 - 1.0).max(axis=0), (m_np * 0.5 - 1.0).max(axis=0), rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("n", [BLOCK + 1, 3 * BLOCK - 1, 20 * BLOCK + 5])
+@pytest.mark.parametrize(
+    "dt",
+    [np.float64, np.float32, np.int16, np.complex128, np.bool_],
+    ids=lambda t: np.dtype(t).name,
+)
+def test_inputs_broadcast_from_one_element(rng, device, n, dt):
+    """0-d arrays (and (1, 1) ones) broadcast over many blocks and threads: the block of copies
+    is filled once per thread, read by every block; a masked fill of a 0-d value."""
+    x_np = _values(rng, n, dt) if dt is not np.bool_ else rng.random(n) < 0.5
+    s_np = _values(rng, (), dt) if dt is not np.bool_ else np.bool_(True)
+    x, s = to_device(x_np), to_device(s_np)
+    assert_exact(x * s + s, x_np * s_np + s_np)
+    assert_exact(ap.where(x == s, s, x), np.where(x_np == s_np, s_np, x_np))
+    m_np = x_np.reshape(-1, 1)[: n - n % 2].reshape(-1, 2)
+    one_np = s_np.reshape(1, 1)
+    m, one = to_device(m_np), to_device(one_np)
+    assert_exact(m + one, m_np + one_np)
+    y_np, y = x_np.copy(), to_device(x_np.copy())
+    y_np[x_np != s_np] = s_np
+    y[x != s] = s
+    assert_exact(y, y_np)
+
+
 def test_scalar_of_another_dtype(rng, device):
     """A scalar whose dtype is not the step's (an integer array times a float) goes through
     the array loop after a cast, as NumPy promotes."""
@@ -133,10 +168,20 @@ def test_scalar_of_another_dtype(rng, device):
     assert_exact(7 // to_device(x[x != 0]), 7 // x[x != 0])
 
 
-COMPLEX_SPECIALS = [np.inf, complex(np.nan, 1), complex(1, np.nan), complex(np.inf, np.nan),
-                    complex(np.nan, -np.inf), 0, complex(-0.0, -0.0), complex(3e38, 3e38),
-                    complex(1e300, 1e300), complex(1e-40, 1e-45), complex(1e-310, 0),
-                    complex(-3, 4)]
+COMPLEX_SPECIALS = [
+    np.inf,
+    complex(np.nan, 1),
+    complex(1, np.nan),
+    complex(np.inf, np.nan),
+    complex(np.nan, -np.inf),
+    0,
+    complex(-0.0, -0.0),
+    complex(3e38, 3e38),
+    complex(1e300, 1e300),
+    complex(1e-40, 1e-45),
+    complex(1e-310, 0),
+    complex(-3, 4),
+]
 
 
 @pytest.mark.parametrize("n", [1, 5, 8, 9, BLOCK + 3])
@@ -146,8 +191,9 @@ def test_complex_abs_specials_in_every_lane(rng, device, n, dt):
     for shift in range(min(n, 8)):  # each special in every lane of a vector
         y = x.copy()
         with np.errstate(all="ignore"):
-            y[shift::8][:len(COMPLEX_SPECIALS)] = np.array(COMPLEX_SPECIALS)[
-                :len(y[shift::8])].astype(dt)
+            y[shift::8][: len(COMPLEX_SPECIALS)] = np.array(COMPLEX_SPECIALS)[
+                : len(y[shift::8])
+            ].astype(dt)
         with np.errstate(all="ignore"):
             assert_exact(ap.abs(to_device(y)), np.abs(y))
 
@@ -157,8 +203,9 @@ def _hypot_pairs(rng, dt, n):
     (beyond 2^-54), huge, tiny, subnormal, zeros, infinities and NaNs in either operand."""
     info = np.finfo(dt)
     x, y = rng.standard_normal(n), rng.standard_normal(n)
-    scale = rng.choice([1.0, 1e-30, 1e30, float(info.max) / 4, float(info.tiny) * 8,
-                        float(info.tiny) / 64], n)
+    scale = rng.choice(
+        [1.0, 1e-30, 1e30, float(info.max) / 4, float(info.tiny) * 8, float(info.tiny) / 64], n
+    )
     ratio = rng.choice([1.0, 1e-3, 2.0**-60, 2.0**-25], n)
     x, y = (x * scale).astype(dt), (y * scale * ratio).astype(dt)
     specials = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0], dt)
@@ -184,8 +231,30 @@ def test_hypot_every_lane_class(rng, device, n, dt):
     assert_matches(ap.hypot(to_device(x), 0.5), np.hypot(x, dt(0.5)), ulps=2)
 
 
-MATH_SPECIALS = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, -2.0, -0.5, 0.5, 2.0, 3.0, -3.0,
-                 2.5, -2.5, 1e30, -1e30, 1e-30, 7.0, -7.0, 0.9999, 1.0001]
+MATH_SPECIALS = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    np.inf,
+    -np.inf,
+    np.nan,
+    -2.0,
+    -0.5,
+    0.5,
+    2.0,
+    3.0,
+    -3.0,
+    2.5,
+    -2.5,
+    1e30,
+    -1e30,
+    1e-30,
+    7.0,
+    -7.0,
+    0.9999,
+    1.0001,
+]
 
 
 @pytest.mark.parametrize("fn", ["arctan2", "power"])

@@ -2,14 +2,15 @@
 assignments whose value reads other parts of the destination's array, `a[i] += v`, host reads
 of small pending chains, iteration over the first axis and np.array of a list of arrays. Each
 agrees with NumPy; where the fast path is an evaluation count (one group, not two), that is
-checked too. Small elementwise groups (up to 64 elements) run on the CPU's step interpreter and
-larger ones on the block executor: both give the same bits."""
+checked too. Small elementwise groups (up to 64 elements in any layout, up to a block of 2048
+read and written in place) and reductions of every axis over them run on the CPU's step
+interpreter, the others on the block executor: both give the same bits."""
 
 import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import assert_exact, assert_matches, random_values, to_device, to_numpy
+from helpers import assert_exact, assert_matches, random_values, to_device, to_numpy, with_fusion
 
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.complex64, np.bool_]
 
@@ -46,8 +47,9 @@ def test_a_value_reading_disjoint_bytes_of_the_destination_is_one_evaluation(dev
     assert_exact(x, expected)
 
 
-@pytest.mark.parametrize("case", ["shift", "shift_back", "transpose_row", "interleaved",
-                                  "reversed", "broadcast_row"])
+@pytest.mark.parametrize(
+    "case", ["shift", "shift_back", "transpose_row", "interleaved", "reversed", "broadcast_row"]
+)
 def test_values_reading_overlapping_views_still_see_the_old_data(device, rng, case):
     # Reads that overlap the written bytes through another view go through a temporary.
     x_np = random_values(rng, (6, 6), np.float64)
@@ -112,13 +114,13 @@ def test_host_reads_of_small_pending_chains_match_numpy(device, rng, dtype):
     assert value.item() == value_np.item()
 
 
-@pytest.mark.parametrize("n", [1, 2, 7, 64, 65, 200])
+@pytest.mark.parametrize("n", [1, 2, 7, 64, 65, 200, 2047, 2048])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.complex128])
 def test_small_groups_agree_with_the_block_executor_bit_for_bit(device, rng, n, dtype):
-    # The same chain over the first n elements alone (the step interpreter up to 64) and as part
-    # of 300 (the block executor).
-    a_np = random_values(rng, (300,), dtype, low=1, high=5)
-    b_np = random_values(rng, (300,), dtype, low=1, high=5)
+    # The same chain over the first n elements alone (the step interpreter up to 2048) and as
+    # part of 5000 (the block executor).
+    a_np = random_values(rng, (5000,), dtype, low=1, high=5)
+    b_np = random_values(rng, (5000,), dtype, low=1, high=5)
     a, b = to_device(a_np, device), to_device(b_np, device)
 
     def chain(x, y):
@@ -134,6 +136,69 @@ def test_small_groups_agree_with_the_block_executor_bit_for_bit(device, rng, n, 
     assert_matches(small, chain(a_np[:n], b_np[:n]), atol=atol)
     if kind == "f":
         assert_exact(ap.sqrt(ap.abs(small)), to_numpy(ap.sqrt(ap.abs(large)))[:n])
+
+
+REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all"]
+
+
+@pytest.mark.parametrize("n", [1, 7, 64, 65, 1000, 2048, 2049])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.complex64])
+def test_small_reductions_agree_with_the_block_executor_bit_for_bit(device, rng, n, dtype):
+    # A chain reduced over every axis: its values read in place (the step interpreter up to
+    # 2048), through a strided view of the same values (the block executor from 65 on), and
+    # without fusion (each node on its own) give the same bits; beside NumPy within rounding.
+    kind = np.dtype(dtype).kind
+    a_np = random_values(rng, (n,), dtype, low=-2, high=2)
+    b_np = random_values(rng, (n,), dtype, low=-2, high=2)
+    wide_np = np.zeros(2 * n, dtype)
+    wide_np[::2] = a_np
+    a, b, wide = to_device(a_np, device), to_device(b_np, device), to_device(wide_np, device)
+    for name in REDUCTIONS:
+        if kind == "c" and name in ("max", "min", "argmax", "argmin"):
+            continue
+
+        def reduce(x, y, name=name):
+            v = x * y + x
+            if name == "prod" and kind in "fc":
+                v = v * 0.01 + 1  # a product of thousands of terms that stays finite
+            if name in ("any", "all"):
+                v = v > 0.5
+            return getattr(v, name)()
+
+        dense = reduce(a, b)
+        strided = reduce(wide[::2], b)
+        unfused = with_fusion(False, lambda: to_numpy(reduce(a, b)))  # noqa: B023
+        assert_exact(dense, to_numpy(strided))
+        assert_exact(dense, unfused)
+        expected = reduce(a_np, b_np)
+        if name in ("sum", "prod") and kind in "fc":
+            assert_matches(
+                dense, expected, rtol=1e-4 if dtype in (np.float32, np.complex64) else 1e-10
+            )
+        else:
+            assert_exact(dense, expected)
+    # A reduction of a 2-d chain over every axis, and its value read by the host.
+    m_np = random_values(rng, (n, 3), dtype, low=-2, high=2)
+    m = to_device(m_np, device)
+    assert_exact((m * 2).sum(), to_numpy((m.T * 2).T.sum()))
+    assert_matches(
+        complex((m * 2).sum()),
+        complex((m_np * 2).sum()),
+        rtol=1e-4 if dtype in (np.float32, np.complex64) else 1e-10,
+    )
+
+
+def test_small_groups_report_the_operation_that_raised(device):
+    # The interpreter attributes IEEE flags per step, as the block executor does: exp overflows,
+    # not the add after it.
+    import warnings
+
+    for n in (3, 64, 1000):
+        x = np.full(n, 1000.0)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            ap.asnumpy(ap.exp(to_device(x, device) * 2.0) + 1.0)
+        assert [str(w.message) for w in got] == ["overflow encountered in exp"]
 
 
 SELECTIONS = {
@@ -198,8 +263,15 @@ def test_iteration_over_a_0d_array_raises_as_numpy(device):
         iter(ap.asarray(1.5))
 
 
-@pytest.mark.parametrize("dtypes", [(np.float64, np.float64), (np.float32, np.float64),
-                                    (np.int32, np.float32), (np.bool_, np.int8)])
+@pytest.mark.parametrize(
+    "dtypes",
+    [
+        (np.float64, np.float64),
+        (np.float32, np.float64),
+        (np.int32, np.float32),
+        (np.bool_, np.int8),
+    ],
+)
 def test_array_of_a_list_of_0d_arrays_matches_numpy(device, rng, dtypes):
     parts_np = [random_values(rng, (), dt) for dt in dtypes]
     parts = [to_device(p, device) for p in parts_np]
