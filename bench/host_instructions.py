@@ -10,6 +10,7 @@ the whole process `python -c "import accelpy"` minus `python -c pass`.
     python bench/host_instructions.py scale10 sqrt1000  # some cases
     python bench/host_instructions.py dispatch        # bench/dispatch.py's cases and import
     python bench/host_instructions.py dispatch --build old=DIR --build new=DIR --json FILE
+    python bench/host_instructions.py eval_add --build old=DIR --build new=DIR --functions 30
     python bench/host_instructions.py --run CASE LIB STEPS  # one run (what valgrind executes)
 
 `--build LABEL=DIR` counts the accelpy installed in DIR (`pip install --target DIR`, e.g. an
@@ -115,9 +116,10 @@ def dispatch_body(name, xp, steps):
     return float(((a + b) * a - b)[0])
 
 
-def count(name, lib, steps, env=None, command=None):
+def count(name, lib, steps, env=None, command=None, functions=False):
     """Total instructions of one run (callgrind): `--run name lib steps` of this script, or
-    `command` (the arguments after the interpreter)."""
+    `command` (the arguments after the interpreter). With `functions`, also each function's own
+    instructions (callgrind_annotate), as a dict."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "cg.out")
         env = dict(env or os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
@@ -131,19 +133,53 @@ def count(name, lib, steps, env=None, command=None):
         )
         with open(out) as f:
             text = f.read()
-        m = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-        return int(m.group(1))
+        total = int(re.search(r"^(?:summary|totals): (\d+)", text, re.M).group(1))
+        if not functions:
+            return total
+        annotated = subprocess.run(
+            ["callgrind_annotate", "--inclusive=no", "--threshold=100", out],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        own = {}
+        for line in annotated.splitlines():
+            m = re.match(r"\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(\S.*:.*)$", line)
+            if m:
+                # Builds installed in different places name the same object alike; functions
+                # without a symbol (addresses) are summed per object.
+                fn = re.sub(r"\[\S*/accelpy/", "[accelpy/", m.group(2))
+                fn = re.sub(r"\?\?\?:0x[0-9a-f]+", "???", fn)
+                own[fn] = own.get(fn, 0) + int(m.group(1).replace(",", ""))
+        return total, own
 
 
-def per_step(name, lib, env):
-    """Instructions of one step of case `name` (for `import`: of the import, whole process)."""
+def per_step(name, lib, env, functions=False):
+    """Instructions of one step of case `name` (for `import`: of the import, whole process);
+    with `functions`, also each function's own instructions per step."""
     unit, steps, ops = CASES[name]
     if name == "import":
         return count(name, lib, 0, env, ["-c", f"import {lib}"]) - count(
             name, lib, 0, env, ["-c", "pass"]
         )
     short, long = steps
-    return (count(name, lib, long, env) - count(name, lib, short, env)) / ((long - short) * ops)
+    per = (long - short) * ops
+    if not functions:
+        return (count(name, lib, long, env) - count(name, lib, short, env)) / per
+    (t1, f1), (t2, f2) = (count(name, lib, n, env, functions=True) for n in (short, long))
+    return (t2 - t1) / per, {fn: (f2.get(fn, 0) - f1.get(fn, 0)) / per for fn in {*f1, *f2}}
+
+
+def print_function_changes(name, cols, own, most):
+    """The functions whose instructions per step changed most from the first column to each
+    other one (symbols of unexported functions need an unstripped build)."""
+    base_label = cols[0][0]
+    for label, _, _ in cols[1:]:
+        a, b = own[base_label], own[label]
+        change = {fn: b.get(fn, 0) - a.get(fn, 0) for fn in {*a, *b}}
+        print(f"  {name}: functions, {base_label} -> {label} (instructions per step)")
+        for fn in sorted(change, key=lambda f: -abs(change[f]))[:most]:
+            print(f"    {a.get(fn, 0):9.0f} {b.get(fn, 0):9.0f} {change[fn]:+9.0f}  {fn[:120]}")
 
 
 def columns(args, fake_driver):
@@ -198,6 +234,14 @@ def main(argv=None):
         help="accelpy's dispatch cases on the CUDA host path (bench/fake_cuda_driver.c)",
     )
     p.add_argument("--json", metavar="FILE", help="also write the counts to FILE")
+    p.add_argument(
+        "--functions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also list the N functions whose count per step changed most from the "
+        "first column to each other one (callgrind_annotate, self cost)",
+    )
     args = p.parse_args(argv)
     if args.run:
         name, lib, steps = args.run
@@ -217,11 +261,18 @@ def main(argv=None):
         for name in names:
             unit = CASES[name][0]
             row = {"case": name, "unit": unit}
+            own = {}
             for label, lib, env in cols:
-                row[label] = round(per_step(name, lib, env))
+                if args.functions and name != "import":
+                    per, own[label] = per_step(name, lib, env, functions=True)
+                else:
+                    per = per_step(name, lib, env)
+                row[label] = round(per)
             results.append(row)
             cells = "  ".join(f"{label} {row[label]:12,}" for label, _, _ in cols)
             print(f"{name:<10}  {cells}  {unit}", flush=True)
+            if own and len(cols) > 1:
+                print_function_changes(name, cols, own, args.functions)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(
