@@ -13,10 +13,9 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._creation import asarray, host_values
+from ._creation import asarray, host_values, on_one_device
 from ._dtypes import promoted_dtype
 from ._rearranging import along_axis, normalize_axes, normalize_axis
-from ._util import on_one_device
 
 if TYPE_CHECKING:
     from ._core import ArrayLike

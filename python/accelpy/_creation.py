@@ -35,6 +35,7 @@ from ._interop import (
     is_foreign_array,
 )
 from ._unreferenced import unreferenced
+from ._util import prepend_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
@@ -220,6 +221,13 @@ def host_values(obj, dtype=None):
     return np.asarray(obj.tolist() if isinstance(obj, ndarray) else obj, dtype=dtype)
 
 
+def on_one_device(*objs):
+    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
+    scalars) go to the device of the first that is, so mixed operands meet on one device."""
+    device = next((o.device for o in objs if isinstance(o, ndarray)), None)
+    return tuple(o if isinstance(o, ndarray) else asarray(o, device=device) for o in objs)
+
+
 def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None = True,
           order: str | None = "K", subok: bool = False, ndmin: int = 0,
           device: DeviceLike | None = None) -> ndarray:
@@ -239,7 +247,7 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
             dtype is None or np.dtype(dtype) == obj.dtype):
         # NumPy copies in a's memory order ('K') or, for 'A', Fortran order when a is
         # Fortran-contiguous and not C-contiguous.
-        return _ndmin(_core.copy(obj, order), ndmin)
+        return prepend_axes(_core.copy(obj, order), ndmin)
     x = asarray(obj, dtype=dtype, device=device, copy=copy)
     if isinstance(x, _structured.StructuredArray):
         return x
@@ -251,12 +259,7 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
         x = x.copy()
     elif order == "F" and relayout:
         x = x.astype(x.dtype, order="F")  # a copy that owns its data, as NumPy's
-    return _ndmin(x, ndmin)
-
-
-def _ndmin(x, ndmin):
-    """x with length-1 axes prepended up to `ndmin` axes (numpy.array's ndmin)."""
-    return x.reshape((1,) * (ndmin - x.ndim) + x.shape) if x.ndim < ndmin else x
+    return prepend_axes(x, ndmin)
 
 
 def ascontiguousarray(a: ArrayLike, dtype: DTypeLike | None = None, *,

@@ -34,6 +34,7 @@ from ._core import (  # noqa: F401
     ndarray,
 )
 from ._structured import StructuredArray
+from ._util import prepend_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike
@@ -216,9 +217,7 @@ def _like_implementation(name):
         out = fn(*args, **kwargs)
         if name == "ascontiguousarray" and out.ndim and not _is_c_contiguous(out):
             out = out.copy()
-        if out.ndim < ndmin:
-            out = ap.reshape(out, (1,) * (ndmin - out.ndim) + tuple(out.shape))
-        return out
+        return prepend_axes(out, ndmin)
 
     return create
 

@@ -23,8 +23,8 @@ from ._core import (  # noqa: F401
     vdot,
     vecdot,
 )
+from ._creation import on_one_device
 from ._indexing import diagonal
-from ._util import on_one_device
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DTypeLike

@@ -33,7 +33,7 @@ from ._core import (  # noqa: F401
 from ._creation import asarray
 from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
-from ._util import normalize_axes
+from ._util import normalize_axes, prepend_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, ShapeLike
@@ -207,8 +207,7 @@ def _block_depths(arrays, index):
 
 def _block(arrays, depth, ndim):
     if depth == 0:
-        a = asarray(arrays)
-        return a.reshape((1,) * (ndim - a.ndim) + a.shape) if a.ndim < ndim else a
+        return prepend_axes(asarray(arrays), ndim)
     parts = [_block(a, depth - 1, ndim) for a in arrays]
     return _core.concatenate(parts, axis=-depth)
 

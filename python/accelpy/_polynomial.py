@@ -13,10 +13,9 @@ import numpy as np
 from . import _core
 from ._calculus import convolve
 from ._core import ndarray
-from ._creation import asarray, host_values, vander, zeros_like
+from ._creation import asarray, host_values, on_one_device, vander, zeros_like
 from ._dtypes import promoted_dtype
 from ._logic import allclose
-from ._util import on_one_device
 
 if TYPE_CHECKING:
     from ._core import ArrayLike

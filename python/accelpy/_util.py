@@ -1,12 +1,10 @@
-"""Helpers shared by the chapter modules: axis normalisation, ufunc keyword checks, operands
-brought to one device, and promotion asked of the core."""
+"""Helpers shared by the chapter modules: axis normalisation, axes prepended up to a number of
+dimensions, ufunc keyword checks and dtype kinds. It imports nothing of the package, so every
+chapter module, array creation included, may import it."""
 
 import operator
 
 import numpy as np
-
-from . import _core
-from ._creation import asarray as _asarray
 
 
 def normalize_axis(axis, ndim):
@@ -37,15 +35,13 @@ def along_axis(ndim, axis, index):
     return (slice(None),) * axis + (index,) + (slice(None),) * (ndim - axis - 1)
 
 
+def prepend_axes(x, ndim):
+    """x with length-1 axes prepended up to `ndim` axes (numpy.array's ndmin, numpy.block's
+    blocks); x itself when it has that many already."""
+    return x.reshape((1,) * (ndim - x.ndim) + tuple(x.shape)) if x.ndim < ndim else x
+
+
 PY_SCALARS = (bool, int, float, complex)
-
-
-def on_one_device(*objs):
-    """The operands as accelpy arrays; those that are not yet arrays (lists, NumPy arrays,
-    scalars) go to the device of the first that is, so mixed operands meet on one device."""
-    device = next((o.device for o in objs if isinstance(o, _core.ndarray)), None)
-    return tuple(o if isinstance(o, _core.ndarray) else _asarray(o, device=device)
-                 for o in objs)
 
 
 def check_ufunc_options(name, out=None, where=True, **kwargs):
