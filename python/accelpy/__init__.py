@@ -52,8 +52,6 @@ from ._creation import asarray as asarray
 from ._creation import ascontiguousarray as ascontiguousarray
 from ._creation import astype as astype
 from ._creation import copy as copy
-from ._creation import diag as diag
-from ._creation import diagflat as diagflat
 from ._creation import empty as empty
 from ._creation import empty_like as empty_like
 from ._creation import eye as eye
@@ -69,10 +67,6 @@ from ._creation import logspace as logspace
 from ._creation import meshgrid as meshgrid
 from ._creation import ones as ones
 from ._creation import ones_like as ones_like
-from ._creation import tri as tri
-from ._creation import tril as tril
-from ._creation import triu as triu
-from ._creation import vander as vander
 from ._creation import zeros as zeros
 from ._creation import zeros_like as zeros_like
 from ._cupy_compat import get_array_module as get_array_module
@@ -389,6 +383,12 @@ from ._math import tanh as tanh
 from ._math import true_divide as true_divide
 from ._math import trunc as trunc
 from ._math import unwrap as unwrap
+from ._matrices import diag as diag
+from ._matrices import diagflat as diagflat
+from ._matrices import tri as tri
+from ._matrices import tril as tril
+from ._matrices import triu as triu
+from ._matrices import vander as vander
 from ._miscellaneous import show_config as show_config
 from ._padding import pad as pad
 from ._polynomial import poly as poly

@@ -13,9 +13,10 @@ import numpy as np
 from . import _core
 from ._calculus import convolve
 from ._core import ndarray
-from ._creation import asarray, host_values, on_one_device, vander, zeros_like
+from ._creation import asarray, host_values, on_one_device, zeros_like
 from ._dtypes import promoted_dtype
 from ._logic import allclose
+from ._matrices import vander
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
