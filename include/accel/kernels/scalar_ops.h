@@ -175,9 +175,8 @@ ACCEL_HD T int_pow(T base, T exp) {
   return out;
 }
 
-// (ah + al) * (bh + bl) in double-double, normalized (ah is the product rounded once), for
-// integer-valued operands: fma gives each product's rounding error exactly. An overflow leaves
-// ah infinite.
+// (ah + al) * (bh + bl) in double-double, normalized (ah: the product rounded once), for integer
+// operands: fma gives each product's rounding error exactly. An overflow leaves ah infinite.
 ACCEL_HD void double_double_mul(double& ah, double& al, double bh, double bl) {
   const double p = ah * bh;
   if (!math::isfinite(p)) {
@@ -218,18 +217,15 @@ ACCEL_HD float double_to_float_once(double hi, double lo) {
   return (lo > 0.0) == (other > below) ? g : f;
 }
 
-// Real pow of an integer base to an integer exponent: the exact power rounded once (glibc's
-// pow, which NumPy calls, agrees but for some exact halfway cases past 2^53, 41.0**10: 1 ulp
-// apart there; NumPy's AVX-512 pow is within an ulp); CUDA's pow is within 2 ulp only
-// (pow(3.0, 1.0) gave 2.9999999999999996 on an H100, 4.0**-2.0 0.06249999999999999), so
-// integer arrays that promote to a float dtype for `**` (uint64 ** int64 -> float64) agree on
-// every backend. While the products stay below 2^53 (2^24 for float) squaring is exact. Past
-// it, the power is taken in double-double (106 bits): rounded once unless it lies within about
-// 2^-98 of its size from a halfway point without being one (an integer below 2^98 cannot: it
-// is then at least 1 away). float rounds that double-double once (double_to_float_once).
-// A negative exponent divides 1 by an exact power: one rounding too (float: through the
-// reciprocal of the double-double power, to any size). False where it does not apply (a
-// fractional or huge exponent, a double one whose power is past 2^53): the caller uses pow.
+// Real pow of an integer base to an integer exponent: the exact power rounded once, so integer
+// arrays promoted to a float dtype for `**` agree on every backend (glibc's pow, which NumPy
+// calls, differs only in exact halfway cases past 2^53, 41.0**10 by 1 ulp; NumPy's AVX-512 pow
+// is within an ulp; CUDA's within 2: 3.0**1.0 gave 2.9999999999999996 on an H100). Below 2^53
+// (2^24 for float) squaring is exact; past it the power is taken in double-double (106 bits),
+// which rounds once unless within 2^-98 of a halfway point without being one (an integer below
+// 2^98 cannot be). A negative exponent divides 1 by the exact power, rounded once (float: the
+// reciprocal of the double-double, to any size). False where this does not apply (a fractional
+// or huge exponent, a double one whose power is past 2^53): the caller uses pow.
 template <class R>
 ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   constexpr bool is_double = sizeof(R) == 8;
@@ -261,11 +257,9 @@ ACCEL_HD bool exact_integer_pow(R base, R exp, R& out) {
   double rh = 0.0, rl = 0.0;
   double_double_power(static_cast<double>(base), exponent, rh, rl);
   if (negative) {
-    // double would need the quotient to ~2^-106 near its own midpoints: pow decides there.
-    if constexpr (is_double) return false;
-    // 1 / (rh + rl) as q + lo: the residual 1 - q*rh is exact by fma, and q * (residual - q*rl)
-    // is the rest to about 2^-100 of q, so the pair rounds to float once (an infinite power's
-    // reciprocal, ±0, is float's result too).
+    if constexpr (is_double) return false;  // its quotient would need ~2^-106: pow decides
+    // 1 / (rh + rl) as q + lo: 1 - q*rh is exact by fma, q * (that - q*rl) the rest to ~2^-100
+    // of q; the pair rounds to float once (an infinite power's reciprocal, a signed zero, too).
     const double q = 1.0 / rh;
     if (!math::isfinite(rh)) {
       out = static_cast<float>(q);
