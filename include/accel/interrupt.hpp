@@ -23,6 +23,10 @@ void set_interrupt_poll(InterruptPoll poll);
 // on workers, one call of the poll on the evaluating thread.
 void interruption_point();
 
+// Polls without throwing, for the evaluating thread while it waits for the pool's workers: a
+// request is noted in the shared flag, so the workers stop at their next block.
+void poll_interrupt();
+
 // Marks the calling thread as one that never polls (the thread pool's workers).
 void set_worker_thread();
 

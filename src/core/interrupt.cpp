@@ -24,6 +24,12 @@ void interruption_point() {
   }
 }
 
+void poll_interrupt() {
+  if (t_worker || g_requested.load(std::memory_order_relaxed)) return;
+  const InterruptPoll poll = g_poll.load(std::memory_order_relaxed);
+  if (poll && poll()) g_requested.store(true, std::memory_order_relaxed);
+}
+
 void set_worker_thread() { t_worker = true; }
 
 void clear_interrupt() { g_requested.store(false, std::memory_order_relaxed); }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -53,7 +54,13 @@ class Pool {
     wake_.notify_all();
     task(0);
     std::unique_lock<std::mutex> lock(mu_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    // The caller's chunk may end long before the workers' (more threads than free cores): it
+    // keeps watching for Ctrl-C meanwhile, so that they stop at their next block.
+    while (!done_.wait_for(lock, std::chrono::milliseconds(10), [this] { return pending_ == 0; })) {
+      lock.unlock();
+      poll_interrupt();
+      lock.lock();
+    }
     task_ = nullptr;
   }
 
@@ -253,6 +260,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   pool().run(chunks, task);
   if (fp_errors.flags) note_fp_errors(fp_errors);
   if (error) std::rethrow_exception(error);
+  interruption_point();  // a request noted while waiting, after the workers had finished
 }
 
 }  // namespace accel::cpu
