@@ -6,10 +6,9 @@ array's shape followed by the field's subarray shape, on the array's device (dec
 The core's arrays count strides in elements, so NumPy's packed record (a float64 at byte 4 of a
 12-byte record) cannot be a view of one storage; a field of its own is, and ``Z['U']`` returns
 that array itself, so its writes are the record array's. Indexing, slicing, reshaping and
-copying apply to every field alike; ``x[i]`` is a `RecordScalar` (NumPy's np.void) that reads and
-writes through to its array. A nested structured field is a structured array of its own; a
-field of a dtype accelpy does not store (strings, objects, dates) stays a NumPy array on the
-host. NumPy's packed layout is made only where NumPy's bytes are asked for: ``np.asarray(x)``,
+copying apply to every field alike; ``x[i]`` is a `RecordScalar` (_records.py). A nested
+structured field is a structured array of its own; a field of a dtype accelpy does not store
+(strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made only where NumPy's bytes are asked for: ``np.asarray(x)``,
 ``get()``, ``tobytes()``, printing. Operations NumPy refuses on records (arithmetic, ordering)
 are tried on empty NumPy stand-ins, so they raise NumPy's own exception and message."""
 
@@ -271,20 +270,21 @@ class StructuredArray:
             _assign(f, key + (slice(None),) * k, part)
 
     # -- NumPy's bytes -------------------------------------------------------------------------
-    def _pack(self, implicit: bool = False) -> np.ndarray:
-        """NumPy's packed records of these fields, read back from the device. `implicit`:
-        NumPy's own conversion (np.asarray), which a GPU array refuses, as accelpy's do."""
+    def _pack(self) -> np.ndarray:
+        """NumPy's packed records of these fields, read back from the device."""
         out = np.empty(self._shape, self._dtype)
         for name, f in self._fields.items():
             if isinstance(f, StructuredArray):
-                f = f._pack(implicit)
+                f = f._pack()
             elif isinstance(f, ndarray):
-                f = np.asarray(f) if implicit else _core.asnumpy(f)
+                f = _core.asnumpy(f)
             out[name] = f
         return out
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        out = self._pack(implicit=True)
+        if copy is False:  # the packed layout is always a new array
+            raise ValueError("Unable to avoid copy: accelpy keeps records field by field")
+        out = self._pack()
         return out if dtype is None else out.astype(dtype)
 
     def get(self) -> np.ndarray:
@@ -554,8 +554,8 @@ def _host(value: Any) -> Any:
 
 
 def _host_key(key: tuple) -> tuple:
-    """An index whose accelpy arrays (masks, positions) are read back, for a field on the
-    host (NumPy would refuse a GPU array's implicit conversion)."""
+    """An index whose accelpy arrays (masks, positions) are read back: a field on the host is
+    a NumPy array, indexed by NumPy values."""
     return tuple(_host(k) for k in key)
 
 
