@@ -8,9 +8,9 @@ The core's arrays count strides in elements, so NumPy's packed record (a float64
 that array itself, so its writes are the record array's. Indexing, slicing, reshaping and
 copying apply to every field alike; ``x[i]`` is a `RecordScalar` (_records.py). A nested
 structured field is a structured array of its own; a field of a dtype accelpy does not store
-(strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made only where NumPy's bytes are asked for: ``np.asarray(x)``,
-``get()``, ``tobytes()``, printing. Operations NumPy refuses on records (arithmetic, ordering)
-are tried on empty NumPy stand-ins, so they raise NumPy's own exception and message."""
+(strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made for
+NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing). What NumPy refuses
+on records (arithmetic, ordering) is tried on empty NumPy stand-ins: NumPy's own error."""
 
 from __future__ import annotations
 
