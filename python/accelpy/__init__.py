@@ -15,6 +15,10 @@ from typing import Any as _Any
 
 import numpy as _np
 
+# First: the core's functions get their signatures before any module imports them by name.
+from . import _signatures  # noqa: F401
+
+# isort: split
 from . import _core, _cupy_compat, _interop, _ndarray_methods
 from . import cuda as cuda  # touches no GPU until used
 from . import emath as emath

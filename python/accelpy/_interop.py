@@ -452,4 +452,6 @@ def register_function_pickling() -> None:
     libraries' functions keep refusing to pickle, as before)."""
     import copyreg  # only here: registration is its one use
 
-    copyreg.pickle(type(_core.sort), _reduce_bound_function)
+    from ._signatures import _NB_FUNC  # the public ones are BoundFunctions, pickled by name
+
+    copyreg.pickle(_NB_FUNC, _reduce_bound_function)

@@ -193,6 +193,15 @@ class DevicePointer:
         return {"shape": (self.size,), "typestr": "|u1", "data": (self.ptr, False),
                 "strides": None, "version": 3, "stream": None}
 
+    def tobytes(self, order: str = "C") -> bytes:
+        """The bytes, copied to the host: an array's elements in `order`, as NumPy's
+        ``a.data.tobytes()`` (a memoryview's) gives them; else the `size` bytes at `ptr`."""
+        if isinstance(self._owner, _core.ndarray):
+            return self._owner.tobytes(order=order)
+        from ._interop import asarray_foreign
+
+        return asarray_foreign(self).tobytes()
+
     def __repr__(self):
         return f"<accelpy DevicePointer {self.ptr:#x}, {self.size} bytes>"
 

@@ -18,7 +18,6 @@ from . import _core
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     broadcast_arrays,
-    broadcast_to,
     concatenate,
     expand_dims,
     matrix_transpose,
@@ -37,6 +36,7 @@ from ._util import normalize_axes, prepend_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, ShapeLike
+
 
 def reshape(a: ArrayLike, /, shape: ShapeLike, order: str = "C", *,
             copy: bool | None = None) -> ndarray:
@@ -89,6 +89,11 @@ __all__ = [
     "matrix_transpose",
 ]
 
+
+def broadcast_to(array: Any, shape: Any, subok: bool = False) -> ndarray:
+    """A read-only view of `array` broadcast to `shape` (numpy.broadcast_to). `subok` is
+    NumPy's; accelpy's arrays have no subclasses to pass through."""
+    return _core.broadcast_to(array, shape)
 
 
 def _one_or_tuple(results):

@@ -134,10 +134,25 @@ def data(self):
     """The memory of the elements, as each library's programs read it on that device: on the
     CPU NumPy's ``memoryview`` (it aliases the array: writes through it change the array, and
     ``.data.tobytes()`` are the elements in C order); on a GPU CuPy's pointer object
-    (``.data.ptr``, the address of the first element; ``int()``; ``.size`` in bytes)."""
+    (``.data.ptr``, the address of the first element; ``int()``; ``.size`` in bytes), whose
+    ``tobytes()`` copies the elements to the host as the memoryview's does."""
     if self.device.type == "cpu":
         return memoryview(np.asarray(self))
     return DevicePointer(_core._data_ptr(self), self.nbytes, owner=self)
+
+
+_export_dlpack = ndarray.__dlpack__  # the binding's, which install() wraps
+
+
+def dlpack(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+           dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+    """The Array API's ``__dlpack__``; the binding's under a signature `inspect` reads
+    (see _signatures)."""
+    return _export_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device,
+                          copy=copy)
+
+
+dlpack.__doc__ = _export_dlpack.__doc__
 
 
 def delitem(self, key):
@@ -215,6 +230,7 @@ METHODS: dict[str, Any] = {
     "tofile": tofile,
     "get": get,
     "set": set_from,
+    "__dlpack__": dlpack,
 }
 
 

@@ -3,7 +3,7 @@ reductions and fused elementwise ops, so they run on every device: order statist
 median, quantile, percentile and their nan* forms, nanmax, nanmin), averages and variances
 (average, nanmean, nanvar, nanstd), correlating (cov, corrcoef, correlate), and the other
 NaN-ignoring reductions (nansum, nanprod, nancumsum, nancumprod, nanargmax, nanargmin); the
-core's mean, var, std, max and min are re-exported here. Histograms are in _histograms."""
+core's mean, max and min are re-exported here, its var and std wrapped for where= and mean=. Histograms are in _histograms."""
 
 from __future__ import annotations
 
@@ -22,8 +22,6 @@ from ._core import (  # noqa: F401
     mean,
     min,
     ndarray,
-    std,
-    var,
 )
 from ._creation import asarray, host_values
 from ._dtypes import promoted_dtype
@@ -184,6 +182,53 @@ def nanvar(a: ArrayLike, axis: _Axis = None, dtype: Any = None, ddof: float = 0,
     var = _divide_by_count(total, dof)
     _warn_if(dof <= 0, "Degrees of freedom <= 0 for slice.")
     return _core.where(dof <= 0, np.nan, var)
+
+
+def var(a: ArrayLike, axis: _Axis = None, dtype: Any = None, out: ndarray | None = None,
+        ddof: float = 0, keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> ndarray:
+    """Variance (numpy.var): the core's reduction; with `where` (the elements counted) or
+    `mean` (a mean already computed, shaped as by keepdims=True), composed from sums."""
+    if where is True and mean is None:
+        return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                         correction=correction)
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    a = asarray(a)
+    mask = _core.broadcast_to(asarray(where, dtype=bool, device=a.device), a.shape)
+    kind = np.dtype(a.dtype).kind
+    work = dtype if dtype is not None else np.float64 if kind in "biu" else None
+    count = _core.sum(mask, axis=axis, dtype=np.int64, keepdims=True)
+    if mean is None:
+        mean = _divide_by_count(_core.sum(a, axis=axis, dtype=work, keepdims=True, where=mask),
+                                count)
+    dev = a - asarray(mean, device=a.device)
+    sq = _core.real(dev * _core.conj(dev)) if kind == "c" else dev * dev
+    total = _core.sum(sq, axis=axis, dtype=work, keepdims=keepdims, where=mask)
+    dof = _core.reshape(count, total.shape) - ddof
+    _warn_if(dof <= 0, "Degrees of freedom <= 0 for slice.")
+    result = _core.where(dof <= 0, np.nan, _divide_by_count(total, dof))
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def std(a: ArrayLike, axis: _Axis = None, dtype: Any = None, out: ndarray | None = None,
+        ddof: float = 0, keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: float | None = None) -> ndarray:
+    """Standard deviation (numpy.std): the square root of var, with its where= and mean=."""
+    if where is True and mean is None:
+        return _core.std(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                         correction=correction)
+    result = _core.sqrt(var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+                            correction=correction))
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def nanstd(a: ArrayLike, axis: _Axis = None, dtype: Any = None, ddof: float = 0,

@@ -110,8 +110,9 @@ def compare_values(e, g, rtol, atol, bitwise=False):
             finite = np.isfinite(e) & np.isfinite(g)
             close = np.abs(e - g) <= atol + rtol * np.abs(e)
             both_nan = np.isnan(e) & np.isnan(g)
-            # Past overflow an approximate value's sign or NaN-ness follows its last bits.
-            same_inf = ~np.isfinite(e) & ~np.isfinite(g) if atol > 0 else \
+            # Past overflow an approximate value's sign or NaN-ness follows its last bits (the
+            # sign of exp(x + iy) past overflow is cos(y)'s: chaotic where y is huge).
+            same_inf = ~np.isfinite(e) & ~np.isfinite(g) if atol > 0 or rtol > 0 else \
                 ~np.isfinite(e) & ~np.isnan(e) & (e == g)
             huge = np.isfinite(e) & (np.abs(e) > np.finfo(e.dtype).max / 16) & ~np.isnan(g)
             same = (finite & close) | both_nan | same_inf | huge

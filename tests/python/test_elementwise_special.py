@@ -211,6 +211,16 @@ def test_complex_branch_cuts(name, device):
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=str)
+def test_complex_atanh_next_to_its_poles(dtype, device):
+    # 1 + tiny i: the squares of the distances to the pole underflow (complex64 gave inf on a GPU,
+    # where the Array API suite drew 1 + 4.04e-37j).
+    tiny = [4.04e-37, 1e-30, 1e-20, 3e-8] if dtype == np.complex64 else [1e-300, 1e-160, 1e-80]
+    z = np.array([complex(r, s * t) for r in (1.0, -1.0) for t in tiny for s in (1, -1)], dtype)
+    assert_matches(ap.atanh(to_device(z, device)), np.arctanh(z), ulps=16)
+    assert_matches(ap.atan(to_device(1j * z, device)), np.arctan(1j * z), ulps=16)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=str)
 def test_complex_past_exp_overflow(dtype, device, rng):
     # Real parts where e^x overflows but e^x cos y or e^x sin y may not (glibc, under NumPy,
     # scales cos y and sin y first); past three thresholds every nonzero part is infinite.

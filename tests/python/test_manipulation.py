@@ -389,3 +389,8 @@ def test_ascontiguousarray_and_tobytes(layout, device, rng):
                    np.ascontiguousarray(a_np, np.float64))
     for order in ("C", "F", "A"):
         assert a.tobytes(order) == a_np.tobytes(order)
+
+
+def test_broadcast_to_takes_subok():
+    got = ap.broadcast_to(ap.arange(3), (2, 3), subok=True)
+    np.testing.assert_array_equal(ap.asnumpy(got), np.broadcast_to(np.arange(3), (2, 3)))

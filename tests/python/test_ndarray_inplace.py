@@ -181,6 +181,7 @@ def test_data_buffer(device, rng, layout, dtype):
     a, x = view(a), view(x)
     if device != "cpu":
         assert x.data.ptr == int(x.data) and x.data.size == x.nbytes
+        assert x.data.tobytes() == a.data.tobytes()  # NumPy programs' `a.data.tobytes()`
         return
     got, want = x.data, a.data
     assert (got.format, got.shape, got.strides, got.itemsize, got.readonly) == (

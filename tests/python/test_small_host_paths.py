@@ -168,29 +168,34 @@ def test_small_reductions_agree_with_the_block_executor_bit_for_bit(device, rng,
         dense = reduce(a, b)
         strided = reduce(wide[::2], b)
         unfused = with_fusion(False, lambda: to_numpy(reduce(a, b)))  # noqa: B023
-        assert_exact(dense, to_numpy(strided))
-        assert_exact(dense, unfused)
         expected = reduce(a_np, b_np)
         if name in ("sum", "prod") and kind in "fc":
-            assert_matches(
-                dense, expected, rtol=1e-4 if dtype in (np.float32, np.complex64) else 1e-10
-            )
+            # A GPU's fused and unfused reductions add in different orders (testing.md): the same
+            # bits on the CPU only.
+            same = assert_exact if device.type == "cpu" else _within_rounding(dtype)
+            same(dense, to_numpy(strided))
+            same(dense, unfused)
+            _within_rounding(dtype)(dense, expected)
         else:
+            assert_exact(dense, to_numpy(strided))
+            assert_exact(dense, unfused)
             assert_exact(dense, expected)
     # A reduction of a 2-d chain over every axis, and its value read by the host.
     m_np = random_values(rng, (n, 3), dtype, low=-2, high=2)
     m = to_device(m_np, device)
-    assert_exact((m * 2).sum(), to_numpy((m.T * 2).T.sum()))
-    assert_matches(
-        complex((m * 2).sum()),
-        complex((m_np * 2).sum()),
-        rtol=1e-4 if dtype in (np.float32, np.complex64) else 1e-10,
-    )
+    same = assert_exact if device.type == "cpu" or kind not in "fc" else _within_rounding(dtype)
+    same((m * 2).sum(), to_numpy((m.T * 2).T.sum()))
+    _within_rounding(dtype)(complex((m * 2).sum()), complex((m_np * 2).sum()))
+
+
+def _within_rounding(dtype):
+    rtol = 1e-4 if dtype in (np.float32, np.complex64) else 1e-10
+    return lambda got, expected: assert_matches(got, expected, rtol=rtol)
 
 
 def test_small_groups_report_the_operation_that_raised(device):
     # The interpreter attributes IEEE flags per step, as the block executor does: exp overflows,
-    # not the add after it.
+    # not the add after it. A GPU's kernels have no status flags: nothing is reported there (D63).
     import warnings
 
     for n in (3, 64, 1000):
@@ -198,7 +203,8 @@ def test_small_groups_report_the_operation_that_raised(device):
         with warnings.catch_warnings(record=True) as got:
             warnings.simplefilter("always")
             ap.asnumpy(ap.exp(to_device(x, device) * 2.0) + 1.0)
-        assert [str(w.message) for w in got] == ["overflow encountered in exp"]
+        expected = ["overflow encountered in exp"] if device.type == "cpu" else []
+        assert [str(w.message) for w in got] == expected
 
 
 SELECTIONS = {

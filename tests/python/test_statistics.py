@@ -175,3 +175,43 @@ def test_nancumsum_and_nancumprod(device, rng):
     for axis in (None, 0, 1):
         close(ap.nancumsum(a, axis=axis), np.nancumsum(a_np, axis=axis), np.float64)
         close(ap.nancumprod(a, axis=axis), np.nancumprod(a_np, axis=axis), np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_and_std_take_where_and_mean(device, rng, dtype, axis, name):
+    # NumPy 2's keywords: the elements counted, and a mean already computed.
+    x = (rng.standard_normal((5, 6)) * 3).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal((5, 6))
+    where = rng.random((5, 6)) < 0.7
+    where[:, 0] = True  # every slice counts an element or two
+    where[0, :] = True
+    a = ap.asarray(x)
+    ours, theirs = getattr(ap, name), getattr(np, name)
+    rtol = 1e-4 if dtype in (np.float32,) else 1e-10
+    for kw in ({"where": where}, {"where": where[0]}, {"where": where, "ddof": 1},
+               {"where": where, "keepdims": True}, {"where": where, "correction": 1}):
+        np.testing.assert_allclose(ap.asnumpy(ours(a, axis=axis, **kw)),
+                                   theirs(x, axis=axis, **kw), rtol=rtol, atol=rtol)
+        assert ours(a, axis=axis, **kw).dtype == theirs(x, axis=axis, **kw).dtype
+    m = x.mean(axis=axis, keepdims=True)
+    np.testing.assert_allclose(ap.asnumpy(ours(a, axis=axis, mean=ap.asarray(m))),
+                               theirs(x, axis=axis, mean=m), rtol=rtol, atol=rtol)
+    out = ap.empty(np.shape(theirs(x, axis=axis)), dtype=theirs(x, axis=axis).dtype)
+    assert ours(a, axis=axis, where=where, out=out) is out
+    np.testing.assert_allclose(ap.asnumpy(out), theirs(x, axis=axis, where=where), rtol=rtol,
+                               atol=rtol)
+
+
+def test_var_where_counts_no_element_as_numpy_does(device):
+    x = np.arange(6.0).reshape(2, 3)
+    where = np.array([[True, False, True], [False, False, False]])
+    with pytest.warns(RuntimeWarning, match="Degrees of freedom"):
+        got = ap.asnumpy(ap.var(ap.asarray(x), axis=1, where=where))
+    with np.errstate(all="ignore"), pytest.warns(RuntimeWarning):
+        np.testing.assert_array_equal(got, np.var(x, axis=1, where=where))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        ap.var(ap.asarray(x), where=where, ddof=1, correction=1)
+

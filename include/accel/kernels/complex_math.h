@@ -340,7 +340,12 @@ ACCEL_HD complex<T> atanh(complex<T> z) {
     im = half_pi;
   } else {
     const T one_minus = T(1) - ax;
-    re = T(0.25) * log1p(T(4) * ax / (one_minus * one_minus + ay * ay));
+    const T d = one_minus * one_minus + ay * ay;
+    // Near z = +-1 the squares underflow (float's 1 + 4e-37i gave inf): there, the logarithm of
+    // the ratio of the two distances, each taken by hypot.
+    const T tiny = sizeof(T) == 4 ? T(1e-30f) : T(1e-290);
+    re = d < tiny ? T(0.5) * (log(hypot(T(1) + ax, ay)) - log(hypot(one_minus, ay)))
+                  : T(0.25) * log1p(T(4) * ax / d);
     im = T(0.5) * atan2(T(2) * ay, one_minus * (T(1) + ax) - ay * ay);
   }
   return {copysign(re, x), copysign(im, y)};
