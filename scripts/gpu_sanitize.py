@@ -70,7 +70,9 @@ PREFIX = "========= "
 SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error")
 RACE_SUMMARY = re.compile(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, (\d+) warn")
 API = re.compile(r"Program hit (\S+) .* on CUDA API call to (\w+)")
-PYTEST = re.compile(r"(\d+) (passed|failed|error|errors)\b")
+# pytest's last line: "== 3 passed, 1 failed, 2 skipped in 5.43s ==".
+PYTEST = re.compile(r"^=* ?((?:\d+ \w+(?:, )?)+) in [\d.]+s", re.M)
+PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|skipped|error|errors)\b")
 
 
 def run_one(sanitizer, tool, target, out_dir, deadline, api_errors):
@@ -158,8 +160,9 @@ def tally(result):
         else:
             kinds[re.sub(r"0x[0-9a-f]+|\d+", "N", body)[:90]] += 1
     tests = collections.Counter()
-    for n, what in PYTEST.findall(text[-3000:]):
-        tests["failed" if what.startswith(("failed", "error")) else what] += int(n)
+    for counts in PYTEST.findall(text):
+        for n, what in PYTEST_COUNT.findall(counts):
+            tests["failed" if what.startswith(("failed", "error")) else what] += int(n)
     return errors, warnings, kinds, calls, tests
 
 
@@ -193,8 +196,9 @@ def main():
         files = args.files.split(",") if args.files else TOOLS[tool]
         jobs += [(tool, s) for s in seeds]
         jobs += [(tool, os.path.join(TESTS, f)) for f in files]
-    # Test files first, longest slices first, so the short seed runs fill the end.
-    jobs.sort(key=lambda j: (j[1].startswith(SEEDS), j[0] in ("racecheck", "synccheck")))
+    # Test files before the short seed runs, which fill the end; racecheck's first, since it
+    # follows every shared-memory access (the slowest tool where kernels use shared memory).
+    jobs.sort(key=lambda j: (j[1].startswith(SEEDS), j[0] != "racecheck"))
     with ThreadPoolExecutor(args.jobs) as pool:
         results = list(
             pool.map(
@@ -224,7 +228,8 @@ def main():
             f"sanitize {tool}: {errors} errors"
             + (f", {warnings} warnings" if warnings else "")
             + f" ({len(done)} runs, {sum(r['seconds'] for r in done):.0f} s; "
-            + f"tests {tests['passed']} passed, {tests['failed']} failed"
+            + f"tests {tests['passed']} passed, {tests['failed']} failed, "
+            + f"{tests['skipped']} skipped"
             + (f"; {timed_out} timed out" if timed_out else "")
             + (f"; {skipped} not started (out of time)" if skipped else "")
             + ")"

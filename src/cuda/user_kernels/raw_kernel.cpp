@@ -120,10 +120,14 @@ std::optional<std::vector<ParamInfo>> driver_params(const Driver& d, api::CUfunc
   std::vector<ParamInfo> params(count);
   for (size_t i = 0; i < count; ++i) {
     ParamInfo& p = params[i];
-    const bool agrees = d.cuFuncGetParamInfo(fn, i, &p.offset, &p.size) == api::CUDA_SUCCESS &&
-                        (!from_image || (*from_image)[i].size == 0 ||
-                         ((*from_image)[i].offset == p.offset && (*from_image)[i].size == p.size));
-    if (!agrees) return probe_params(d, fn);
+    if (d.cuFuncGetParamInfo(fn, i, &p.offset, &p.size) != api::CUDA_SUCCESS) {
+      params.resize(i);  // fewer than the image says: the driver is believed
+      return params;
+    }
+    const ImageParam* q = from_image ? &(*from_image)[i] : nullptr;
+    if (q && q->size != 0 && (q->offset != p.offset || q->size != p.size)) {
+      return probe_params(d, fn);  // the image was misread: ask as before
+    }
   }
   return params;
 }
