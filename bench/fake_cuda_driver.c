@@ -446,8 +446,9 @@ static const struct { const char* name; void* fn; } kEntries[] = {
     ENTRY(cuMemPoolTrimTo), ENTRY(cuMemAllocFromPoolAsync), ENTRY(cuMemFreeAsync),
     ENTRY(cuMemGetInfo), ENTRY(cuMemHostAlloc), ENTRY(cuMemFreeHost), ENTRY(cuMemcpyHtoDAsync),
     ENTRY(cuMemcpyDtoHAsync), ENTRY(cuMemcpyDtoDAsync), ENTRY(cuMemcpyPeerAsync),
-    ENTRY(cuPointerGetAttributes), ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData), ENTRY(cuModuleUnload),
-    ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel), ENTRY(cuModuleGetGlobal),
+    ENTRY(cuPointerGetAttributes), ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData),
+    ENTRY(cuModuleUnload), ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel),
+    ENTRY(cuModuleGetGlobal),
     ENTRY(cuFuncGetAttribute), ENTRY(cuFuncSetAttribute),
     ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor), ENTRY(cuGraphCreate),
     ENTRY(cuGraphDestroy), ENTRY(cuGraphAddKernelNode), ENTRY(cuGraphInstantiateWithFlags),
@@ -477,5 +478,5 @@ CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64
   }
   *pfn = NULL;
   if (status) *status = 1;
-  return FAIL(500); /* CUDA_ERROR_NOT_FOUND: optional entry points (cuFuncGetParamInfo) stay unused */
+  return FAIL(500); /* CUDA_ERROR_NOT_FOUND (accelpy asks only for what the version has) */
 }
