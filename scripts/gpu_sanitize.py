@@ -19,6 +19,7 @@ import argparse
 import collections
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -113,13 +114,23 @@ def run_one(sanitizer, tool, target, out_dir, deadline, api_errors):
     t0 = time.monotonic()
     if left < 5:
         return dict(name=name, tool=tool, skipped=True)
+    # A session of its own, so that a run out of time ends with its children (pytest's, the
+    # compile worker) rather than leaving them on the GPU.
+    p = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
-        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=left)
-        text, code, timed_out = p.stdout + p.stderr, p.returncode, False
-    except subprocess.TimeoutExpired as e:
-        text = (e.stdout or b"").decode(errors="replace") + (e.stderr or b"").decode(
-            errors="replace"
-        )
+        text, _ = p.communicate(timeout=left)
+        code, timed_out = p.returncode, False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        text, _ = p.communicate()
         code, timed_out = None, True
     with open(log, "w") as f:
         f.write(" ".join(cmd) + "\n" + text)
