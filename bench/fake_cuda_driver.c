@@ -15,9 +15,16 @@
  * tests of the launch path to read through ctypes. CUDA graphs of kernel nodes are recorded and
  * replayed through the same launches (see cuGraphLaunch).
  *
+ * Every call that returns an error is counted (fake_cuda_failed_calls) and named, with its code,
+ * in fake_cuda_failed_log: accelpy's normal operation must make none, since each is a report in
+ * compute-sanitizer's output and in any API-error check a user runs (tests read both through
+ * ctypes). FAKE_CUDA_VERSION (e.g. 13020) sets the version cuDriverGetVersion reports (13000
+ * otherwise); from 13020 on, cuFuncGetParamCount is there too when FAKE_CUDA_PARAM_SIZES is given.
+ *
  *   cc -O2 -shared -fPIC -o fake_libcuda.so bench/fake_cuda_driver.c
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +35,26 @@ static int g_ctx, g_pool, g_module, g_function, g_user_function;
 static __thread void* t_current;
 unsigned long long fake_cuda_launches; /* kernels "launched" so far */
 
+unsigned long long fake_cuda_failed_calls; /* calls that returned an error */
+char fake_cuda_failed_log[4096];           /* "name=code " for each, while there is room */
+
+static CUresult failed(const char* call, CUresult r) {
+  __atomic_add_fetch(&fake_cuda_failed_calls, 1, __ATOMIC_RELAXED);
+  const size_t at = strlen(fake_cuda_failed_log);
+  if (at + 64 < sizeof(fake_cuda_failed_log)) {
+    snprintf(fake_cuda_failed_log + at, sizeof(fake_cuda_failed_log) - at, "%s=%d ", call, r);
+  }
+  return r;
+}
+#define FAIL(r) failed(__func__, (r))
+
+static int driver_version(void) {
+  const char* v = getenv("FAKE_CUDA_VERSION");
+  return v ? atoi(v) : 13000;
+}
+
 static CUresult cuInit(unsigned f) { (void)f; return 0; }
-CUresult cuDriverGetVersion(int* v) { *v = 13000; return 0; }
+CUresult cuDriverGetVersion(int* v) { *v = driver_version(); return 0; }
 static CUresult cuGetErrorName(CUresult r, const char** s) { (void)r; *s = "FAKE_ERROR"; return 0; }
 static CUresult cuGetErrorString(CUresult r, const char** s) {
   (void)r;
@@ -79,7 +104,7 @@ static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) { (void)s; (void
 static CUresult cuEventCreate(void** e, unsigned f) {
   (void)f;
   *e = calloc(1, 8);
-  return *e ? 0 : 2;
+  return *e ? 0 : FAIL(2);
 }
 static CUresult cuEventDestroy(void* e) { free(e); return 0; }
 static CUresult cuEventRecord(void* e, void* s) {
@@ -91,11 +116,11 @@ static CUresult cuEventSynchronize(void* e) { *(uint64_t*)e = 0; return 0; }
 static CUresult cuEventQuery(void* e) {
   if (*(uint64_t*)e == 0) return 0;
   *(uint64_t*)e = 0;
-  return 600; /* CUDA_ERROR_NOT_READY */
+  return FAIL(600); /* CUDA_ERROR_NOT_READY */
 }
 /* Nonzero, so that scripts which divide by it (bench/gpu.py --quick) run through. */
 static CUresult cuEventElapsedTime(float* ms, void* a, void* b) {
-  if (*(uint64_t*)a || *(uint64_t*)b) return 600; /* CUDA_ERROR_NOT_READY */
+  if (*(uint64_t*)a || *(uint64_t*)b) return FAIL(600); /* CUDA_ERROR_NOT_READY */
   *ms = 1e-3f;
   return 0;
 }
@@ -110,17 +135,37 @@ static CUresult cuMemPoolTrimTo(void* p, size_t n) { (void)p; (void)n; return 0;
 long long fake_cuda_fail_allocs_after = -1; /* see the graphs' comment below */
 static CUresult cuMemAllocFromPoolAsync(CUdeviceptr* p, size_t n, void* pool, void* s) {
   (void)pool; (void)s;
-  if (fake_cuda_fail_allocs_after == 0) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  if (fake_cuda_fail_allocs_after == 0) return FAIL(2); /* CUDA_ERROR_OUT_OF_MEMORY */
   if (fake_cuda_fail_allocs_after > 0) --fake_cuda_fail_allocs_after;
   void* m = aligned_alloc(256, (n + 255) / 256 * 256);
-  if (!m) return 2;
+  if (!m) return FAIL(2);
   *p = (CUdeviceptr)(uintptr_t)m;
   return 0;
 }
 static CUresult cuMemFreeAsync(CUdeviceptr p, void* s) { (void)s; free((void*)(uintptr_t)p); return 0; }
 static CUresult cuMemGetInfo(size_t* f, size_t* t) { *f = *t = (size_t)80 << 30; return 0; }
-static CUresult cuMemHostAlloc(void** p, size_t n, unsigned f) { (void)f; *p = malloc(n); return *p ? 0 : 2; }
-static CUresult cuMemFreeHost(void* p) { free(p); return 0; }
+/* Pinned allocations, so that pointer queries can tell them from "device memory". */
+static struct { char* p; size_t n; } g_pinned[256];
+static CUresult cuMemHostAlloc(void** p, size_t n, unsigned f) {
+  (void)f;
+  *p = malloc(n);
+  if (!*p) return FAIL(2);
+  for (size_t i = 0; i < 256; ++i) {
+    if (!g_pinned[i].p) {
+      g_pinned[i].p = (char*)*p;
+      g_pinned[i].n = n;
+      break;
+    }
+  }
+  return 0;
+}
+static CUresult cuMemFreeHost(void* p) {
+  for (size_t i = 0; i < 256; ++i) {
+    if (g_pinned[i].p == (char*)p) g_pinned[i].p = NULL;
+  }
+  free(p);
+  return 0;
+}
 static CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void* s, size_t n, void* st) {
   (void)st;
   memcpy((void*)(uintptr_t)d, s, n);
@@ -140,11 +185,24 @@ static CUresult cuMemcpyPeerAsync(CUdeviceptr d, void* dc, CUdeviceptr s, void* 
   (void)dc; (void)sc;
   return cuMemcpyDtoDAsync(d, s, n, st);
 }
-static CUresult cuPointerGetAttribute(void* v, int a, CUdeviceptr p) {
-  (void)p;
-  if (a == 2) *(unsigned*)v = 2; /* CU_MEMORYTYPE_DEVICE */
-  else *(int*)v = 0;             /* device ordinal, ... */
+/* Pinned host memory (cuMemHostAlloc) is host memory; every other pointer is device memory of
+ * device 0, since "device memory" is host memory here. */
+static CUresult cuPointerGetAttributes(unsigned n, const int* attrs, void** data, CUdeviceptr p) {
+  unsigned type = 2; /* CU_MEMORYTYPE_DEVICE */
+  for (size_t i = 0; i < 256; ++i) {
+    const char* q = (const char*)(uintptr_t)p;
+    if (g_pinned[i].p && q >= g_pinned[i].p && q < g_pinned[i].p + g_pinned[i].n) type = 1;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    if (attrs[i] == 2) *(unsigned*)data[i] = type; /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE */
+    else if (attrs[i] == 9) *(int*)data[i] = 0; /* CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL */
+    else return FAIL(1);                        /* accelpy asks for no other */
+  }
   return 0;
+}
+/* What builds before cuPointerGetAttributes resolved (host-cost comparisons load them). */
+static CUresult cuPointerGetAttribute(void* v, int a, CUdeviceptr p) {
+  return cuPointerGetAttributes(1, &a, &v, p);
 }
 static CUresult cuModuleLoadData(void** m, const void* img) { (void)img; *m = &g_module; return 0; }
 static CUresult cuModuleUnload(void* m) { (void)m; return 0; }
@@ -287,15 +345,15 @@ static CUresult cuGraphAddKernelNode(void** node, void* graph, void* const* deps
                                      const KernelNodeParams* p) {
   FakeGraph* g = (FakeGraph*)graph;
   /* accelpy chains its nodes: each depends on the one before. */
-  if (ndeps != (g->n ? 1u : 0u)) return 1;
-  if (ndeps && ((FakeNodeHandle*)deps[0])->index != g->n - 1) return 1;
+  if (ndeps != (g->n ? 1u : 0u)) return FAIL(1);
+  if (ndeps && ((FakeNodeHandle*)deps[0])->index != g->n - 1) return FAIL(1);
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->nodes = realloc(g->nodes, g->cap * sizeof(FakeNode));
   }
   FakeNode* n = &g->nodes[g->n];
   memset(n, 0, sizeof(*n));
-  if (set_node(n, p)) return 1;
+  if (set_node(n, p)) return FAIL(1);
   FakeNodeHandle* h = malloc(sizeof(FakeNodeHandle));
   h->graph = g;
   h->index = g->n++;
@@ -329,10 +387,10 @@ static CUresult cuGraphExecDestroy(void* exec) {
 static CUresult cuGraphExecKernelNodeSetParams(void* exec, void* node, const KernelNodeParams* p) {
   FakeExec* e = (FakeExec*)exec;
   FakeNodeHandle* h = (FakeNodeHandle*)node;
-  if (h->graph != e->graph || h->index >= e->nodes.n) return 1;
+  if (h->graph != e->graph || h->index >= e->nodes.n) return FAIL(1);
   /* accelpy rebuilds instead of changing a node's kernel. */
-  if (p->func != e->nodes.nodes[h->index].func) return 1;
-  if (set_node(&e->nodes.nodes[h->index], p)) return 1;
+  if (p->func != e->nodes.nodes[h->index].func) return FAIL(1);
+  if (set_node(&e->nodes.nodes[h->index], p)) return FAIL(1);
   ++fake_cuda_node_updates;
   return 0;
 }
@@ -352,7 +410,7 @@ static CUresult cuGraphLaunch(void* exec, void* stream) {
 
 static CUresult cuFuncGetParamInfo(void* f, size_t index, size_t* offset, size_t* size) {
   if (!g_params_parsed) parse_param_sizes();
-  if (f != &g_user_function) return 1; /* accelpy's kernels do not ask */
+  if (f != &g_user_function) return FAIL(1); /* accelpy's kernels do not ask */
   size_t at = 0;
   for (size_t i = 0; i < g_param_count; ++i) {
     const size_t n = g_param_sizes[i];
@@ -364,7 +422,14 @@ static CUresult cuFuncGetParamInfo(void* f, size_t index, size_t* offset, size_t
     }
     at += n;
   }
-  return 1; /* CUDA_ERROR_INVALID_VALUE: past the last parameter */
+  return FAIL(1); /* CUDA_ERROR_INVALID_VALUE: past the last parameter */
+}
+
+static CUresult cuFuncGetParamCount(void* f, size_t* count) {
+  if (!g_params_parsed) parse_param_sizes();
+  if (f != &g_user_function) return FAIL(1);
+  *count = g_param_count;
+  return 0;
 }
 
 #define ENTRY(name) {#name, (void*)name}
@@ -381,8 +446,9 @@ static const struct { const char* name; void* fn; } kEntries[] = {
     ENTRY(cuMemPoolTrimTo), ENTRY(cuMemAllocFromPoolAsync), ENTRY(cuMemFreeAsync),
     ENTRY(cuMemGetInfo), ENTRY(cuMemHostAlloc), ENTRY(cuMemFreeHost), ENTRY(cuMemcpyHtoDAsync),
     ENTRY(cuMemcpyDtoHAsync), ENTRY(cuMemcpyDtoDAsync), ENTRY(cuMemcpyPeerAsync),
-    ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData), ENTRY(cuModuleUnload),
-    ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel), ENTRY(cuModuleGetGlobal),
+    ENTRY(cuPointerGetAttributes), ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData),
+    ENTRY(cuModuleUnload), ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel),
+    ENTRY(cuModuleGetGlobal),
     ENTRY(cuFuncGetAttribute), ENTRY(cuFuncSetAttribute),
     ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor), ENTRY(cuGraphCreate),
     ENTRY(cuGraphDestroy), ENTRY(cuGraphAddKernelNode), ENTRY(cuGraphInstantiateWithFlags),
@@ -404,7 +470,13 @@ CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, uint64
     if (status) *status = 0;
     return 0;
   }
+  if (strcmp(symbol, "cuFuncGetParamCount") == 0 && getenv("FAKE_CUDA_PARAM_SIZES") &&
+      driver_version() >= 13020) {
+    *pfn = (void*)cuFuncGetParamCount;
+    if (status) *status = 0;
+    return 0;
+  }
   *pfn = NULL;
   if (status) *status = 1;
-  return 500; /* CUDA_ERROR_NOT_FOUND: optional entry points (cuFuncGetParamInfo) stay unused */
+  return FAIL(500); /* CUDA_ERROR_NOT_FOUND (accelpy asks only for what the version has) */
 }

@@ -71,6 +71,7 @@ def test_former_crashes_raise_value_error_in_a_subprocess(expr):
     assert r.stdout.startswith("ValueError array is too big"), r.stdout
 
 
+@pytest.mark.faults_device
 def test_huge_representable_array_fails_cleanly_when_computed():
     # 2**43 float64 = 64 TiB: representable, never allocatable here.
     r = _run("try:\n    ap.asnumpy(ap.zeros(2**43) + 1.0)\n"
@@ -79,6 +80,7 @@ def test_huge_representable_array_fails_cleanly_when_computed():
     assert r.stdout.split() == ["MemoryError", "OutOfMemoryError"]
 
 
+@pytest.mark.faults_device
 def test_repr_of_a_huge_array_prints_or_fails_cleanly():
     # 2**50 int8 (1 PiB): printed as NumPy summarises it, or a clean OutOfMemoryError where the
     # pending producer must be computed whole before its edges can be read; never a crash.

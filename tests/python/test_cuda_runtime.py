@@ -191,6 +191,7 @@ def test_memory_limit_from_environment():
 
 
 @pytest.mark.serial
+@pytest.mark.faults_device
 def test_device_out_of_memory_is_reported_with_sizes():
     # Twice the device's memory: refused by the driver at once, so other processes sharing the
     # GPU (parallel test workers) never see it full.
@@ -372,6 +373,7 @@ def test_dump_kernels(tmp_path):
     assert sources and "__global__" in sources[0].read_text()
 
 
+@pytest.mark.faults_device
 def test_kernel_fault_is_reported_at_synchronize():
     r = run_python("""
         import accelpy as ap

@@ -180,6 +180,12 @@ def test_templates_globals_and_constants(rng, device):
     out = ap.zeros(3, dtype=np.int32, device=device)
     mod.get_function("read_table")((1,), (3,), (out,))
     np.testing.assert_array_equal(ap.asnumpy(out), [1, 2, 3])
+
+
+# The driver answers CUDA_ERROR_NOT_FOUND for a missing name: a failed call, as the user asked.
+@pytest.mark.faults_device
+def test_missing_kernel_and_global_names_raise(device):
+    mod = ap.RawModule(code=TEMPLATES, name_expressions=["scale<float>", "scale<double>"])
     with pytest.raises(ValueError, match="no kernel named 'nope'"):
         mod.get_function("nope")((1,), (1,), ())
     with pytest.raises(ValueError, match="no __device__"):
@@ -317,6 +323,7 @@ def _run(code):
 
 
 @pytest.mark.cuda
+@pytest.mark.faults_device
 @pytest.mark.parametrize("body, error", [
     ("p[threadIdx.x + 1000000] = 1;", "CUDA_ERROR_ILLEGAL_ADDRESS"),
     ("if (p == nullptr) __trap();", "CUDA_ERROR"),

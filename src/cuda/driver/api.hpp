@@ -150,7 +150,10 @@ using PFN_cuMemcpyDtoHAsync = CUresult (*)(void*, CUdeviceptr, size_t, CUstream)
 using PFN_cuMemcpyDtoDAsync = CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
 using PFN_cuMemcpyPeerAsync = CUresult (*)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t,
                                            CUstream);
-using PFN_cuPointerGetAttribute = CUresult (*)(void*, int, CUdeviceptr);
+// Unlike cuPointerGetAttribute, succeeds for a pointer CUDA does not know (plain host memory),
+// leaving its attributes zero: asking about such a pointer is not an error then.
+using PFN_cuPointerGetAttributes = CUresult (*)(unsigned, int*, void**, CUdeviceptr);
+inline constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 using PFN_cuModuleLoadData = CUresult (*)(CUmodule*, const void*);
 using PFN_cuModuleUnload = CUresult (*)(CUmodule);
 using PFN_cuModuleGetFunction = CUresult (*)(CUfunction*, CUmodule, const char*);
@@ -161,6 +164,9 @@ using PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor = CUresult (*)(int*, CUfun
 // CUDA 12.4+: resolved with that ABI version, optional (null on older drivers).
 using PFN_cuFuncGetParamInfo = CUresult (*)(CUfunction, size_t, size_t*, size_t*);
 inline constexpr int kParamInfoApiVersion = 12040;
+// CUDA 13.2+, optional likewise: how many parameters a kernel takes.
+using PFN_cuFuncGetParamCount = CUresult (*)(CUfunction, size_t*);
+inline constexpr int kParamCountApiVersion = 13020;
 using PFN_cuLaunchKernel = CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                                         unsigned, unsigned, unsigned, CUstream, void**, void**);
 

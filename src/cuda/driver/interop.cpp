@@ -10,9 +10,6 @@ namespace accel::cuda {
 
 namespace {
 
-// CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL (cuda.h): the device a pointer's memory belongs to.
-constexpr int kPointerAttributeDeviceOrdinal = 9;
-
 api::CUstream foreign_stream(uintptr_t handle) {
   if (handle == 0) {
     throw ValueError(
@@ -59,11 +56,15 @@ uintptr_t current_stream_handle(int device) {
 }
 
 int pointer_device(uintptr_t ptr) {
-  const Driver& d = drv();
+  // The plural query succeeds for memory CUDA does not know (its type reads 0), where the
+  // singular one fails: a foreign host pointer is then refused without a failed driver call.
+  int attrs[] = {api::CU_POINTER_ATTRIBUTE_MEMORY_TYPE, api::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  unsigned type = 0;
   int ordinal = -1;
-  if (d.cuPointerGetAttribute(&ordinal, kPointerAttributeDeviceOrdinal,
-                              static_cast<api::CUdeviceptr>(ptr)) != api::CUDA_SUCCESS ||
-      ordinal < 0) {
+  void* data[] = {&type, &ordinal};
+  if (drv().cuPointerGetAttributes(2, attrs, data, static_cast<api::CUdeviceptr>(ptr)) !=
+          api::CUDA_SUCCESS ||
+      type == 0 || ordinal < 0) {
     throw ValueError("pointer 0x" + [&] {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(ptr));

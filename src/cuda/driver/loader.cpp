@@ -110,9 +110,15 @@ std::string load_driver(void* h, Driver& d) {
 #include "src/cuda/driver/driver_fns.def"
 #undef ACCEL_DRIVER_FN
   if (!missing.empty()) return "driver entry points not found: " + missing;
+  // Optional entry points are looked up only where the driver's version has them: a lookup that
+  // fails is an API error in the output of compute-sanitizer and of the user's own checks.
   if (d.version >= api::kParamInfoApiVersion) {
     d.cuFuncGetParamInfo = reinterpret_cast<api::PFN_cuFuncGetParamInfo>(
         lookup("cuFuncGetParamInfo", api::kParamInfoApiVersion));
+  }
+  if (d.version >= api::kParamCountApiVersion) {
+    d.cuFuncGetParamCount = reinterpret_cast<api::PFN_cuFuncGetParamCount>(
+        lookup("cuFuncGetParamCount", api::kParamCountApiVersion));
   }
   return {};
 }

@@ -22,6 +22,8 @@ struct Driver {
 #undef ACCEL_DRIVER_FN
   // Optional: null when the driver predates CUDA 12.4 (raw kernels then skip argument checks).
   api::PFN_cuFuncGetParamInfo cuFuncGetParamInfo = nullptr;
+  // Optional: null before CUDA 13.2 (the count is then read from the kernel's image).
+  api::PFN_cuFuncGetParamCount cuFuncGetParamCount = nullptr;
 };
 
 struct Nvrtc {

@@ -149,18 +149,16 @@ float Event::elapsed_ms(const Event& end) const {
   if (!impl_->recorded || !end.impl_->recorded) {
     throw ValueError("elapsed_time needs both events recorded first");
   }
+  // CUDA answers NOT_READY while the work before either event is still running; CuPy and
+  // PyTorch pass that on, so a program that times an event it recorded an instant before fails
+  // at random. The time is defined once both events complete: wait for them first (asking
+  // before would be a failed call in the user's API-error checks whenever they are not done).
+  synchronize();
+  end.synchronize();
   context(impl_->device).make_current();
   float ms = 0;
-  api::CUresult r = drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle);
-  if (r == api::CUDA_ERROR_NOT_READY) {
-    // CUDA answers NOT_READY while the work before either event is still running; CuPy and
-    // PyTorch pass that on, so a program that times an event it recorded an instant before
-    // fails at random. The time is defined once both events complete: wait for them.
-    synchronize();
-    end.synchronize();
-    r = drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle);
-  }
-  check(r, "cuEventElapsedTime", impl_->device);
+  check(drv().cuEventElapsedTime(&ms, impl_->handle, end.impl_->handle), "cuEventElapsedTime",
+        impl_->device);
   return ms;
 }
 

@@ -6,6 +6,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <unordered_set>
 
 #include "accel/cuda.hpp"
@@ -14,6 +15,7 @@
 #include "src/cuda/driver/context.hpp"
 #include "src/cuda/graphs.hpp"
 #include "src/cuda/jit/compiler.hpp"
+#include "src/cuda/user_kernels/image_params.hpp"
 #include "src/user_kernels/arg_pointers.hpp"
 
 namespace accel::cuda {
@@ -85,6 +87,49 @@ int device_cc(int device) {
   check(d.cuDeviceGetAttribute(&minor, api::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
         "cuDeviceGetAttribute", device);
   return major * 10 + minor;
+}
+
+// Asks the driver until it fails: the one way to learn the parameter count from drivers before
+// CUDA 13.2 where the image cannot tell it (a fatbinary). The failed call is the end marker.
+std::vector<ParamInfo> probe_params(const Driver& d, api::CUfunction fn) {
+  std::vector<ParamInfo> params;
+  for (size_t i = 0;; ++i) {
+    ParamInfo p;
+    if (d.cuFuncGetParamInfo(fn, i, &p.offset, &p.size) != api::CUDA_SUCCESS) return params;
+    params.push_back(p);
+  }
+}
+
+// The kernel's parameters as the driver lays them out, or nullopt where the driver cannot say
+// (before CUDA 12.4). The count comes from the driver (13.2+) or the image (image_params.hpp),
+// so that no query goes past the last parameter: a failed call is noise in a user's
+// compute-sanitizer output. What the image says is checked against the driver's answers.
+std::optional<std::vector<ParamInfo>> driver_params(const Driver& d, api::CUfunction fn,
+                                                    std::string_view image,
+                                                    const std::string& name) {
+  if (!d.cuFuncGetParamInfo) return std::nullopt;
+  std::optional<std::vector<ImageParam>> from_image;
+  size_t count = 0;
+  if (d.cuFuncGetParamCount) {
+    if (d.cuFuncGetParamCount(fn, &count) != api::CUDA_SUCCESS) return probe_params(d, fn);
+  } else if ((from_image = image_params(image, name))) {
+    count = from_image->size();
+  } else {
+    return probe_params(d, fn);
+  }
+  std::vector<ParamInfo> params(count);
+  for (size_t i = 0; i < count; ++i) {
+    ParamInfo& p = params[i];
+    if (d.cuFuncGetParamInfo(fn, i, &p.offset, &p.size) != api::CUDA_SUCCESS) {
+      params.resize(i);  // fewer than the image says: the driver is believed
+      return params;
+    }
+    const ImageParam* q = from_image ? &(*from_image)[i] : nullptr;
+    if (q && q->size != 0 && (q->offset != p.offset || q->size != p.size)) {
+      return probe_params(d, fn);  // the image was misread: ask as before
+    }
+  }
+  return params;
 }
 
 }  // namespace
@@ -222,15 +267,9 @@ RawFunction RawModule::function(const std::string& name, int device) const {
   for (const auto& [dst, attr] : attrs) {
     check(d.cuFuncGetAttribute(dst, attr, f->fn), "cuFuncGetAttribute", device);
   }
-  if (d.cuFuncGetParamInfo) {
-    std::vector<ParamInfo> params;
-    for (size_t i = 0;; ++i) {
-      ParamInfo p;
-      if (d.cuFuncGetParamInfo(f->fn, i, &p.offset, &p.size) != api::CUDA_SUCCESS) break;
-      params.push_back(p);
-    }
-    f->params = std::move(params);
-  }
+  const auto image = impl_->images.find(c.props.major * 10 + c.props.minor);
+  f->params = driver_params(
+      d, f->fn, image == impl_->images.end() ? std::string_view() : image->second->image, mangled);
   impl_->functions.emplace(key, f);
   return RawFunction(f);
 }

@@ -164,6 +164,8 @@ static_assert(api::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT == ::CU_MEMPOOL_ATTR_RES
 static_assert(api::CU_MEMPOOL_ATTR_USED_MEM_CURRENT == ::CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
 static_assert(api::CU_POINTER_ATTRIBUTE_MEMORY_TYPE == ::CU_POINTER_ATTRIBUTE_MEMORY_TYPE);
 static_assert(api::CU_MEMORYTYPE_HOST == ::CU_MEMORYTYPE_HOST);
+static_assert(api::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL == ::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL);
+static_assert(sizeof(api::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) == sizeof(::CUpointer_attribute));
 static_assert(api::CU_STREAM_NON_BLOCKING == ::CU_STREAM_NON_BLOCKING);
 static_assert(api::CU_EVENT_DISABLE_TIMING == ::CU_EVENT_DISABLE_TIMING);
 static_assert(api::CU_EVENT_BLOCKING_SYNC == ::CU_EVENT_BLOCKING_SYNC);
@@ -186,7 +188,7 @@ ACCEL_SAME_SIG(PFN_cuModuleLoadData, ::cuModuleLoadData);
 ACCEL_SAME_SIG(PFN_cuEventElapsedTime, ::cuEventElapsedTime);
 ACCEL_SAME_SIG(PFN_cuDeviceGetAttribute, ::cuDeviceGetAttribute);
 ACCEL_SAME_SIG(PFN_cuDeviceTotalMem, ::cuDeviceTotalMem_v2);
-ACCEL_SAME_SIG(PFN_cuPointerGetAttribute, ::cuPointerGetAttribute);
+ACCEL_SAME_SIG(PFN_cuPointerGetAttributes, ::cuPointerGetAttributes);
 ACCEL_SAME_SIG(PFN_nvrtcCreateProgram, ::nvrtcCreateProgram);
 ACCEL_SAME_SIG(PFN_nvrtcCompileProgram, ::nvrtcCompileProgram);
 ACCEL_SAME_SIG(PFN_nvrtcGetCUBIN, ::nvrtcGetCUBIN);
@@ -198,6 +200,9 @@ ACCEL_SAME_SIG(PFN_cuFuncSetAttribute, ::cuFuncSetAttribute);
 ACCEL_SAME_SIG(PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor,
                ::cuOccupancyMaxActiveBlocksPerMultiprocessor);
 ACCEL_SAME_SIG(PFN_cuFuncGetParamInfo, ::cuFuncGetParamInfo);
+#if CUDA_VERSION >= 13020
+ACCEL_SAME_SIG(PFN_cuFuncGetParamCount, ::cuFuncGetParamCount);
+#endif
 ACCEL_SAME_SIG(PFN_cuGraphCreate, ::cuGraphCreate);
 ACCEL_SAME_SIG(PFN_cuGraphDestroy, ::cuGraphDestroy);
 ACCEL_SAME_SIG(PFN_cuGraphInstantiateWithFlags, ::cuGraphInstantiateWithFlags);

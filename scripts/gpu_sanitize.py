@@ -1,0 +1,260 @@
+"""compute-sanitizer over the seed programs and a slice of the pytest suite on cuda: the
+`sanitize` phase of scripts/gpu-check (run there as `scripts/gpu-check build sanitize`).
+
+Each tool (memcheck, racecheck, initcheck, synccheck) runs over each seed program and each test
+file of its slice, one compute-sanitizer process per pair, several at once. API errors count
+(`--report-api-errors`, explicit by default: what a user sees who runs the tool with its
+defaults). Tests marked `faults_device` make a driver call fail or the device fault on purpose:
+they are left out here and run apart, without the sanitizer. Prints one line per tool: its
+error count, the kinds of report and the API calls that failed, the runs that timed out or
+whose tests failed; the logs of every run go to --out. Exit status 0 only when every tool
+reported 0 errors, every run finished, and every test passed.
+
+racecheck and synccheck check shared memory and barriers, so they run over the files whose
+kernels have them (users' kernels, row reductions and softmax, reductions, sorting) and the
+seeds; memcheck and initcheck run over the whole slice.
+"""
+
+import argparse
+import collections
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTS = os.path.join(ROOT, "tests", "python")
+SEEDS = os.path.join(ROOT, "examples", "seed")
+
+# Shared memory and barriers: users' kernels, row groups (softmax, layer norm), reductions, CUB.
+SHARED = [
+    "test_raw_kernels.py",
+    "test_kernel_gen.py",
+    "test_kernel_half.py",
+    "test_kernel_plain.py",
+    "test_kernel_regions.py",
+    "test_kernel_corpus.py",
+    "test_driver.py",
+    "test_fusion_rows.py",
+    "test_reduction_paths.py",
+    "test_reductions.py",
+    "test_sorting.py",
+]
+# The rest of the slice: fusion, linear algebra, FFT, random, transfers and interop.
+REST = [
+    "test_fusion.py",
+    "test_fusion_dags.py",
+    "test_cumulative.py",
+    "test_matmul.py",
+    "test_linalg.py",
+    "test_fft.py",
+    "test_random.py",
+    "test_cuda_runtime.py",
+    "test_interop_dlpack.py",
+    "test_interop_cuda.py",
+    "test_advanced_indexing.py",
+]
+TOOLS = {
+    "memcheck": SHARED + REST,
+    "initcheck": SHARED + REST,
+    "racecheck": SHARED,
+    "synccheck": SHARED,
+}
+# The seed programs (examples/seed) and their arguments: fusion.py at a size memcheck runs
+# in seconds.
+SEED_ARGS = {"fusion.py": ["--n", "65536"]}
+
+PREFIX = "========= "
+SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error")
+RACE_SUMMARY = re.compile(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, (\d+) warn")
+API = re.compile(r"Program hit (\S+) .* on CUDA API call to (\w+)")
+# pytest's last line: "== 3 passed, 1 failed, 2 skipped in 5.43s ==".
+PYTEST = re.compile(r"^=* ?((?:\d+ \w+(?:, )?)+) in [\d.]+s", re.M)
+PYTEST_COUNT = re.compile(r"(\d+) (passed|failed|skipped|error|errors)\b")
+
+
+def run_one(sanitizer, tool, target, out_dir, deadline, api_errors):
+    """One compute-sanitizer process: `target` is a seed program or a test file."""
+    name = f"{tool}-{os.path.basename(target).removesuffix('.py')}"
+    log = os.path.join(out_dir, name + ".txt")
+    # --require-cuda-init no: a test file whose tests all ran on the cpu is not an error.
+    cmd = [
+        sanitizer,
+        "--tool",
+        tool,
+        "--error-exitcode",
+        "86",
+        "--report-api-errors",
+        api_errors,
+        "--print-limit",
+        "1000",
+        "--require-cuda-init",
+        "no",
+        sys.executable,
+    ]
+    if target.startswith(SEEDS):
+        cmd += [target] + SEED_ARGS.get(os.path.basename(target), [])
+    else:
+        cmd += [
+            "-m",
+            "pytest",
+            "-q",
+            "--tb=short",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not faults_device and not serial and not slow",
+            target,
+        ]
+    env = dict(os.environ, ACCELPY_TEST_DEVICES="cuda")
+    left = deadline - time.monotonic()
+    t0 = time.monotonic()
+    if left < 5:
+        return dict(name=name, tool=tool, skipped=True)
+    # A session of its own, so that a run out of time ends with its children (pytest's, the
+    # compile worker) rather than leaving them on the GPU.
+    p = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        text, _ = p.communicate(timeout=left)
+        code, timed_out = p.returncode, False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        text, _ = p.communicate()
+        code, timed_out = None, True
+    with open(log, "w") as f:
+        f.write(" ".join(cmd) + "\n" + text)
+    return dict(
+        name=name,
+        tool=tool,
+        text=text,
+        code=code,
+        timed_out=timed_out,
+        seconds=time.monotonic() - t0,
+        skipped=False,
+    )
+
+
+def tally(result):
+    """Errors, report kinds, failed API calls and pytest counts of one run's output."""
+    text = result.get("text", "")
+    errors = sum(int(m) for m in SUMMARY.findall(text))
+    race = RACE_SUMMARY.findall(text)
+    if race:  # racecheck's own summary; its hazards are also errors or warnings
+        errors = max(errors, sum(int(e) for e, _ in race))
+    warnings = sum(int(w) for _, w in race)
+    kinds, calls = collections.Counter(), collections.Counter()
+    for line in text.splitlines():
+        if not line.startswith(PREFIX) or line.startswith(PREFIX + " "):
+            continue  # not a report's first line (details are indented)
+        body = line[len(PREFIX) :].strip()
+        if (
+            not body
+            or SUMMARY.search(body)
+            or RACE_SUMMARY.search(body)
+            or body.startswith(("COMPUTE-SANITIZER", "Target application returned"))
+        ):
+            continue
+        api = API.search(body)
+        if api:
+            calls[f"{api.group(2)}:{api.group(1)}"] += 1
+        else:
+            kinds[re.sub(r"0x[0-9a-f]+|\d+", "N", body)[:90]] += 1
+    tests = collections.Counter()
+    for counts in PYTEST.findall(text):
+        for n, what in PYTEST_COUNT.findall(counts):
+            tests["failed" if what.startswith(("failed", "error")) else what] += int(n)
+    return errors, warnings, kinds, calls, tests
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sanitizer", required=True, help="the compute-sanitizer executable")
+    ap.add_argument("--out", required=True, help="directory for each run's log")
+    ap.add_argument("--seconds", type=float, default=480, help="wall time for the whole phase")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=int(os.environ.get("ACCELPY_SANITIZE_JOBS", min(os.cpu_count() or 8, 16))),
+    )
+    ap.add_argument("--tools", default=os.environ.get("ACCELPY_SANITIZE_TOOLS", ",".join(TOOLS)))
+    ap.add_argument(
+        "--files",
+        default=os.environ.get("ACCELPY_SANITIZE_FILES", ""),
+        help="comma-separated test files instead of each tool's slice",
+    )
+    ap.add_argument(
+        "--api-errors",
+        default=os.environ.get("ACCELPY_SANITIZE_API_ERRORS", "explicit"),
+        choices=["explicit", "all", "no"],
+    )
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    deadline = time.monotonic() + args.seconds
+    seeds = sorted(os.path.join(SEEDS, f) for f in os.listdir(SEEDS) if f.endswith(".py"))
+    jobs = []
+    for tool in args.tools.split(","):
+        files = args.files.split(",") if args.files else TOOLS[tool]
+        jobs += [(tool, s) for s in seeds]
+        jobs += [(tool, os.path.join(TESTS, f)) for f in files]
+    # Test files before the short seed runs, which fill the end; racecheck's first, since it
+    # follows every shared-memory access (the slowest tool where kernels use shared memory).
+    jobs.sort(key=lambda j: (j[1].startswith(SEEDS), j[0] != "racecheck"))
+    with ThreadPoolExecutor(args.jobs) as pool:
+        results = list(
+            pool.map(
+                lambda j: run_one(args.sanitizer, j[0], j[1], args.out, deadline, args.api_errors),
+                jobs,
+            )
+        )
+    ok = True
+    for tool in args.tools.split(","):
+        runs = [r for r in results if r["tool"] == tool]
+        done = [r for r in runs if not r["skipped"]]
+        errors = warnings = 0
+        kinds, calls, tests = collections.Counter(), collections.Counter(), collections.Counter()
+        bad_runs = []
+        for r in done:
+            e, w, k, c, t = tally(r)
+            errors, warnings = errors + e, warnings + w
+            kinds.update(k)
+            calls.update(c)
+            tests.update(t)
+            # pytest's 5: nothing collected (a file whose tests are all faults_device or cpu).
+            if r["timed_out"] or e or t["failed"] or r["code"] not in (0, 5, 86):
+                bad_runs.append(r["name"] + (" (timed out)" if r["timed_out"] else ""))
+        timed_out = sum(r["timed_out"] for r in done)
+        skipped = len(runs) - len(done)
+        line = (
+            f"sanitize {tool}: {errors} errors"
+            + (f", {warnings} warnings" if warnings else "")
+            + f" ({len(done)} runs, {sum(r['seconds'] for r in done):.0f} s; "
+            + f"tests {tests['passed']} passed, {tests['failed']} failed, "
+            + f"{tests['skipped']} skipped"
+            + (f"; {timed_out} timed out" if timed_out else "")
+            + (f"; {skipped} not started (out of time)" if skipped else "")
+            + ")"
+        )
+        print(line)
+        if calls:
+            print("  failed API calls: " + ", ".join(f"{c} x{n}" for c, n in calls.most_common()))
+        for kind, n in kinds.most_common(8):
+            print(f"  {n} x {kind}")
+        if bad_runs:
+            print("  see " + ", ".join(bad_runs[:12]) + (" ..." if len(bad_runs) > 12 else ""))
+        ok = ok and errors == 0 and not bad_runs and not skipped
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
