@@ -13,26 +13,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_functions
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     broadcast_arrays,
     broadcast_to,
-    concatenate,
     expand_dims,
     matrix_transpose,
     moveaxis,
     ndarray,
     ravel,
     squeeze,
-    stack,
     swapaxes,
     transpose,
 )
 from ._creation import asarray
 from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
+from ._structured_functions import with_records
 from ._util import normalize_axes, prepend_axes
 
 if TYPE_CHECKING:
@@ -88,6 +87,10 @@ __all__ = [
     "stack",
     "matrix_transpose",
 ]
+
+# Records (structured arrays) go to _structured_functions once the core refuses them.
+concatenate = with_records(_structured_functions.concatenate, __name__)(_core.concatenate)
+stack = with_records(_structured_functions.stack, __name__)(_core.stack)
 
 
 
@@ -156,7 +159,7 @@ def _concatenate(arrays, axis, dtype=None, casting="same_kind"):
     elif casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
                          f"'unsafe' (got {casting!r})")
-    return _core.concatenate(list(arrays), axis=axis)
+    return concatenate(list(arrays), axis=axis)
 
 
 def hstack(tup: Sequence[ArrayLike], *, dtype: Any = None, casting: str = "same_kind") -> ndarray:

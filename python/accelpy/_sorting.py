@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_functions
 from ._core import (  # noqa: F401
     argmax,
     argmin,
     argpartition,
-    argsort,
     argwhere,
     count_nonzero,
     extract,
@@ -23,12 +22,11 @@ from ._core import (  # noqa: F401
     nonzero,
     partition,
     searchsorted,
-    sort,
-    where,
 )
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._creation import asarray
+from ._structured_functions import with_records
 from ._util import is_complex_dtype
 
 if TYPE_CHECKING:
@@ -51,6 +49,11 @@ __all__ = [
     "extract",
     "count_nonzero",
 ]
+
+# Records (structured arrays) go to _structured_functions once the core refuses them.
+sort = with_records(_structured_functions.sort, __name__)(_core.sort)
+argsort = with_records(_structured_functions.argsort, __name__)(_core.argsort)
+where = with_records(_structured_functions.where, __name__)(_core.where)
 
 
 
