@@ -89,7 +89,22 @@ __all__ = [
 ]
 
 # Records (structured arrays) go to _structured_functions once the core refuses them.
-concatenate = with_records(_structured_functions.concatenate, __name__)(_core.concatenate)
+_core_concatenate = _core.concatenate
+
+
+def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Any:
+    """Joins arrays along an existing axis (numpy.concatenate; axis=None: flattened first);
+    records (structured arrays) field by field, NumPy's promotion of their dtypes."""
+    try:
+        return _core_concatenate(arrays, axis)
+    except TypeError:
+        if not isinstance(arrays, (list, tuple)) or not any(
+            _structured_functions._is_records(a) for a in arrays
+        ):
+            raise
+    return _structured_functions.concatenate(arrays, axis)
+
+
 stack = with_records(_structured_functions.stack, __name__)(_core.stack)
 
 

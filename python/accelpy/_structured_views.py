@@ -15,7 +15,6 @@ that divide) are checked on a one-row stand-in, so its errors are NumPy's."""
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 import numpy as np
@@ -175,20 +174,26 @@ def _numpy_view(host: np.ndarray, new: np.dtype, device: Any) -> Any:
 BYTE_VIEWS["records"] = view_records
 
 
+def _records_dtype(dtype: Any) -> np.dtype | None:
+    """NumPy's dtype for `dtype` when it is records or void bytes (or a subarray of them)."""
+    try:
+        new = np.dtype(dtype)
+    except TypeError:
+        return None
+    target = new.base if new.subdtype is not None else new
+    return new if target.names is not None or target.kind == "V" else None
+
+
 def view(self: ndarray, dtype: Any = None, type: Any = None) -> Any:
     """ndarray.view: the core's view between numbers; as records (a structured or void
-    dtype), a view of the array's bytes whose writes reach the array, as in NumPy."""
-    if (
-        type is not None
-        or dtype is None
-        or isinstance(dtype, builtins.type)
-        and issubclass(dtype, (np.ndarray, ndarray))
-    ):
+    dtype, which the core refuses), a view of the array's bytes whose writes reach the array,
+    as in NumPy."""
+    try:
         return _core_view(self, dtype, type)
-    new = np.dtype(dtype)
-    target = new.base if new.subdtype is not None else new
-    if target.names is None and target.kind != "V":
-        return _core_view(self, dtype)
+    except TypeError:
+        new = None if type is not None else _records_dtype(dtype)
+        if new is None:
+            raise
     strided = self.ndim and self.shape[-1] > 1 and self.strides[-1] != self.itemsize
     shape = _row_shape(self.shape, self.dtype, new, not strided)
     source, readonly = self, False
