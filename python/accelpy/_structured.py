@@ -9,7 +9,8 @@ that array itself, so its writes are the record array's. Indexing, slicing, resh
 copying apply to every field alike; ``x[i]`` is a `RecordScalar` (_records.py). A nested
 structured field is a structured array of its own; a field of a dtype accelpy does not store
 (strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made for
-NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing). What NumPy refuses
+NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing; views of the bytes as
+another dtype: _structured_views.py). What NumPy refuses
 on records (arithmetic, ordering) is tried on empty NumPy stand-ins: NumPy's own error."""
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import RecordScalar, _reshaped, _shape, _shape_only, _stored_dtype, _subshape
+from ._records import (
+    RecordScalar,
+    _count,
+    _reshaped,
+    _shape,
+    _shape_only,
+    _stored_dtype,
+    _subshape,
+)
 
 __all__ = ["RecordScalar", "StructuredArray"]
 
@@ -535,11 +544,6 @@ class StructuredArray:
             k = len(_subshape(self._dtype, name))
             at = index.reshape(index.shape + (1,) * k) if k else index
             f[...] = _take_along(f, at, axis)
-
-
-def _count(field: Any, ndim: int) -> int:
-    """The elements of a subarray field's record (its axes after the array's `ndim`)."""
-    return int(np.prod(field.shape[ndim:], dtype=np.int64))
 
 
 def _take_along(field: Any, index: ndarray, axis: int) -> Any:
