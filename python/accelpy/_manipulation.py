@@ -92,7 +92,7 @@ __all__ = [
 _core_concatenate = _core.concatenate
 
 
-def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> Any:
+def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray:
     """Joins arrays along an existing axis (numpy.concatenate; axis=None: flattened first);
     records (structured arrays) field by field, NumPy's promotion of their dtypes."""
     try:

@@ -5,7 +5,7 @@ searchsorted, count_nonzero, ... are re-exported here."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -83,6 +83,10 @@ def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order:
     return _structured_functions.argsort(a, axis, kind, order, stable=stable)
 
 
+@overload
+def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> ndarray: ...
+@overload
+def where(condition: ArrayLike) -> tuple[ndarray, ...]: ...
 def where(condition: ArrayLike, x: Any = _NO, y: Any = _NO) -> Any:
     """x where `condition` holds, else y (numpy.where), broadcast; records field by field.
     With the condition alone, the indices where it holds (nonzero)."""
