@@ -400,17 +400,20 @@ class StructuredArray:
             and (issubclass(dtype, (np.ndarray, ndarray, StructuredArray)))
         ):
             dtype, type = None, dtype
-        new = self._dtype if dtype is None else np.dtype(dtype)
+        new = self.dtype if dtype is None else np.dtype(dtype)
         if new != self.dtype:
             return BYTE_VIEWS["records"](self, new)
         cls = VIEW_TYPES.get(type, type)
         if isinstance(cls, builtins.type) and issubclass(cls, StructuredArray):
             if cls is not StructuredArray and new.type is not np.record:
                 new = np.dtype((np.record, new))  # as numpy.recarray's views
-            return cls._make(new, self._shape, self._fields)
-        if type is not None:  # ndarray: a plain structured array
-            return StructuredArray._make(new, self._shape, self._fields)
-        return self._like(new, self._shape, self._fields)
+        elif type is not None:  # ndarray: a plain structured array
+            cls = StructuredArray
+        else:
+            cls = builtins.type(self)
+        out = cls._make(new, self._shape, self._fields)
+        out._parent = self._parent  # the same bytes
+        return out
 
     # -- comparisons and refused operations ----------------------------------------------------
     def _compare(self, other: Any, op: Any) -> Any:

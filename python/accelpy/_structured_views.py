@@ -55,6 +55,11 @@ class VoidArray(StructuredArray):
             return self._records()._compare(other._records(), op)
         return op(self._pack(), np.asarray(other))  # NumPy's answer or error, on the host
 
+    def view(self, dtype: Any = None, type: Any = None) -> Any:
+        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
+            return self._like(self._dtype, self._shape, self._fields)  # the same bytes
+        return super().view(dtype, type)
+
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, (str, list)):
             return np.zeros(1, self.dtype)[key]  # NumPy's error: void has no fields

@@ -108,6 +108,8 @@ def test_multi_field_index_views_its_parents_bytes(device, rng):
         b[name] = rng.uniform(-5, 5, 3)
     x = ap.asarray(b)
     np.testing.assert_array_equal(x[["x", "z"]].view("f4").get(), b[["x", "z"]].view("f4"))
+    got = x[["x", "z"]].view(np.recarray).view("f4")
+    np.testing.assert_array_equal(got.get(), b[["x", "z"]].view(np.recarray).view("f4"))
     with pytest.raises(TypeError, match="bytes between its fields"):
         x[["x", "z"]][1:].view("f4")
     np.testing.assert_array_equal(x[1:][["x", "z"]].view("f4").get(), b[1:][["x", "z"]].view("f4"))
@@ -134,6 +136,7 @@ def test_void_rows_unique(device, rng):
     np.testing.assert_array_equal(got.get(), want)
     np.testing.assert_array_equal(ap.asarray(z)[idx].get(), z[want_idx])
     np.testing.assert_array_equal(t.view(z.dtype).get(), z)
+    assert repr(t.view()) == repr(want_t.view()) and repr(t[1:]) == repr(want_t[1:])
 
 
 def test_unique_segments(device, rng):
