@@ -288,7 +288,7 @@ class StructuredArray:
     # -- NumPy's bytes -------------------------------------------------------------------------
     def _pack(self) -> np.ndarray:
         """NumPy's packed records of these fields, read back from the device."""
-        out = np.empty(self._shape, self._dtype)
+        out = np.zeros(self._shape, self._dtype)  # bytes between fields zero, not garbage
         for name, f in self._fields.items():
             if isinstance(f, StructuredArray):
                 f = f._pack()

@@ -80,10 +80,6 @@ def _stand_in(value: Any, shape: tuple | None = None) -> Any:
     return np.broadcast_to(np.zeros((), value.dtype), shape)
 
 
-def _leading(field: Any, dtype: np.dtype, name: str) -> int:
-    return field.ndim - len(_subshape(dtype, name))
-
-
 def _combine(parts: list, dtype: np.dtype, fn) -> dict:
     """Per field of `dtype` (by position in each part): fn(arrays of that field, its dtype
     in `dtype`, its number of subarray axes) for numbers; nested records and fields kept on the
@@ -179,11 +175,9 @@ def stack(
 # -- choosing --------------------------------------------------------------------------------
 
 
-def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+def where(condition: Any, x: Any, y: Any) -> Any:
     """numpy.where(condition, x, y) with records: each field chosen by the core, broadcast as
     NumPy broadcasts the records (the condition spans a subarray field's axes)."""
-    if x is None or y is None:
-        return _core.where(condition, x, y)  # numbers only: the core's own error
     device = _device([x, y])
     x, y = as_records(x, device), as_records(y, device)
     like = np.where(True, _stand_in(x, (1,)), _stand_in(y, (1,)))  # NumPy's promotion
@@ -191,20 +185,17 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if not isinstance(x, StructuredArray) or not isinstance(y, StructuredArray):
         raise TypeError("invalid type promotion with structured datatype(s).")
     shape = np.broadcast_shapes(cond.shape, x.shape, y.shape)
-    return type(x)._make(like.dtype, shape, _choose(cond, x, y, like.dtype, shape))
+    return StructuredArray._make(like.dtype, shape, _choose(cond, x, y, like.dtype))
 
 
-def _choose(
-    cond: ndarray, x: StructuredArray, y: StructuredArray, dtype: np.dtype, shape: tuple
-) -> dict:
+def _choose(cond: ndarray, x: StructuredArray, y: StructuredArray, dtype: np.dtype) -> dict:
     def choose(arrays, base, k):
         fx, fy = (_cast(a, base) for a in arrays)
         if isinstance(fx, StructuredArray):
             return where(cond, fx, fy)
         c = cond.reshape(cond.shape + (1,) * k)
-        if isinstance(fx, np.ndarray) or isinstance(fy, np.ndarray):
-            out = np.where(_host(c), _host(fx), _host(fy))
-            return np.broadcast_to(out, shape + out.shape[len(out.shape) - k :]).copy()
+        if isinstance(fx, np.ndarray) or isinstance(fy, np.ndarray):  # kept on the host
+            return np.where(_host(c), _host(fx), _host(fy))
         return _core.where(c, fx, fy)
 
     return _combine([x, y], dtype, choose)

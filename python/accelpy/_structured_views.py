@@ -148,7 +148,8 @@ def _from_rows(rows: ndarray, new: np.dtype, shape: tuple) -> Any:
     if base.names is None and base.kind != "V":
         return _core_view(rows, base).reshape(shape)
     lead = rows.shape[:-1]
-    data = rows.reshape(lead + (-1, base.itemsize)) if base.itemsize else rows[..., None]
+    per_row = rows.shape[-1] // base.itemsize if base.itemsize else 1
+    data = rows.reshape(lead + (per_row, base.itemsize)) if base.itemsize else rows[..., None]
     return records_of_bytes(data, base).reshape(shape)
 
 
@@ -158,10 +159,13 @@ def view_records(x: StructuredArray, dtype: Any) -> Any:
     shape = _row_shape(x.shape, x.dtype, new)
     try:
         data = packed_bytes(x)
-        rows = data.reshape(x.shape[:-1] + (-1,)) if x.ndim else data
+        rows = data.reshape(x.shape[:-1] + (x.shape[-1] * data.shape[-1],)) if x.ndim else data
         out = _from_rows(rows, new, shape)
-    except _OnTheHost:
-        out = _numpy_view(x.get(), new, x.device)
+    except _OnTheHost:  # the bytes between fields of a multi-field index are its parent's
+        parent = x._parent
+        whole = parent is not None and parent is not False
+        host = parent.get()[list(x.dtype.names)] if whole else x.get()
+        out = _numpy_view(host, new, x.device)
     return _readonly(out)
 
 

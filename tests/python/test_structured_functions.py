@@ -113,6 +113,17 @@ def test_where_promotes_fields(device, rng):
     same(ap.where(ap.asarray(cond), ap.asarray(a), ap.asarray(wide)), np.where(cond, a, wide))
 
 
+def test_fields_kept_on_the_host(device, rng):
+    """A string field stays a NumPy array: joined and chosen by NumPy, the others on device."""
+    spec = np.dtype({"names": ("name", "age"), "formats": ("U10", "i4")})
+    a, b = records(rng, (4,), spec), records(rng, (4,), spec)
+    cond = rng.random(4) < 0.5
+    x, y = ap.asarray(a), ap.asarray(b)
+    same(ap.concatenate([x, y[::-1]]), np.concatenate([a, b[::-1]]))
+    same(ap.where(ap.asarray(cond), x, y), np.where(cond, a, b))
+    same(ap.unique(ap.concatenate([x, x])), np.unique(np.concatenate([a, a])))
+
+
 def test_take(device, rng):
     a = records(rng, (4, 5), MIXED)
     x = ap.asarray(a)

@@ -120,6 +120,11 @@ def test_field_kept_on_the_host_views_through_numpy(rng):
     a["s"], a["v"] = ["ab", "c"], [5, -6]
     got = ap.asarray(a).view("i4")
     np.testing.assert_array_equal(got.get(), a.view("i4"))
+    got = ap.asarray(a)[["v"]].view("i4")  # the string's bytes, read from the parent
+    np.testing.assert_array_equal(got.get(), a[["v"]].view("i4"))
+    c = np.zeros((0, 3), [("x", "i4"), ("y", "f4")])
+    same(ap.asarray(c.view("i4")).view(c.dtype), c)
+    assert ap.asarray(c).view("i4").shape == c.view("i4").shape
 
 
 def test_void_rows_unique(device, rng):
