@@ -185,8 +185,13 @@ def test_accelpy_recfunctions(device, rng, dtype):
     assert (v[:, 1].get() == 9).all()
     names = list(a.dtype.names)
     same(arfn.drop_fields(x, names[0], usemask=False), nrfn.drop_fields(a, names[0], usemask=False))
+    dropped = arfn.drop_fields(x, names[0], usemask=False)
+    dropped[names[-1]][...] = 0  # a copy, as NumPy's
+    same(x, a)
     renamed = {names[-1]: "last"}
     same(arfn.rename_fields(x, renamed), nrfn.rename_fields(a, renamed))
+    got, want = arfn.structured_to_unstructured(x[:0]), nrfn.structured_to_unstructured(a[:0])
+    assert got.shape == want.shape and got.dtype == want.dtype
     same(arfn.repack_fields(x[names[::-1]]), nrfn.repack_fields(a[names[::-1]]))
     col = data(rng, (2, 3), "i8")
     got = arfn.append_fields(x.reshape(-1), "new", ap.asarray(col.reshape(-1)), usemask=False)

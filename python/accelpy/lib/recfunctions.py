@@ -14,7 +14,7 @@ import numpy.lib.recfunctions as _numpy_rfn
 
 from .._core import asnumpy, concatenate, ndarray
 from .._creation import asarray
-from .._records import _subshape
+from .._records import _count, _subshape
 from .._structured import StructuredArray, from_numpy
 from .._structured_functions import as_records
 from .._structured_views import _readonly
@@ -35,7 +35,11 @@ def _leaves(x: StructuredArray) -> list:
     out = []
     for name, field in x._fields.items():
         if isinstance(field, StructuredArray):
-            flat = field.reshape(x.shape + (-1,)) if field.ndim > x.ndim else field[..., None]
+            flat = (
+                field.reshape(x.shape + (_count(field, x.ndim),))
+                if field.ndim > x.ndim
+                else field[..., None]
+            )
             for j in range(flat.shape[-1]):
                 out += _leaves(flat[..., j])
         elif isinstance(field, np.ndarray):
@@ -44,7 +48,7 @@ def _leaves(x: StructuredArray) -> list:
                 "on the host; use numpy's recfunctions on numpy.asarray(arr)"
             )
         else:
-            out.append(field.reshape(x.shape + (-1,)))
+            out.append(field.reshape(x.shape + (_count(field, x.ndim),)))
     return out
 
 
@@ -105,7 +109,7 @@ def _rebuilt(base: StructuredArray, dtype: np.dtype, fields: dict, asrecarray: b
 
 def drop_fields(base: Any, drop_names: Any, usemask: bool = True, asrecarray: bool = False) -> Any:
     """The records without the fields `drop_names` (numpy.lib.recfunctions'; top-level fields,
-    packed as NumPy's). The remaining fields are shared with `base`, not copied."""
+    packed as NumPy's): a copy, as NumPy's."""
     base = as_records(base)
     dtype = _numpy_rfn.drop_fields(np.zeros(0, base.dtype), drop_names, False).dtype
     if dtype.names is None:
@@ -113,11 +117,12 @@ def drop_fields(base: Any, drop_names: Any, usemask: bool = True, asrecarray: bo
     for name in dtype.names:
         if dtype.fields[name][0] != base.dtype.fields[name][0]:
             raise NotImplementedError("dropping fields of nested records is not supported")
-    return _rebuilt(base, dtype, {n: base._fields[n] for n in dtype.names}, asrecarray)
+    return _rebuilt(base, dtype, {n: base._fields[n].copy() for n in dtype.names}, asrecarray)
 
 
 def rename_fields(base: Any, namemapper: dict) -> Any:
-    """The records with fields renamed by `namemapper` (numpy.lib.recfunctions'; top level)."""
+    """The records with fields renamed by `namemapper` (numpy.lib.recfunctions'; top level):
+    a view, its fields those of `base`, as NumPy's."""
     base = as_records(base)
     dtype = _numpy_rfn.rename_fields(np.zeros(0, base.dtype), namemapper).dtype
     fields = dict(zip(dtype.names, base._fields.values(), strict=True))
