@@ -68,7 +68,6 @@ __all__ = [
 take = _structured_functions.with_records(_structured_functions.take, __name__)(_core.take)
 
 
-
 def _device(device=None):
     return device if device is not None else _core.get_default_device()
 

@@ -66,7 +66,7 @@ def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: An
     except (TypeError, ValueError):
         if not _structured_functions._is_records(a):
             raise
-    return _structured_functions.sort(a, axis, kind, order, stable=stable)
+    return _structured_functions.sort(a, axis, kind, order, stable=stable, descending=descending)
 
 
 def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -80,7 +80,7 @@ def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order:
     except (TypeError, ValueError):
         if not _structured_functions._is_records(a):
             raise
-    return _structured_functions.argsort(a, axis, kind, order, stable=stable)
+    return _structured_functions.argsort(a, axis, kind, order, stable=stable, descending=descending)
 
 
 @overload

@@ -236,6 +236,7 @@ def sort(
     descending: bool = False,
 ) -> Any:
     """numpy.sort of records: a sorted copy (by the fields of `order`, then the rest)."""
+    _ascending_only(descending)
     a = as_records(a)
     out = a.reshape(-1).copy() if axis is None else a.copy()
     out.sort(-1 if axis is None else axis, kind, order)
@@ -252,7 +253,13 @@ def argsort(
     descending: bool = False,
 ) -> Any:
     """numpy.argsort of records (by the fields of `order`, then the rest; stable)."""
+    _ascending_only(descending)
     return as_records(a).argsort(axis, kind, order)
+
+
+def _ascending_only(descending: bool) -> None:
+    if descending:  # the Array API's, which has no records
+        raise ValueError("descending=True is not supported for structured arrays")
 
 
 def unique(

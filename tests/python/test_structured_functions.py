@@ -172,6 +172,8 @@ def test_sort_and_argsort_functions(device, rng, order):
     np.testing.assert_array_equal(got, np.argsort(a, order=order, kind="stable"))
     with pytest.raises(ValueError, match="unknown field name"):
         ap.sort(x, order="zz")
+    with pytest.raises(ValueError, match="descending"):
+        ap.argsort(x, descending=True)
 
 
 def test_sort_of_numbers_takes_no_order(device):
