@@ -27,7 +27,6 @@ from . import rec as rec
 from ._aliases import amax as amax
 from ._aliases import amin as amin
 from ._aliases import around as around
-from ._aliases import concat as concat
 from ._aliases import permute_dims as permute_dims
 from ._aliases import round_ as round_
 from ._array_api import __array_api_version__ as __array_api_version__
@@ -259,6 +258,7 @@ from ._manipulation import broadcast_arrays as broadcast_arrays
 from ._manipulation import broadcast_shapes as broadcast_shapes
 from ._manipulation import broadcast_to as broadcast_to
 from ._manipulation import column_stack as column_stack
+from ._manipulation import concat as concat
 from ._manipulation import concatenate as concatenate
 from ._manipulation import copyto as copyto
 from ._manipulation import dsplit as dsplit

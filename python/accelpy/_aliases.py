@@ -7,7 +7,6 @@ around = _core.round
 round_ = _core.round
 amax = _core.max
 amin = _core.min
-concat = _core.concatenate
 permute_dims = _core.transpose
 
 __all__ = [
@@ -15,6 +14,5 @@ __all__ = [
     "round_",
     "amax",
     "amin",
-    "concat",
     "permute_dims",
 ]

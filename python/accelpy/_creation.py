@@ -21,7 +21,6 @@ from . import _core, _structured
 from ._core import (  # noqa: F401
     arange,
     astype,
-    copy,
     ndarray,
 )
 from ._dtypes import promoted_dtype, supported
@@ -38,6 +37,17 @@ from ._util import prepend_axes
 
 if TYPE_CHECKING:
     from ._core import ArrayLike, DeviceLike, DTypeLike, ShapeLike
+
+
+def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> ndarray:
+    """A copy of the array, in new memory (numpy.copy): by default in a's memory order;
+    records (a structured array, accelpy._structured) field by field."""
+    try:
+        return _core.copy(a, order)
+    except TypeError:
+        if not isinstance(a, (_structured.StructuredArray, _structured.RecordScalar)):
+            raise
+    return _structured.asarray(a, copy=True)
 
 
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,

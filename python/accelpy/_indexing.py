@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_functions
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
@@ -21,7 +21,6 @@ from ._core import (  # noqa: F401
     ndarray,
     put,
     put_along_axis,
-    take,
 )
 from ._creation import (
     asarray,
@@ -65,6 +64,8 @@ __all__ = [
     "compress",
 ]
 
+# Records (structured arrays) go to _structured_functions once the core refuses them.
+take = _structured_functions.with_records(_structured_functions.take, __name__)(_core.take)
 
 
 def _device(device=None):

@@ -13,25 +13,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_functions
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     broadcast_arrays,
-    concatenate,
     expand_dims,
     matrix_transpose,
     moveaxis,
     ndarray,
     ravel,
     squeeze,
-    stack,
     swapaxes,
     transpose,
 )
 from ._creation import asarray
 from ._interop import shares_memory
 from ._rearranging import along_axis, normalize_axis
+from ._structured_functions import with_records
 from ._util import normalize_axes, prepend_axes
 
 if TYPE_CHECKING:
@@ -84,10 +83,32 @@ __all__ = [
     "expand_dims",
     "broadcast_to",
     "broadcast_arrays",
+    "concat",
     "concatenate",
     "stack",
     "matrix_transpose",
 ]
+
+# Records (structured arrays) go to _structured_functions once the core refuses them.
+_core_concatenate = _core.concatenate
+
+
+def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray:
+    """Joins arrays along an existing axis (numpy.concatenate; axis=None: flattened first);
+    records (structured arrays) field by field, NumPy's promotion of their dtypes."""
+    try:
+        return _core_concatenate(arrays, axis)
+    except TypeError:
+        if not isinstance(arrays, (list, tuple)) or not any(
+            _structured_functions._is_records(a) for a in arrays
+        ):
+            raise
+    return _structured_functions.concatenate(arrays, axis)
+
+
+concat = concatenate  # the Array API's name, one function as NumPy's
+
+stack = with_records(_structured_functions.stack, __name__)(_core.stack)
 
 
 def broadcast_to(array: Any, shape: Any, subok: bool = False) -> ndarray:
@@ -161,7 +182,7 @@ def _concatenate(arrays, axis, dtype=None, casting="same_kind"):
     elif casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
                          f"'unsafe' (got {casting!r})")
-    return _core.concatenate(list(arrays), axis=axis)
+    return concatenate(list(arrays), axis=axis)
 
 
 def hstack(tup: Sequence[ArrayLike], *, dtype: Any = None, casting: str = "same_kind") -> ndarray:

@@ -21,6 +21,7 @@ from ._linear_algebra import trace
 from ._ndarray_inplace import flat, resize, shape
 from ._printing import array_repr, array_str, format_array
 from ._rearranging import repeat
+from ._structured_views import view
 
 
 def to_device(self, device, /, *, stream=None):
@@ -231,6 +232,7 @@ METHODS: dict[str, Any] = {
     "get": get,
     "set": set_from,
     "__dlpack__": dlpack,
+    "view": view,
 }
 
 

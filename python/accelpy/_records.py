@@ -61,6 +61,11 @@ def _subshape(dtype: np.dtype, name: str) -> tuple[int, ...]:
     return dtype.fields[name][0].shape
 
 
+def _count(field: Any, ndim: int) -> int:
+    """The elements of a subarray field's record (its axes after the array's `ndim`)."""
+    return int(np.prod(field.shape[ndim:], dtype=np.int64))
+
+
 class RecordScalar:
     """One record of a structured array (NumPy's np.void scalar): ``x[i]``. It reads and writes
     through to its array, as NumPy's does; ``r['a']`` or ``r[0]`` is a field's value."""

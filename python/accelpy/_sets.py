@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_functions
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
@@ -61,8 +61,14 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
     index of each one's first occurrence, the inverse (input's shape) and the counts. With
     `axis`, the unique slices along it in lexicographic order (a slice holding a NaN is
     distinct; the inverse has one entry per slice)."""
-    return _core._unique(ar, return_index, return_inverse, return_counts, axis,
-                         equal_nan=equal_nan, sorted=sorted)
+    try:
+        return _core._unique(ar, return_index, return_inverse, return_counts, axis,
+                             equal_nan=equal_nan, sorted=sorted)
+    except TypeError:
+        if not _structured_functions._is_records(ar):
+            raise
+    return _structured_functions.unique(ar, return_index, return_inverse, return_counts, axis,
+                                        equal_nan=equal_nan, sorted=sorted)
 
 
 def unique_all(x: ArrayLike) -> UniqueAllResult:

@@ -9,7 +9,8 @@ that array itself, so its writes are the record array's. Indexing, slicing, resh
 copying apply to every field alike; ``x[i]`` is a `RecordScalar` (_records.py). A nested
 structured field is a structured array of its own; a field of a dtype accelpy does not store
 (strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made for
-NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing). What NumPy refuses
+NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing; views of the bytes as
+another dtype: _structured_views.py). What NumPy refuses
 on records (arithmetic, ordering) is tried on empty NumPy stand-ins: NumPy's own error."""
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import RecordScalar, _reshaped, _shape, _shape_only, _stored_dtype, _subshape
+from ._records import (
+    RecordScalar,
+    _count,
+    _reshaped,
+    _shape,
+    _shape_only,
+    _stored_dtype,
+    _subshape,
+)
 
 __all__ = ["RecordScalar", "StructuredArray"]
 
@@ -142,17 +151,22 @@ class StructuredArray:
     """An array of records: one accelpy array per field (see the module's docstring). Made by
     accelpy's zeros, empty, ones, full, array and asarray given a structured dtype."""
 
-    __slots__ = ("_dtype", "_shape", "_fields", "__weakref__")
+    # _parent: the array a multi-field index selected from (its other fields are the bytes
+    # between these, for views of bytes: _structured_views.py); False once indexed further.
+    __slots__ = ("_dtype", "_shape", "_fields", "_parent", "__weakref__")
     __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def _make(cls, dtype: np.dtype, shape: tuple, fields: dict) -> StructuredArray:
         self = object.__new__(cls)
         self._dtype, self._shape, self._fields = dtype, tuple(shape), fields
+        self._parent = None
         return self
 
     def _like(self, dtype: np.dtype, shape: tuple, fields: dict) -> StructuredArray:
-        return type(self)._make(dtype, shape, fields)
+        out = type(self)._make(dtype, shape, fields)
+        out._parent = None if self._parent is None else False
+        return out
 
     _record_type = RecordScalar  # x[i]'s type (accelpy.rec's recarray makes its own)
 
@@ -201,7 +215,9 @@ class StructuredArray:
             if name not in self._fields:
                 raise KeyError(name)
         dtype = np.zeros(0, self._dtype)[list(names)].dtype
-        return self._like(dtype, self._shape, {n: self._fields[n] for n in names})
+        out = self._like(dtype, self._shape, {n: self._fields[n] for n in names})
+        out._parent = self
+        return out
 
     def _per_field(self, fn) -> dict:
         """fn(field array, number of subarray axes) for every field."""
@@ -272,7 +288,7 @@ class StructuredArray:
     # -- NumPy's bytes -------------------------------------------------------------------------
     def _pack(self) -> np.ndarray:
         """NumPy's packed records of these fields, read back from the device."""
-        out = np.empty(self._shape, self._dtype)
+        out = np.zeros(self._shape, self._dtype)  # bytes between fields zero, not garbage
         for name, f in self._fields.items():
             if isinstance(f, StructuredArray):
                 f = f._pack()
@@ -352,12 +368,20 @@ class StructuredArray:
         }
         return self._like(self._dtype, self._shape, fields)
 
-    def astype(self, dtype: Any, copy: bool = True) -> Any:
+    def astype(
+        self,
+        dtype: Any,
+        order: str = "K",
+        casting: str = "unsafe",
+        subok: bool = True,
+        copy: bool = True,
+    ) -> Any:
         """Records cast to another structured dtype field by field, by position, as NumPy
         assigns them; to a plain dtype NumPy raises (tried on a stand-in)."""
         target = np.dtype(dtype)
+        np.zeros(1, self._dtype).astype(target, casting=casting)  # NumPy's refusal, if any
         if target.names is None or len(target.names) != len(self._dtype.names):
-            np.zeros(1, self._dtype).astype(target)  # raises NumPy's TypeError or ValueError
+            raise TypeError(f"accelpy casts records to records of as many fields, not {target}")
         if target == self._dtype:
             return self.copy() if copy else self
         out = zeros(self._shape, target, device=self.device)
@@ -367,30 +391,29 @@ class StructuredArray:
     def view(self, dtype: Any = None, type: Any = None) -> Any:
         """A view as `type` (numpy.recarray or accelpy's recarray: attribute access to the
         fields, NumPy's record dtype; ndarray: a plain structured array) with this dtype or an
-        equal one (``np.dtype((np.record, x.dtype))``, ``x.dtype.fields``). Reinterpreting the
-        records' bytes as another dtype needs NumPy's packed layout, which accelpy does not
-        keep: TypeError where NumPy would allow it, NumPy's own error where it refuses it."""
+        equal one (``np.dtype((np.record, x.dtype))``, ``x.dtype.fields``). As another dtype, the
+        records' bytes are packed on the device into a new buffer read as that dtype: NumPy's
+        values, read-only (_structured_views.py); NumPy's own error where it refuses."""
         if (
             type is None
             and isinstance(dtype, builtins.type)
             and (issubclass(dtype, (np.ndarray, ndarray, StructuredArray)))
         ):
             dtype, type = None, dtype
-        new = self._dtype if dtype is None else np.dtype(dtype)
-        if new != self._dtype:
-            np.zeros(self._shape[-1:], self._dtype).view(new)  # NumPy's error, if it refuses
-            raise TypeError(
-                f"accelpy keeps a structured array field by field, not NumPy's packed "
-                f"records: it cannot view {self._dtype} as {new} (reinterpreting bytes)"
-            )
+        new = self.dtype if dtype is None else np.dtype(dtype)
+        if new != self.dtype:
+            return BYTE_VIEWS["records"](self, new)
         cls = VIEW_TYPES.get(type, type)
         if isinstance(cls, builtins.type) and issubclass(cls, StructuredArray):
             if cls is not StructuredArray and new.type is not np.record:
                 new = np.dtype((np.record, new))  # as numpy.recarray's views
-            return cls._make(new, self._shape, self._fields)
-        if type is not None:  # ndarray: a plain structured array
-            return StructuredArray._make(new, self._shape, self._fields)
-        return self._like(new, self._shape, self._fields)
+        elif type is not None:  # ndarray: a plain structured array
+            cls = StructuredArray
+        else:
+            cls = builtins.type(self)
+        out = cls._make(new, self._shape, self._fields)
+        out._parent = self._parent  # the same bytes
+        return out
 
     # -- comparisons and refused operations ----------------------------------------------------
     def _compare(self, other: Any, op: Any) -> Any:
@@ -484,7 +507,7 @@ class StructuredArray:
         for name in names:
             f = self._fields[name]
             if isinstance(f, StructuredArray):
-                flat = f.reshape(self._shape + (-1,)) if f.ndim > nd else f[..., None]
+                flat = f.reshape(self._shape + (_count(f, nd),)) if f.ndim > nd else f[..., None]
                 for j in range(flat.shape[-1]):
                     keys += flat[..., j]._sort_keys(None)
                 continue
@@ -494,7 +517,7 @@ class StructuredArray:
             if f.ndim > nd:
                 # NumPy orders a subarray field by its bytes, as memcmp does (unsigned, in
                 # memory order): 256 before 1 before -1 in int32, 0.5 before 1.0 before -1.0.
-                f = f.reshape(self._shape + (-1,))
+                f = f.reshape(self._shape + (_count(f, nd),))  # (0, -1) would be ambiguous
                 octets = f.copy(order="C").view(np.uint8)
                 keys += [octets[..., j] for j in range(octets.shape[-1])]
             else:
@@ -542,6 +565,8 @@ def _take_along(field: Any, index: ndarray, axis: int) -> Any:
 # NumPy's ndarray subclasses -> accelpy's, for x.view(np.recarray): accelpy.rec registers its
 # recarray (it imports this module, so this module cannot import it).
 VIEW_TYPES: dict[type, type] = {}
+# x.view(another dtype): _structured_views registers its function (it imports this module).
+BYTE_VIEWS: dict[str, Any] = {}
 
 
 def _host(value: Any) -> Any:

@@ -55,7 +55,7 @@ class recarray(StructuredArray):
         return field.view(recarray) if isinstance(field, StructuredArray) else field
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("_dtype", "_shape", "_fields"):
+        if name in ("_dtype", "_shape", "_fields", "_parent"):
             object.__setattr__(self, name, value)
         elif name in self._fields:
             self[name] = value

@@ -12,12 +12,12 @@ numpy-100: each program is the solution of one exercise, run after exercise 1's
 need SciPy or pandas (52, 68), IPython syntax (5, 92), names no exercise's solution defines
 (27: a Z of no exercise; 79: `distance` from an alternative block of 78, not its solution), an
 exception NumPy raises by design (43), NumPy's datetime and object dtypes and ndarray
-subclasses, which accelpy does not have (33, 34, 63, 85), views of an array's bytes as records
-(73: `F.view(dtype=[...])`; accelpy keeps records field by field, D82), numpy.core (91: NumPy
-2's private module; `np.rec.fromarrays` is built), printed
-scalars that differ by design (20: 0-d arrays; 48: the Array API's finfo gives Python floats),
-and a shape that depends on random draws (93). Exercises that use names an earlier exercise
-defined run after it (`after`: 76, 81, 84 use 75's sliding_window_view and 76's stride_tricks).
+subclasses, which accelpy does not have (33, 34, 63, 85), numpy.core (91: NumPy 2's private
+module; `np.rec.fromarrays` is built), printed scalars that differ by design (20: 0-d arrays;
+48: the Array API's finfo gives Python floats), and a shape that depends on random draws (93).
+Exercises that use names an earlier exercise defined run after it (`after`: 76, 81, 84 use 75's
+sliding_window_view and 76's stride_tricks). 73 and 96 (unique records of a view of bytes, D88)
+draw with NumPy's generator in both runs (`draws`): how many are unique depends on the draws.
 
 cupy-examples: the scripts of CuPy's examples/ folder, with only `import cupy` becoming accelpy
 (their `import numpy` is their CPU reference). They drive a GPU (cupy.cuda.Device, streams,
@@ -197,6 +197,8 @@ PROGRAMS = [
     _numpy_100(71),
     # How to swap two rows of an array?
     _numpy_100(72),
+    # Consider a set of 10 triplets describing 10 triangles (with shared...
+    _numpy_100(73, draws="numpy"),
     # Given a sorted array C that corresponds to a bincount, how to produ...
     _numpy_100(74),
     # How to compute averages using a sliding window over an array?
@@ -232,8 +234,7 @@ PROGRAMS = [
     # Convert a vector of ints into a matrix binary representation
     _numpy_100(95),
     # Given a two dimensional array, how to extract unique rows?
-    _numpy_100(96, xfail="needs np.void: accelpy stores no void (opaque record) dtype, so "
-               "`.view(np.dtype((np.void, n)))` and np.unique of such rows cannot run"),
+    _numpy_100(96, draws="numpy"),
     # Considering 2 vectors A & B, write the einsum equivalent of inner,...
     _numpy_100(97, compare="shapes"),
     # Considering a path described by two vectors (X,Y), how to sample it...

@@ -124,10 +124,8 @@ LESSON_PROGRAMS = [
     _guide("basics.indexing"),
     # Structured arrays: dtype specs, offsets and itemsize, field access, multi-field views,
     # assignment by position, record arrays (numpy.rec)
-    _guide("basics.rec", xfail="needs views of records' bytes as another dtype "
-           "(`repack_fields(a[['a', 'c']]).view('i8')`, `b[['x', 'z']].view('f4')`, "
-           "recfunctions.structured_to_unstructured): accelpy keeps records field by field "
-           "(decisions.md D82); its other 102 cells agree"),
+    # and views of their bytes as another dtype, numpy.lib.recfunctions (D88)
+    _guide("basics.rec"),
     _guide("basics.broadcasting"),
     _guide("basics.copies"),
     _guide("basics.ufuncs"),

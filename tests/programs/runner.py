@@ -81,6 +81,9 @@ class Program:
     preamble: str = ""  # what its own test runner defines first (NumPy's doctests: np)
     data: tuple = ()  # files of its checkout it reads besides itself (scripts/program-corpus
     # --export copies them with it)
+    draws: str | None = None  # "numpy": its random numbers come from NumPy's seeded legacy
+    # generator in both runs (moved to accelpy in its run), so values that depend on the
+    # draws (the shape of a unique) compare
 
 
 def load_corpus() -> tuple[dict, list[Program]]:
@@ -213,7 +216,8 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
     mod = importlib.import_module(module)
     scope = mod.device(device or "cpu") if module == "accelpy" else contextlib.nullcontext()
     out = io.StringIO()
-    with scope, contextlib.redirect_stdout(out), _as_script(program, mod):
+    draws = _numpy_draws(mod) if program.draws == "numpy" else contextlib.nullcontext()
+    with scope, contextlib.redirect_stdout(out), _as_script(program, mod), draws:
         mod.random.seed(0)
         start = time.perf_counter()
         cells = program_cells(program)
@@ -249,6 +253,36 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
             values[name] = converted
     said = {n: notebooks.messages.pop((program.name, n), "") for n in errors}
     return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start, said)
+
+
+# The legacy functions a program draws with; under `draws="numpy"` the module's are NumPy's.
+_DRAWS = ("rand", "randn", "randint", "random", "random_sample", "uniform", "normal", "choice",
+          "permutation")
+
+
+@contextlib.contextmanager
+def _numpy_draws(mod):
+    """mod.random's legacy functions drawing from NumPy's generator seeded as the NumPy run's
+    (`seed(0)`), each array moved to `mod`; restored afterwards."""
+    if mod is np:
+        yield
+        return
+    state = np.random.RandomState(0)
+    saved = {name: getattr(mod.random, name) for name in _DRAWS}
+
+    def drawing(name):
+        def draw(*args, **kwargs):
+            value = getattr(state, name)(*args, **kwargs)
+            return mod.asarray(value) if isinstance(value, np.ndarray) else value
+        return draw
+
+    try:
+        for name in _DRAWS:
+            setattr(mod.random, name, drawing(name))
+        yield
+    finally:
+        for name, fn in saved.items():
+            setattr(mod.random, name, fn)
 
 
 @contextlib.contextmanager

@@ -107,3 +107,23 @@ def test_corpus_directory_holds_no_program_output():
     stray = [p.name for p in runner.HERE.iterdir()
              if p.is_file() and p.suffix not in (".py", ".md")]
     assert stray == []
+
+
+def test_numpy_draws_give_both_runs_numpys_numbers(tmp_path, monkeypatch):
+    """`draws="numpy"`: the accelpy run draws NumPy's seeded numbers (as accelpy arrays), and
+    accelpy's own generator is back afterwards."""
+    import accelpy
+
+    checkout = tmp_path / "corpus" / "drawer"
+    checkout.mkdir(parents=True)
+    (checkout / "drawer.py").write_text(
+        "import numpy as np\nz = np.random.randint(0, 100, (4, 3))\nu = np.random.random(5)\n")
+    monkeypatch.setenv("PROGRAM_CORPUS_DIR", str(tmp_path / "corpus"))
+    program = runner.Program(name="drawer", source="drawer", path="drawer.py", draws="numpy")
+    own = accelpy.random.randint
+    want, got = runner.run_program(program, "numpy"), runner.run_program(program, "accelpy")
+    runner.compare(want, got, "values")
+    assert accelpy.random.randint is own
+    plain = runner.run_program(runner.Program(name="drawer", source="drawer", path="drawer.py"),
+                               "accelpy")
+    assert not (plain.values["z"] == want.values["z"]).all()

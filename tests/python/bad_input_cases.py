@@ -151,6 +151,13 @@ CASES = {
         "xp.zeros(3, 'i4,f8')['f2']", "len(s[0]['a'])", "s.reshape(4)",
         "s[0] = 'abc'", "s['a'] = s", "s[xp.asarray([True, False])]",
         "s[1, 2]",
+        # NumPy's functions on records (D88): promotion, shapes, axes, fields, views of bytes
+        "xp.concatenate([s, a[0]])", "xp.concatenate([s, xp.zeros(3, [('z', 'f8'), ('b', 'i4')])])",
+        "xp.concatenate([s, s.reshape(3, 1)])", "xp.stack([s, s[:2]])", "xp.where(b[0], s, 1.0)",
+        "xp.sort(s, order='zz')", "xp.take(s, [5])", "xp.unique(s, axis=3)",
+        "a.view([('x', 'f8'), ('y', 'f8'), ('z', 'f8'), ('w', 'f8')])",
+        "a[:, ::2].view([('x', 'f4')])", "s.view('f8,f8,f8,f8,f8')",
+        "s[0:0].view('V3')",
     ],
     "kernels": [
         (K + "ap.RawKernel(123, 'k')", "TypeError"),

@@ -40,7 +40,8 @@ def _namespaces():
     spaces = {"accelpy": ap, "accelpy.linalg": accelpy.linalg, "accelpy.fft": accelpy.fft,
               "accelpy.random": accelpy.random, "accelpy.polynomial": accelpy.polynomial,
               "accelpy.testing": accelpy.testing, "accelpy.emath": ap.emath, "accelpy.rec": ap.rec,
-              "accelpy.lib.stride_tricks": ap.lib.stride_tricks}
+              "accelpy.lib.stride_tricks": ap.lib.stride_tricks,
+              "accelpy.lib.recfunctions": ap.lib.recfunctions}
     try:  # accelpy.distributed needs Dask's distributed
         import accelpy.distributed
     except ImportError:
