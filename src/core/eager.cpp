@@ -10,7 +10,6 @@
 #include "src/core/eval_instrumentation.hpp"
 #include "src/core/fp_errors.hpp"
 #include "src/core/group.hpp"
-#include "src/core/result_layout.hpp"
 
 namespace accel::eager {
 
@@ -61,13 +60,14 @@ class GroupLease {
   bool leased_;
 };
 
-bool eligible(OpKind op, const Shape& shape, const Strides& strides, Device device,
+// `strides`: the result's layout; null for C order.
+bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
               const std::vector<Operand>& inputs) {
   if (!device.is_cpu() || op_class(op) != OpClass::Elementwise) return false;
   const int64_t n = shape_size(shape);
   if (n == 0 || n > g_max_elements.load(std::memory_order_relaxed)) return false;
   const bool any_layout = n <= kAnyLayoutElements;
-  if (!any_layout && !is_row_major(shape, strides)) return false;
+  if (!any_layout && strides && !is_row_major(shape, *strides)) return false;
   bool reads_array = false;
   for (const Operand& in : inputs) {
     if (!in.array.defined()) continue;
@@ -87,16 +87,15 @@ void set_max_elements(int64_t n) { g_max_elements.store(n < 0 ? 0 : n); }
 std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, const Strides* strides,
                                  Device device, std::vector<Operand>& inputs,
                                  const NodeParams& params) {
-  const Strides layout = strides ? *strides : new_array_strides(shape);
-  if (!eligible(op, shape, layout, device, inputs)) return std::nullopt;
+  if (!eligible(op, shape, strides, device, inputs)) return std::nullopt;
   // The node lives on this frame: nothing pending is made, nothing reads it afterwards.
   Node node(op, dtype, device, shape, std::move(inputs), params);
-  node.strides = layout;
+  if (strides) node.strides = *strides;
   Backend& backend = backend_for(device);
   const size_t nbytes = size_t(shape_size(shape)) * itemsize(dtype);
   Array out = Array::from_storage(std::allocate_shared<Storage>(pool::Allocator<Storage>(), device,
                                                                 nbytes, backend.allocate(nbytes)),
-                                  dtype, shape, layout, 0);
+                                  dtype, shape, node.strides, 0);
   // One evaluation, as evaluate_single runs a node over computed inputs: the same group, the
   // same loops, the same floating-point error report (at the call, where NumPy makes it).
   fp_errors::EvaluationScope scope;
