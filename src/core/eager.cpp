@@ -16,8 +16,8 @@ namespace accel::eager {
 namespace {
 
 // The CPU's step interpreter takes any layout up to this many elements; above it, only arrays
-// read and written in place (cpu/small_group.cpp), which is what the executor's setup is not
-// paid for.
+// read and written in place (cpu/small_group.cpp). Other groups go to the block executor, whose
+// setup per evaluation is what computing at the call is meant to save.
 constexpr int64_t kAnyLayoutElements = 64;
 
 int64_t read_env() {
