@@ -127,9 +127,12 @@ PyObject* binary_slot(PyObject* a, PyObject* b) {
   const bool reflected = !PyObject_TypeCheck(a, g_ndarray_type);
   PyObject* self = reflected ? b : a;
   PyObject* other = reflected ? a : b;
-  try {
-    return binary(g_slot_ops[I], *nb::inst_ptr<Array>(self), other, reflected).release().ptr();
-  } catch (...) {
+  // (An instance made by __new__ alone holds no Array yet: the method raises nanobind's error.)
+  if (nb::inst_ready(self)) {
+    try {
+      return binary(g_slot_ops[I], *nb::inst_ptr<Array>(self), other, reflected).release().ptr();
+    } catch (...) {
+    }
   }
   return PyObject_CallMethod(self, reflected ? kBinary[I].rname : kBinary[I].name, "O", other);
 }
