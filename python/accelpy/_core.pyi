@@ -1104,6 +1104,16 @@ def set_max_pending_bytes(nbytes: int) -> None:
     Sets the bytes of computed arrays that pending work alone may keep alive; past it, the pending work holding them is evaluated.
     """
 
+def eager_elements() -> int:
+    """
+    The largest result (in elements) of an elementwise operation over computed CPU arrays that is computed at the call instead of deferred (ACCELPY_EAGER_ELEMENTS, default 2048; 0: every operation is deferred).
+    """
+
+def set_eager_elements(n: int) -> None:
+    """
+    Sets the largest result (in elements) computed at the call; 0 defers every operation.
+    """
+
 def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: DTypeLike | None = None) -> ndarray:
     """
     Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added

@@ -9,6 +9,9 @@
 
 ACCELPY_DEBUG_FUSION=1 logs every group of the process to stderr; ACCELPY_MAX_PENDING_BYTES sets
 the initial bound; ACCELPY_FUSION=0 runs every operation as its own kernel (results identical).
+Elementwise operations over computed CPU arrays of at most ACCELPY_EAGER_ELEMENTS elements
+(default 2048; 0: none) are computed at the call, where deferring costs more than computing
+(`set_eager_elements`, `with eager(0):`); the values are the same either way.
 """
 
 from __future__ import annotations
@@ -23,6 +26,20 @@ from . import _core
 
 max_pending_bytes = _core.max_pending_bytes
 set_max_pending_bytes = _core.set_max_pending_bytes
+eager_elements = _core.eager_elements
+set_eager_elements = _core.set_eager_elements
+
+
+@contextlib.contextmanager
+def eager(n: int) -> Iterator[None]:
+    """Within the block, elementwise operations over computed CPU arrays of results up to `n`
+    elements are computed at the call (0: all are deferred and fuse); restored after."""
+    previous = _core.eager_elements()
+    _core.set_eager_elements(n)
+    try:
+        yield
+    finally:
+        _core.set_eager_elements(previous)
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@
 #include "accel/eval_stats.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <mutex>
 #include <unordered_set>
 
@@ -80,20 +81,28 @@ int layout_class(const Array& a, const Shape& space) {
 
 bool note_structure(const Group& g) {
   const uint64_t key = structure_of(g);
-  // The structure this thread recorded last is known to be in the set (unless the set was
-  // cleared since): a loop of one operation skips the lock and the lookup.
-  thread_local uint64_t last_key = 0, last_generation = ~uint64_t(0);
+  // The structures this thread recorded last are known to be in the set (unless the set was
+  // cleared since): a loop whose body runs a few groups in turn skips the lock and the lookup.
+  thread_local uint64_t recent[4] = {};
+  thread_local size_t next_recent = 0;
+  thread_local uint64_t recent_generation = ~uint64_t(0);
   const uint64_t generation = g_structures_generation.load(std::memory_order_acquire);
-  if (key == last_key && generation == last_generation) {
-    g_structure_hits.fetch_add(1, std::memory_order_relaxed);
-    return true;
+  if (generation == recent_generation) {
+    for (const uint64_t k : recent) {
+      if (k == key) {
+        g_structure_hits.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
+    }
+  } else {
+    std::fill(std::begin(recent), std::end(recent), key);
+    recent_generation = generation;
   }
   StructureSet& s = structures();
   std::lock_guard lock(s.mutex);
   const bool seen = !s.seen.insert(key).second;
   if (seen) g_structure_hits.fetch_add(1, std::memory_order_relaxed);
-  last_key = key;
-  last_generation = generation;
+  recent[next_recent++ % std::size(recent)] = key;
   return seen;
 }
 

@@ -6,6 +6,7 @@
 
 #include "accel/pool_allocator.hpp"
 #include "src/core/backend.hpp"
+#include "src/core/eager.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/pending_memory.hpp"
 
@@ -130,12 +131,20 @@ Array computed_if_reads_shared(Array out) {
 
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params) {
+  if (std::optional<Array> now =
+          eager::try_compute(op, dtype, shape, nullptr, device, inputs, params)) {
+    return std::move(*now);
+  }
   return computed_if_reads_shared(
       make_node(op, dtype, std::move(shape), nullptr, device, std::move(inputs), params));
 }
 
 Array make_pending_strided(OpKind op, DType dtype, Shape shape, Strides strides, Device device,
                            std::vector<Operand> inputs, NodeParams params) {
+  if (std::optional<Array> now =
+          eager::try_compute(op, dtype, shape, &strides, device, inputs, params)) {
+    return std::move(*now);
+  }
   return computed_if_reads_shared(
       make_node(op, dtype, std::move(shape), &strides, device, std::move(inputs), params));
 }

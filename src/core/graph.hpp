@@ -95,7 +95,8 @@ struct Node {
 inline constexpr int kMaxPendingDepth = 64;
 
 // Creates the node and returns its (pending) output; registers the node as a reader of every
-// array operand's storage, for the write barrier.
+// array operand's storage, for the write barrier. Small elementwise work over computed CPU
+// arrays is computed at once instead, and its result returned computed (eager.hpp).
 Array make_pending(OpKind op, DType dtype, Shape shape, Device device, std::vector<Operand> inputs,
                    NodeParams params = {});
 // As make_pending, with the output laid out by `strides` (a permutation of C order's strides, as

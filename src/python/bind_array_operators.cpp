@@ -1,8 +1,10 @@
 // ndarray's Python operators (+, +=, ==, -x, ...): they dispatch here, in C++, without a Python
 // wrapper per call; the operator table follows elementwise_ops.def.
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "accel/errors.hpp"
 #include "src/core/ops/common.hpp"
@@ -110,6 +112,45 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   return nb::borrow(self_obj);
 }
 
+// The binary operators also fill the type's number slots directly (nb_add, nb_multiply, ...):
+// Python then calls them without looking up `__mul__` and going through nanobind's dispatch,
+// a large share of a small operation's host cost (docs/subsystems/host-cost.md). The methods
+// stay (for `a.__mul__(b)`, subclasses, the stubs); an operation that raises is made again
+// through the method, which translates the C++ exception into NumPy's Python one.
+PyTypeObject* g_ndarray_type = nullptr;
+OpKind g_slot_ops[std::size(kBinary)];
+
+template <size_t I>
+PyObject* binary_slot(PyObject* a, PyObject* b) {
+  // Python calls the left operand's slot with (a, b), then, if that declined, the right's with
+  // (a, b) too: `self` is whichever of them is an ndarray.
+  const bool reflected = !PyObject_TypeCheck(a, g_ndarray_type);
+  PyObject* self = reflected ? b : a;
+  PyObject* other = reflected ? a : b;
+  // (An instance made by __new__ alone holds no Array yet: the method raises nanobind's error.)
+  if (nb::inst_ready(self)) {
+    try {
+      return binary(g_slot_ops[I], *nb::inst_ptr<Array>(self), other, reflected).release().ptr();
+    } catch (...) {
+    }
+  }
+  return PyObject_CallMethod(self, reflected ? kBinary[I].rname : kBinary[I].name, "O", other);
+}
+
+template <size_t... I>
+void set_binary_slots(PyTypeObject* type, std::index_sequence<I...>) {
+  binaryfunc PyNumberMethods::*const slots[] = {
+      &PyNumberMethods::nb_add,          &PyNumberMethods::nb_subtract,
+      &PyNumberMethods::nb_multiply,     &PyNumberMethods::nb_true_divide,
+      &PyNumberMethods::nb_floor_divide, &PyNumberMethods::nb_remainder,
+      &PyNumberMethods::nb_and,          &PyNumberMethods::nb_or,
+      &PyNumberMethods::nb_xor,          &PyNumberMethods::nb_lshift,
+      &PyNumberMethods::nb_rshift,
+  };
+  static_assert(std::size(slots) == sizeof...(I), "one slot per row of kBinary");
+  ((type->tp_as_number->*slots[I] = &binary_slot<I>), ...);
+}
+
 }  // namespace
 
 void bind_array_operators(nb::class_<Array>& cls) {
@@ -128,6 +169,17 @@ void bind_array_operators(nb::class_<Array>& cls) {
     cls.def(
         b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
         nb::arg("other").none(), nb::sig(operator_sig(b.iname, "ArrayLike").c_str()));
+  }
+  // Every row of kBinary has its op (the table's names), so the slots can be set.
+  bool all_binary = true;
+  for (size_t i = 0; i < std::size(kBinary); ++i) {
+    const std::optional<OpKind> op = elementwise_op(kBinary[i].op);
+    all_binary = all_binary && op.has_value();
+    if (op) g_slot_ops[i] = *op;
+  }
+  if (all_binary) {
+    g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+    set_binary_slots(g_ndarray_type, std::make_index_sequence<std::size(kBinary)>());
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;

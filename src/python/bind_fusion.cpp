@@ -7,6 +7,7 @@
 #include "accel/eval_stats.hpp"
 #include "accel/fusion.hpp"
 #include "accel/kernels/platform.h"
+#include "src/core/eager.hpp"
 #include "src/core/eval.hpp"
 #include "src/python/bindings.hpp"
 
@@ -106,6 +107,12 @@ void bind_fusion(nb::module_& m) {
   m.def("set_max_pending_bytes", &set_max_pending_bytes, "nbytes"_a,
         "Sets the bytes of computed arrays that pending work alone may keep alive; past it, the "
         "pending work holding them is evaluated.");
+  m.def("eager_elements", &eager::max_elements,
+        "The largest result (in elements) of an elementwise operation over computed CPU arrays "
+        "that is computed at the call instead of deferred (ACCELPY_EAGER_ELEMENTS, default 2048; "
+        "0: every operation is deferred).");
+  m.def("set_eager_elements", &eager::set_max_elements, "n"_a,
+        "Sets the largest result (in elements) computed at the call; 0 defers every operation.");
   m.def("_pending_bytes", &pending_bytes,
         "The bytes of computed arrays that pending work alone keeps alive now.");
 }

@@ -182,19 +182,26 @@ def with_fusion(enabled, fn):
 
 
 def check(seed, device="cpu", n_ops=None, against_cpu=False):
-    """Program `seed` on NumPy and on accelpy (`device`), fused and unfused: its mismatches
-    with NumPy's run, and between the fused and the unfused run (bit for bit on the CPU);
+    """Program `seed` on NumPy and on accelpy (`device`), fused and unfused with every operation
+    deferred, and with small operations computed at the call (the default): its mismatches with
+    NumPy's run, and between the fused run and the two others (bit for bit on the CPU);
     `against_cpu`: also accelpy on `device` against accelpy on the CPU."""
     import accelpy as ap
 
     program, vars_ = generate(seed, n_ops, with_vars=True)
     expected = run(program, np)
     with ap.device(device):
-        fused = with_fusion(True, lambda: run(program, ap))
-        unfused = with_fusion(False, lambda: run(program, ap))
+        # Every operation deferred in these two (small ones over computed CPU arrays are
+        # otherwise computed at the call), then the default: the same bits in all three.
+        with ap.fusion.eager(0):
+            fused = with_fusion(True, lambda: run(program, ap))
+            unfused = with_fusion(False, lambda: run(program, ap))
+        eager = with_fusion(True, lambda: run(program, ap))
     found = compare(program, expected, fused, vars_)
     found += [Mismatch(m.index, "fusion", f"unfused run: {m.what}: {m.detail}") for m in
               compare(program, fused, unfused, vars_, bitwise=device == "cpu")]
+    found += [Mismatch(m.index, "fusion", f"eager run: {m.what}: {m.detail}") for m in
+              compare(program, fused, eager, vars_, bitwise=device == "cpu")]
     if against_cpu and device != "cpu":
         with ap.device("cpu"):
             cpu = run(program, ap)

@@ -62,8 +62,17 @@ def cpu_default(request):
         yield
 
 @pytest.fixture
-def fused():
-    """Automatic fusion on for the test (ACCELPY_FUSION may have turned it off), then restored."""
+def deferred():
+    """Every operation deferred for the test, small ones over computed CPU arrays too (they are
+    otherwise computed at the call: ap.fusion.eager_elements()), then restored."""
+    with ap.fusion.eager(0):
+        yield
+
+
+@pytest.fixture
+def fused(deferred):
+    """Automatic fusion on for the test (ACCELPY_FUSION may have turned it off), every operation
+    deferred so that it fuses, then restored."""
     was = ap._core._fusion_enabled()
     ap._core._set_fusion(True)
     yield

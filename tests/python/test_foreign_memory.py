@@ -100,6 +100,7 @@ def test_gpu_import_keeps_the_values_of_the_call(rng, protocol):
     assert_matches(s, host.sum(), atol=sum_atol(host))
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_an_import_nothing_else_references_stays_lazy(rng):
     """A temporary NumPy array (or a view whose whole base chain is temporary) is reachable
     through the import only: accelpy's alone, its readers stay lazy and fuse."""

@@ -250,6 +250,7 @@ def test_random_row_programs_match_numpy_and_unfused(rng, device, dtype, axis):
     assert "rows" in kinds  # the programs exercise row groups
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_a_reduction_read_back_by_a_group_it_depends_on_joins_a_row_group(rng, device):
     """t feeds u's group and w's, and w reads a sum of u: the multi-output merge must not join
     u's and w's groups around the reduction, but the row rule takes all three (the reversed

@@ -220,6 +220,7 @@ def test_views_share_memory(device, rng):
         assert_matches(a, a_np)
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_views_of_pending_results(device, rng):
     a_np, a = make_array(rng, "2d", np.float32, device)
     b = a * 2.0 + 1.0

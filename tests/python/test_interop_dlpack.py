@@ -111,6 +111,7 @@ def test_writes_are_shared_both_ways():
     assert float(a[2]) == 20.0
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_export_runs_the_write_barrier():
     a = ap.asarray(np.arange(4.0), device="cpu")
     pending = a + 1  # reads a; not computed yet

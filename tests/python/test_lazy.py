@@ -5,7 +5,9 @@ nothing; fused chains run as one group; writes keep NumPy's order (every scenari
 the same code on NumPy, eagerly, and compares); views of pending results see the computed
 data; NumPy interop shares memory and runs the write barrier first.
 
-The evaluator's counters (accelpy._core._eval_stats) make the cost side observable.
+The evaluator's counters (accelpy._core._eval_stats) make the cost side observable. Every test
+here runs with every operation deferred: small operations over computed CPU arrays are otherwise
+computed at the call (test_eager.py).
 """
 
 import functools
@@ -21,6 +23,8 @@ import accelpy as ap
 from helpers import assert_matches
 
 core = ap._core
+
+pytestmark = pytest.mark.usefixtures("deferred")
 
 
 @pytest.fixture

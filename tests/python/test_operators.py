@@ -220,3 +220,44 @@ def test_pow_with_negative_scalar_exponent(device):
         x **= -2
     assert_matches(x ** -1.0, np.array([1, 2, 3], np.int32) ** -1.0, ulps=2)
     assert_matches(2 ** x, 2 ** np.array([1, 2, 3], np.int32))
+
+
+class _Reflects:
+    """An operand ndarray does not take: Python falls back to its reflected methods."""
+
+    def __radd__(self, other):
+        return ("radd", type(other).__name__)
+
+    def __rmul__(self, other):
+        return ("rmul", type(other).__name__)
+
+
+@pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
+def test_operator_slots_match_the_methods(op, rng):
+    # The binary operators are the type's number slots; the dunder methods stay, and agree.
+    a_np = random_values(rng, (3, 4), np.int32, low=1, high=5)
+    b_np = random_values(rng, (4,), np.int32, low=1, high=3)
+    a, b = to_device(a_np), to_device(b_np)
+    name = {operator.and_: "and", operator.or_: "or", operator.pow: "pow"}.get(op, op.__name__)
+    forward = getattr(a, f"__{name}__")(b)
+    reflected = getattr(b, f"__r{name}__")(a)
+    for got in (op(a, b), forward, reflected):
+        np.testing.assert_array_equal(np.asarray(got), op(a_np, b_np))
+    # NumPy arrays and scalars on either side.
+    np.testing.assert_array_equal(np.asarray(op(a_np, b)), op(a_np, b_np))
+    np.testing.assert_array_equal(np.asarray(op(np.int32(3), b)), op(np.int32(3), b_np))
+
+
+def test_operator_slots_raise_numpy_exceptions_and_defer_to_other_types():
+    a = to_device(np.arange(6.0))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a + to_device(np.ones(4))
+    flags = to_device(np.array([True, False]))
+    with pytest.raises(TypeError, match="boolean subtract"):
+        flags - flags
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        a + "x"
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        None - a
+    assert a + _Reflects() == ("radd", "ndarray")
+    assert a * _Reflects() == ("rmul", "ndarray")

@@ -36,6 +36,7 @@ def test_edge_copies_of_a_grid_match_numpy(device, rng, dtype):
     assert_exact(x, x_np)
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_a_value_reading_disjoint_bytes_of_the_destination_is_one_evaluation(device):
     x = ap.asarray(np.arange(36.0).reshape(6, 6))
     ap.eval(x)
@@ -70,6 +71,7 @@ def test_values_reading_overlapping_views_still_see_the_old_data(device, rng, ca
     assert_exact(x, x_np)
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 @pytest.mark.parametrize("dtype", [np.float64, np.int64, np.complex64])
 def test_in_place_update_of_a_row_matches_numpy_and_writes_once(device, rng, dtype):
     f_np = random_values(rng, (5, 2), dtype)

@@ -1,6 +1,7 @@
 """End-to-end checks that the package, the device fixture and lazy evaluation work at all."""
 
 import numpy as np
+import pytest
 
 import accelpy as ap
 from helpers import assert_matches, make_operands
@@ -12,6 +13,7 @@ def test_chain_matches_numpy(device, rng):
     assert_matches(out, np.sqrt(a_np * a_np + b_np * b_np) * np.float32(2.0) - a_np, ulps=8)
 
 
+@pytest.mark.usefixtures("deferred")  # counts what the deferred path does
 def test_results_are_deferred_until_read(device, rng):
     (a_np,), (a,) = make_operands(rng, "1d", [np.float64], device)
     y = a + 1.0

@@ -1,0 +1,139 @@
+#include "src/core/eager.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <utility>
+
+#include "accel/pool_allocator.hpp"
+#include "src/core/backend.hpp"
+#include "src/core/eval_instrumentation.hpp"
+#include "src/core/fp_errors.hpp"
+#include "src/core/group.hpp"
+
+namespace accel::eager {
+
+namespace {
+
+// The CPU's step interpreter takes any layout up to this many elements; above it, only arrays
+// read and written in place (cpu/small_group.cpp). Other groups go to the block executor, whose
+// setup per evaluation is what computing at the call is meant to save.
+constexpr int64_t kAnyLayoutElements = 64;
+
+int64_t read_env() {
+  const char* v = std::getenv("ACCELPY_EAGER_ELEMENTS");
+  if (!v || !*v) return kDefaultMaxElements;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  return end && *end == '\0' && n >= 0 ? n : kDefaultMaxElements;
+}
+std::atomic<int64_t> g_max_elements{read_env()};
+
+// The group of one eager node, reused by the thread: its vectors keep their capacity, so that
+// an operation allocates none of them. An eager node computed while the thread's group is in use
+// (it is not, today: a step's loop makes no nodes) gets its own.
+struct ReusedGroup {
+  Group group;
+  bool busy = false;
+};
+thread_local ReusedGroup t_group;
+
+class GroupLease {
+ public:
+  GroupLease() : g_(t_group.busy ? local_.emplace() : t_group.group), leased_(!t_group.busy) {
+    t_group.busy = true;
+  }
+  ~GroupLease() {
+    // Nothing of the operation outlives it: the arrays the group holds are released here.
+    g_.inputs.clear();
+    g_.steps.clear();
+    g_.outputs.clear();
+    if (leased_) t_group.busy = false;
+  }
+  Group& get() { return g_; }
+  GroupLease(const GroupLease&) = delete;
+  GroupLease& operator=(const GroupLease&) = delete;
+
+ private:
+  std::optional<Group> local_;
+  Group& g_;
+  bool leased_;
+};
+
+// `strides`: the result's layout; null for C order.
+bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
+              const std::vector<Operand>& inputs) {
+  if (!device.is_cpu() || op_class(op) != OpClass::Elementwise) return false;
+  const int64_t n = shape_size(shape);
+  if (n == 0 || n > g_max_elements.load(std::memory_order_relaxed)) return false;
+  const bool any_layout = n <= kAnyLayoutElements;
+  if (!any_layout && strides && !is_row_major(shape, *strides)) return false;
+  bool reads_array = false;
+  for (const Operand& in : inputs) {
+    if (!in.array.defined()) continue;
+    if (in.array.is_pending() || !in.array.device().is_cpu()) return false;
+    if (!any_layout && !in.array.is_contiguous()) return false;
+    reads_array = true;
+  }
+  // A node without array operands (full, arange) is a generator or a constant: left to fuse.
+  return reads_array;
+}
+
+}  // namespace
+
+int64_t max_elements() { return g_max_elements.load(std::memory_order_relaxed); }
+void set_max_elements(int64_t n) { g_max_elements.store(n < 0 ? 0 : n); }
+
+std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, const Strides* strides,
+                                 Device device, std::vector<Operand>& inputs,
+                                 const NodeParams& params) {
+  if (!eligible(op, shape, strides, device, inputs)) return std::nullopt;
+  // The node lives on this frame: nothing pending is made, nothing reads it afterwards.
+  Node node(op, dtype, device, shape, std::move(inputs), params);
+  if (strides) node.strides = *strides;
+  Backend& backend = backend_for(device);
+  const size_t nbytes = size_t(shape_size(shape)) * itemsize(dtype);
+  Array out = Array::from_storage(std::allocate_shared<Storage>(pool::Allocator<Storage>(), device,
+                                                                nbytes, backend.allocate(nbytes)),
+                                  dtype, shape, node.strides, 0);
+  // One evaluation, as evaluate_single runs a node over computed inputs: the same group, the
+  // same loops, the same floating-point error report (at the call, where NumPy makes it).
+  fp_errors::EvaluationScope scope;
+  {
+    GroupLease lease;
+    Group& g = lease.get();
+    g.kind = Group::Kind::Elementwise;
+    g.device = device;
+    g.shape = shape;
+    g.slot.reset();
+    Step step{&node, {}};
+    for (const Operand& in : node.inputs) {
+      StepArg arg{StepArg::Scalar};
+      if (in.is_scalar()) {
+        arg.scalar = &in.scalar;
+      } else {
+        arg.kind = StepArg::Input;
+        arg.index = int(g.inputs.size());
+        for (size_t i = 0; i < g.inputs.size(); ++i) {
+          if (g.inputs[i].impl() == in.array.impl()) arg.index = int(i);
+        }
+        if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
+      }
+      step.args.push_back(arg);
+    }
+    g.steps.push_back(std::move(step));
+    g.outputs.push_back({0, out});
+    backend.run(g);
+    fp_errors::note_group(g);
+    // Counted as the group it is; its structure (a hash of the group, for the bound on compiled
+    // kernels, which the CPU does not compile) is recorded only for the debug log.
+    instrumentation::count_group(g);
+    if (fusion_logging()) {
+      instrumentation::log_group(backend, g, instrumentation::note_structure(g));
+    }
+  }
+  scope.finish();
+  return out;
+}
+
+}  // namespace accel::eager
