@@ -34,7 +34,7 @@ class _Source:
         return self.text
 
 
-_NO_VALUE = _Source("<no value>")  # a parameter that only some overloads take
+NO_VALUE = _Source("<no value>")  # a parameter that only some overloads take
 
 
 def _parse(text: str) -> ast.FunctionDef:
@@ -82,7 +82,7 @@ def signature_of(fn: Any) -> inspect.Signature:
     longest = max(overloads, key=len)
     if len(overloads) > 1:
         shortest = min(len(o) for o in overloads)
-        longest = [p if i < shortest or p.default is not _P.empty else p.replace(default=_NO_VALUE)
+        longest = [p if i < shortest or p.default is not _P.empty else p.replace(default=NO_VALUE)
                    for i, p in enumerate(longest)]
         return inspect.Signature(longest)
     returns = _parse(fn.__nb_signature__[0][0]).returns

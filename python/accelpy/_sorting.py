@@ -26,6 +26,7 @@ from ._core import (  # noqa: F401
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._creation import asarray
+from ._signatures import NO_VALUE
 from ._util import is_complex_dtype
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ __all__ = [
 # sort/argsort refuse order= with ValueError). Explicit signatures: *args forwarding costs
 # 0.06 us a call more (decisions.md D88).
 _core_sort, _core_argsort, _core_where = _core.sort, _core.argsort, _core.where
-_NO = object()
+_NO = NO_VALUE  # x and y not given: numpy.where's <no value>
 
 
 def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: Any = None, *,

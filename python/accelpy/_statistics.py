@@ -3,7 +3,8 @@ reductions and fused elementwise ops, so they run on every device: order statist
 median, quantile, percentile and their nan* forms, nanmax, nanmin), averages and variances
 (average, nanmean, nanvar, nanstd), correlating (cov, corrcoef, correlate), and the other
 NaN-ignoring reductions (nansum, nanprod, nancumsum, nancumprod, nanargmax, nanargmin); the
-core's mean, max and min are re-exported here, its var and std wrapped for where= and mean=. Histograms are in _histograms."""
+core's mean, max and min are re-exported here, its var and std wrapped for where= and mean=.
+Histograms are in _histograms."""
 
 from __future__ import annotations
 
