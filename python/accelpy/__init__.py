@@ -53,7 +53,6 @@ from ._creation import array as array
 from ._creation import asanyarray as asanyarray
 from ._creation import asarray as asarray
 from ._creation import ascontiguousarray as ascontiguousarray
-from ._creation import astype as astype
 from ._creation import copy as copy
 from ._creation import empty as empty
 from ._creation import empty_like as empty_like
@@ -79,6 +78,7 @@ from ._cupy_compat import synchronize as synchronize
 from ._dtypes import False_ as False_
 from ._dtypes import ScalarType as ScalarType
 from ._dtypes import True_ as True_
+from ._dtypes import astype as astype
 from ._dtypes import bool as bool
 from ._dtypes import bool_ as bool_
 from ._dtypes import byte as byte

@@ -20,7 +20,6 @@ from . import _core, _structured
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
     arange,
-    astype,
     ndarray,
 )
 from ._dtypes import promoted_dtype, supported
@@ -140,7 +139,6 @@ __all__ = [
     "arange",
     "eye",
     "copy",
-    "astype",
 ]
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "uint64",
     "uint8",
     "result_type",
+    "astype",
     "can_cast",
     "promote_types",
     *("double", "single", "half", "int_", "intp", "uintp", "bool_", "cdouble", "csingle",
@@ -94,6 +95,16 @@ str_, bytes_, void, record = np.str_, np.bytes_, np.void, np.record
 issubdtype = np.issubdtype
 # Data type routines of Python values and type codes: NumPy's own.
 mintypecode, typename = np.mintypecode, np.typename
+
+
+def astype(x: Any, dtype: Any, /, *, copy: _builtin_bool = True, device: Any = None) -> Any:
+    """x converted to dtype (numpy.astype, the Array API's): with copy=False, x itself where
+    it has that dtype already; `device` puts the result there."""
+    if not copy and isinstance(x, _core.ndarray) and x.dtype == np.dtype(dtype) and (
+            device is None or x.device == _core.Device(device)):
+        return x
+    out = _core.astype(x, dtype, copy=copy)
+    return out if device is None else out.to_device(device)
 
 
 def can_cast(from_: Any, to: Any, casting: str = "safe") -> _builtin_bool:
