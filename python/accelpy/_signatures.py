@@ -95,6 +95,14 @@ class BoundFunction(functools.partial):
     as the public function it is (by name, as pickle does Python's builtins, so that Dask's
     distributed scheduler can send ``x.map_blocks(ap.sort)`` to its workers)."""
 
+    @property
+    def __signature__(self) -> inspect.Signature:
+        # Parsed on first use: all of them at import would add ~10 ms to `import accelpy`.
+        sig = self.__dict__.get("_signature")
+        if sig is None:
+            sig = self.__dict__["_signature"] = signature_of(self.func)
+        return sig
+
     def __repr__(self) -> str:
         return f"<function {self.__module__}.{self.__name__}>"
 
@@ -105,7 +113,6 @@ class BoundFunction(functools.partial):
 def with_signature(fn: Any, module: str) -> Any:
     """`fn` as a partial that `inspect.signature` and `help` read as the function it is."""
     out = BoundFunction(fn)
-    out.__signature__ = signature_of(fn)  # type: ignore[attr-defined]
     out.__name__ = out.__qualname__ = fn.__name__  # type: ignore[attr-defined]
     out.__module__ = module
     out.__doc__ = fn.__doc__
