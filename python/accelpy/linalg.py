@@ -12,12 +12,11 @@ as the Array API's linalg extension lists them.
 
 from __future__ import annotations
 
-import sys as _sys
 from typing import NamedTuple
 
 import numpy as _np
 
-from . import _core, _indexing, _linear_algebra
+from . import _core, _indexing, _linear_algebra, _manipulation
 from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
 
@@ -464,10 +463,11 @@ def trace(x, /, *, offset=0, dtype=None):
 
 
 # The products the Array API lists in linalg too: accelpy's own functions, from their chapters.
-_PRODUCTS = ("matmul", "tensordot", "outer", "vecdot", "matrix_transpose")
+_PRODUCTS = {"matmul": _linear_algebra, "tensordot": _linear_algebra, "outer": _linear_algebra,
+             "vecdot": _linear_algebra, "matrix_transpose": _manipulation}
 
 
 def __getattr__(name):
-    if name in _PRODUCTS:  # as the package exports them (with their signatures)
-        return getattr(_sys.modules[__package__], name)
+    if name in _PRODUCTS:
+        return getattr(_PRODUCTS[name], name)
     raise AttributeError(f"module 'accelpy.linalg' has no attribute {name!r}")
