@@ -203,7 +203,8 @@ def view(self: ndarray, dtype: Any = None, type: Any = None) -> Any:
         new = None if type is not None else _records_dtype(dtype)
         if new is None:
             raise
-    strided = self.ndim and self.shape[-1] > 1 and self.strides[-1] != self.itemsize
+    # Empty arrays have no bytes to be strided (NumPy's zeros((0, n)) has strides 0).
+    strided = self.ndim and self.size and self.shape[-1] > 1 and self.strides[-1] != self.itemsize
     shape = _row_shape(self.shape, self.dtype, new, not strided)
     source, readonly = self, False
     if strided:

@@ -124,6 +124,7 @@ def test_field_kept_on_the_host_views_through_numpy(rng):
     np.testing.assert_array_equal(got.get(), a[["v"]].view("i4"))
     c = np.zeros((0, 3), [("x", "i4"), ("y", "f4")])
     same(ap.asarray(c.view("i4")).view(c.dtype), c)
+    same(ap.zeros((0, 6), "i4").view(c.dtype), c)  # strides 0, as NumPy's zeros((0, 6))
     assert ap.asarray(c).view("i4").shape == c.view("i4").shape
 
 
