@@ -535,7 +535,16 @@ def __getattr__(name: str) -> _Any:
     if name in _LAZY_SUBMODULES:
         import importlib  # only here: the lazy submodules are its one use
 
-        return importlib.import_module(f"{__name__}.{name}")  # sets the attribute too
+        try:
+            return importlib.import_module(f"{__name__}.{name}")  # sets the attribute too
+        except ModuleNotFoundError as e:
+            if e.name is None or e.name.startswith(__name__):
+                raise
+            # An optional dependency is missing: an AttributeError, so that hasattr() and what
+            # walks dir(accelpy) (inspect.getmembers, pydoc, completion) go on past it.
+            raise AttributeError(
+                f"accelpy.{name} needs the {e.name!r} package, which is not installed"
+            ) from e
     raise AttributeError(f"module 'accelpy' has no attribute {name!r}")
 
 

@@ -58,3 +58,27 @@ np.testing.assert_array_equal(ap.asnumpy(x * 2), a * ml_dtypes.bfloat16(2))
 print('ok')
 """
     assert run(code, device, seed).strip() == "ok"
+
+
+def test_lazy_submodule_missing_its_dependency_is_an_attribute_error():
+    # Without Dask's distributed, accelpy.distributed cannot import: hasattr() says False and
+    # what walks dir(accelpy) goes on, while the message names the package to install.
+    code = """
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "distributed":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Block())
+import inspect, accelpy as ap
+assert not hasattr(ap, "distributed")
+try:
+    ap.distributed
+except AttributeError as e:
+    assert "'distributed' package" in str(e) and isinstance(e.__cause__, ModuleNotFoundError)
+assert "distributed" in dir(ap) and len(inspect.getmembers(ap)) > 300
+print("ok")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.stdout.split() == ["ok"], proc.stderr
