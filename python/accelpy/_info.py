@@ -30,6 +30,7 @@ SETTINGS = {
     "ACCELPY_CUB": "accelpy's CUB library to load (file or directory)",
     "ACCELPY_COMPILE_WORKER": "accelpy's compile worker to run (a file)",
     "ACCELPY_BLAS": "CPU BLAS to load (file or directory; 'off' uses the built-in GEMM)",
+    "ACCELPY_DEBUG_LEAKS": "1 names, at exit, the accelpy objects still alive (nanobind)",
 }
 
 
