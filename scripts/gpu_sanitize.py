@@ -145,36 +145,73 @@ def run_one(sanitizer, tool, target, out_dir, deadline, api_errors):
     )
 
 
+# Host frames of accelpy's own code: a report whose backtrace has none of these, and has a
+# frame of another library loaded in the same process (the interop tests load PyTorch, CuPy,
+# JAX, Numba), is that library's (its own probes of the driver, its own kernels), not accelpy's.
+OURS = ("_core.", "libaccel_cub", "accel_compile_worker", "examples/seed")
+KERNEL = re.compile(r"^\s+at (?:0x[0-9a-f]+ in )?([\w:<>~]+)")
+
+
+def reports(text):
+    """Each report of the tool's output: its lines, the first one naming it."""
+    block = None
+    for line in text.splitlines():
+        if not line.startswith(PREFIX.rstrip()):
+            continue
+        body = line[len(PREFIX) :] if line.startswith(PREFIX) else ""
+        if body and not body.startswith(" "):
+            if block:
+                yield block
+            block = [body.strip()]
+        elif block is not None and body.strip():
+            block.append(body)
+    if block:
+        yield block
+
+
+def attribution(block):
+    """'ours', or 'peer' when only another library's frames are in the report's backtrace."""
+    frames = [line for line in block[1:] if "Host Frame" in line or " in /" in line]
+    if any(o in line for line in frames for o in OURS) or not frames:
+        return "ours"
+    return "peer"
+
+
 def tally(result):
-    """Errors, report kinds, failed API calls and pytest counts of one run's output."""
+    """Errors, report kinds, failed API calls, pytest counts and other libraries' reports of one
+    run's output. A kind names the kernel (device reports) or the call (API reports)."""
     text = result.get("text", "")
     errors = sum(int(m) for m in SUMMARY.findall(text))
     race = RACE_SUMMARY.findall(text)
     if race:  # racecheck's own summary; its hazards are also errors or warnings
         errors = max(errors, sum(int(e) for e, _ in race))
     warnings = sum(int(w) for _, w in race)
-    kinds, calls = collections.Counter(), collections.Counter()
-    for line in text.splitlines():
-        if not line.startswith(PREFIX) or line.startswith(PREFIX + " "):
-            continue  # not a report's first line (details are indented)
-        body = line[len(PREFIX) :].strip()
+    kinds, calls, peers = collections.Counter(), collections.Counter(), collections.Counter()
+    for block in reports(text):
+        body = block[0]
         if (
-            not body
-            or SUMMARY.search(body)
+            SUMMARY.search(body)
             or RACE_SUMMARY.search(body)
             or body.startswith(("COMPUTE-SANITIZER", "Target application returned"))
         ):
             continue
         api = API.search(body)
-        if api:
-            calls[f"{api.group(2)}:{api.group(1)}"] += 1
+        kernel = next((m.group(1) for m in map(KERNEL.match, block[1:]) if m), "")
+        what = (
+            f"{api.group(2)}:{api.group(1)}" if api else re.sub(r"0x[0-9a-f]+|\d+", "N", body)[:70]
+        )
+        if attribution(block) == "peer":
+            peers[what + (f" in {kernel[:50]}" if kernel else "")] += 1
+            errors -= 1
+        elif api:
+            calls[what] += 1
         else:
-            kinds[re.sub(r"0x[0-9a-f]+|\d+", "N", body)[:90]] += 1
+            kinds[what + (f" in {kernel[:60]}" if kernel else "")] += 1
     tests = collections.Counter()
     for counts in PYTEST.findall(text):
         for n, what in PYTEST_COUNT.findall(counts):
             tests["failed" if what.startswith(("failed", "error")) else what] += int(n)
-    return errors, warnings, kinds, calls, tests
+    return max(errors, 0), warnings, kinds, calls, tests, peers
 
 
 def main():
@@ -223,13 +260,15 @@ def main():
         done = [r for r in runs if not r["skipped"]]
         errors = warnings = 0
         kinds, calls, tests = collections.Counter(), collections.Counter(), collections.Counter()
+        peers = collections.Counter()
         bad_runs = []
         for r in done:
-            e, w, k, c, t = tally(r)
+            e, w, k, c, t, o = tally(r)
             errors, warnings = errors + e, warnings + w
             kinds.update(k)
             calls.update(c)
             tests.update(t)
+            peers.update(o)
             # pytest's 5: nothing collected (a file whose tests are all faults_device or cpu).
             if r["timed_out"] or e or t["failed"] or r["code"] not in (0, 5, 86):
                 bad_runs.append(r["name"] + (" (timed out)" if r["timed_out"] else ""))
@@ -250,6 +289,11 @@ def main():
             print("  failed API calls: " + ", ".join(f"{c} x{n}" for c, n in calls.most_common()))
         for kind, n in kinds.most_common(8):
             print(f"  {n} x {kind}")
+        if peers:
+            print(
+                "  not counted, other libraries' own (no accelpy frame in the backtrace): "
+                + ", ".join(f"{k} x{n}" for k, n in peers.most_common(4))
+            )
         if bad_runs:
             print("  see " + ", ".join(bad_runs[:12]) + (" ..." if len(bad_runs) > 12 else ""))
         ok = ok and errors == 0 and not bad_runs and not skipped
