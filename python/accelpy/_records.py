@@ -66,6 +66,17 @@ def _count(field: Any, ndim: int) -> int:
     return int(np.prod(field.shape[ndim:], dtype=np.int64))
 
 
+def _row_shape(shape: tuple, old: np.dtype, new: np.dtype, contiguous: bool = True) -> tuple:
+    """The shape NumPy gives a view as `new` of an array of `shape` and dtype `old`, or NumPy's
+    error, found on a stand-in of one row (only the last axis's length and contiguity
+    matter)."""
+    lead = shape[:-1]
+    row = np.zeros((1,) * len(lead) + shape[-1:], old)
+    if not contiguous:
+        row = np.zeros(row.shape[:-1] + (2 * row.shape[-1],), old)[..., ::2]
+    return lead + row.view(new).shape[len(lead) :]
+
+
 class RecordScalar:
     """One record of a structured array (NumPy's np.void scalar): ``x[i]``. It reads and writes
     through to its array, as NumPy's does; ``r['a']`` or ``r[0]`` is a field's value."""

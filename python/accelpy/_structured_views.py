@@ -21,8 +21,9 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import _stored_dtype
+from ._records import _row_shape, _stored_dtype
 from ._structured import BYTE_VIEWS, StructuredArray, from_numpy
+from ._void import VoidArray
 
 _core_view = ndarray.view  # the core's view between numbers; view() below adds records
 
@@ -30,40 +31,6 @@ _core_view = ndarray.view  # the core's view between numbers; view() below adds 
 class _OnTheHost(Exception):
     """Bytes the device cannot give (fields accelpy keeps on the host, another byte order): the
     view is NumPy's, on the host."""
-
-
-class VoidArray(StructuredArray):
-    """Opaque records of n bytes (NumPy's np.void dtype, ``'V24'``): one field of n uint8, so
-    they sort, compare and index as bytes, as NumPy's do."""
-
-    __slots__ = ()
-    dtype = property(lambda self: np.dtype((np.void, self._dtype.itemsize)))
-
-    @classmethod
-    def of_bytes(cls, data: ndarray) -> VoidArray:
-        size = data.shape[-1]
-        return cls._make(np.dtype([("f0", np.uint8, (size,))]), data.shape[:-1], {"f0": data})
-
-    def _records(self) -> StructuredArray:
-        return StructuredArray._make(self._dtype, self._shape, self._fields)
-
-    def _pack(self) -> np.ndarray:
-        return self._records()._pack().view(self.dtype)
-
-    def _compare(self, other: Any, op: Any) -> Any:
-        if isinstance(other, VoidArray) and other.dtype == self.dtype:
-            return self._records()._compare(other._records(), op)
-        return op(self._pack(), np.asarray(other))  # NumPy's answer or error, on the host
-
-    def view(self, dtype: Any = None, type: Any = None) -> Any:
-        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
-            return self._like(self._dtype, self._shape, self._fields)  # the same bytes
-        return super().view(dtype, type)
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, (str, list)):
-            return np.zeros(1, self.dtype)[key]  # NumPy's error: void has no fields
-        return super().__getitem__(key)
 
 
 def _readonly(value: Any) -> Any:
@@ -75,17 +42,6 @@ def _readonly(value: Any) -> Any:
         return type(value)._make(value._dtype, value.shape, fields)
     value.flags.writeable = False
     return value
-
-
-def _row_shape(shape: tuple, old: np.dtype, new: np.dtype, contiguous: bool = True) -> tuple:
-    """The shape NumPy gives a view as `new` of an array of `shape` and dtype `old`, or NumPy's
-    error, found on a stand-in of one row (only the last axis's length and contiguity
-    matter)."""
-    lead = shape[:-1]
-    row = np.zeros((1,) * len(lead) + shape[-1:], old)
-    if not contiguous:
-        row = np.zeros(row.shape[:-1] + (2 * row.shape[-1],), old)[..., ::2]
-    return lead + row.view(new).shape[len(lead) :]
 
 
 def records_of_bytes(data: ndarray, dtype: np.dtype) -> StructuredArray:
@@ -203,7 +159,8 @@ def view(self: ndarray, dtype: Any = None, type: Any = None) -> Any:
         new = None if type is not None else _records_dtype(dtype)
         if new is None:
             raise
-    strided = self.ndim and self.shape[-1] > 1 and self.strides[-1] != self.itemsize
+    # NumPy views an empty array whatever its strides
+    strided = self.ndim and self.size and self.shape[-1] > 1 and self.strides[-1] != self.itemsize
     shape = _row_shape(self.shape, self.dtype, new, not strided)
     source, readonly = self, False
     if strided:

@@ -11,7 +11,7 @@ from test_structured import MIXED, NESTED, records, same
 
 import accelpy as ap
 import accelpy.lib.recfunctions as arfn
-from accelpy._structured_views import VoidArray
+from accelpy._void import VoidArray
 
 XY = np.dtype([("x", "f4"), ("y", "f4")])
 MIXED_WIDTH = np.dtype([("i", "i4"), ("h", "i2"), ("b", "u1"), ("q", "u1")])  # 8 bytes
