@@ -210,9 +210,9 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
-    if arr.dtype.names is not None:  # records: one accelpy array per field
-        return _structured.asarray(arr, dtype, device, copy)
-    if arr.dtype.kind == "V":  # void records: their bytes
+    if arr.dtype.kind == "V":  # records (one accelpy array per field), or void bytes
+        if arr.dtype.names is not None:
+            return _structured.asarray(arr, dtype, device, copy)
         return _void.asarray(arr, device, copy)
     stored = _storable(arr, obj)
     if copy is False and stored is not arr:
