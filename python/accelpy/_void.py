@@ -14,6 +14,7 @@ bytes and its errors."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -71,12 +72,22 @@ class VoidArray(StructuredArray):
 
     def view(self, dtype: Any = None, type: Any = None) -> Any:
         """The same bytes as `dtype`: numbers are a view of them (writes go both ways, as in
-        NumPy); records and other types as StructuredArray.view gives them."""
-        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
+        NumPy); records as StructuredArray.view gives them."""
+        if (
+            type is None
+            and isinstance(dtype, builtins.type)
+            and issubclass(dtype, (np.ndarray, ndarray, StructuredArray))
+        ):  # x.view(np.ndarray)
+            dtype, type = None, dtype
+        if type is not None:
+            if type not in (np.ndarray, ndarray, StructuredArray, VoidArray):  # recarray
+                raise NotImplementedError(f"a void array viewed as type={type.__name__}")
+            type = None  # a void array is the one array type of void records
+        if dtype is None or np.dtype(dtype) == self.dtype:
             return self._like(self._dtype, self._shape, self._fields)  # the same bytes
-        new = None if type is not None or dtype is None else np.dtype(dtype)
-        if new is None or new.names is not None or new.kind == "V" or new.subdtype:
-            return super().view(dtype, type)
+        new = np.dtype(dtype)
+        if new.names is not None or new.kind == "V" or new.subdtype:
+            return super().view(dtype)
         data, size = self._fields["f0"], self._dtype.itemsize
         nd = self.ndim
         whole = nd == 0 or self._shape[-1] <= 1 or not data.size or data.strides[-2] == size

@@ -89,6 +89,16 @@ def test_views_as_numbers(device, rng, target, shape):
         same(x, want)
 
 
+def test_views_as_array_types(device, rng):
+    want = voids(rng, (4,), 2)
+    x = ap.asarray(want)
+    for t in [np.ndarray, ap.ndarray]:
+        same(x.view(t), want)
+        same(x.view(dtype="V2", type=t), want)
+    with pytest.raises(NotImplementedError, match="type=recarray"):
+        x.view(np.recarray)
+
+
 def test_strided_views(device, rng):
     want = voids(rng, (6,), 4)
     x = ap.asarray(want)
