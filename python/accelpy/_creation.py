@@ -31,6 +31,7 @@ from ._interop import (
     finish_import,
     is_foreign_array,
 )
+from ._records import _is_void
 from ._unreferenced import unreferenced
 from ._util import prepend_axes
 
@@ -210,7 +211,7 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
-    if arr.dtype.kind == "V":  # records (one accelpy array per field), or void bytes
+    if arr.dtype.kind == "V" and _is_void(arr.dtype):  # records (a field an accelpy array)
         if arr.dtype.names is not None:
             return _structured.asarray(arr, dtype, device, copy)
         return _void.asarray(arr, device, copy)

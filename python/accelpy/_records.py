@@ -31,6 +31,12 @@ def _stored_dtype(base: np.dtype) -> np.dtype | None:
     return native if known else None
 
 
+def _is_void(dtype: np.dtype) -> bool:
+    """Whether `dtype` is records or void bytes (np.void's, or np.record's): not ml_dtypes'
+    bfloat16 and float8 types, whose kind is "V" too."""
+    return issubclass(dtype.type, np.void)
+
+
 def _shape_only(shape: tuple) -> np.ndarray:
     """A NumPy array of `shape` holding no memory: NumPy's shape arithmetic and its errors
     (reshape's -1, transpose's axes) without an allocation."""

@@ -19,7 +19,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray
-from ._records import RecordScalar, _subshape
+from ._records import RecordScalar, _is_void, _subshape
 from ._structured import StructuredArray, from_numpy
 from ._void import VoidArray
 from ._void import asarray as void_asarray
@@ -28,7 +28,7 @@ from ._void import asarray as void_asarray
 def _is_records(value: Any) -> bool:
     if isinstance(value, (StructuredArray, RecordScalar)):
         return True
-    return isinstance(value, (np.ndarray, np.void)) and value.dtype.kind == "V"
+    return isinstance(value, (np.ndarray, np.void)) and _is_void(value.dtype)
 
 
 def with_records(records_fn, module: str):
@@ -68,7 +68,7 @@ def as_records(value: Any, device: Any = None) -> Any:
         return value
     if isinstance(value, RecordScalar):
         return value._one()
-    if isinstance(value, (np.ndarray, np.void)) and value.dtype.kind == "V":
+    if isinstance(value, (np.ndarray, np.void)) and _is_void(value.dtype):
         if value.dtype.names is None:  # void bytes
             return void_asarray(np.asarray(value), device)
         return from_numpy(np.asarray(value), device)

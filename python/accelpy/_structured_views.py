@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import _row_shape, _stored_dtype
+from ._records import _is_void, _row_shape, _stored_dtype
 from ._structured import BYTE_VIEWS, StructuredArray, from_numpy
 from ._void import VoidArray
 
@@ -55,7 +55,7 @@ def records_of_bytes(data: ndarray, dtype: np.dtype) -> StructuredArray:
         base, sub = ftype.base, ftype.shape
         chunk = data[..., offset : offset + ftype.itemsize]
         count = int(np.prod(sub, dtype=np.int64))
-        if base.names is not None or base.kind == "V":
+        if _is_void(base):
             inner = records_of_bytes(chunk.reshape(lead + (count, base.itemsize)), base)
             fields[name] = inner.reshape(lead + sub)
         elif _stored_dtype(base) is None or not base.isnative:
@@ -101,7 +101,7 @@ def _from_rows(rows: ndarray, new: np.dtype, shape: tuple) -> Any:
     """What `rows` (uint8, the bytes of each row of the result on its last axis) hold read as
     `new`, of NumPy's result `shape`."""
     base = new.base if new.subdtype is not None else new
-    if base.names is None and base.kind != "V":
+    if not _is_void(base):
         return _core_view(rows, base).reshape(shape)
     lead = rows.shape[:-1]
     per_row = rows.shape[-1] // base.itemsize if base.itemsize else 1
@@ -129,7 +129,7 @@ def _numpy_view(host: np.ndarray, new: np.dtype, device: Any) -> Any:
     out = np.ascontiguousarray(host).view(new)
     if out.dtype.names is not None:
         return from_numpy(out, device)
-    void = out.dtype.kind == "V"
+    void = _is_void(out.dtype)
     if void:  # opaque bytes: kept as uint8
         out = out[..., None].view(np.uint8)
     out = _core._from_numpy(np.ascontiguousarray(out), None, device, None, True)
@@ -146,7 +146,7 @@ def _records_dtype(dtype: Any) -> np.dtype | None:
     except TypeError:
         return None
     target = new.base if new.subdtype is not None else new
-    return new if target.names is not None or target.kind == "V" else None
+    return new if _is_void(target) else None
 
 
 def view(self: ndarray, dtype: Any = None, type: Any = None) -> Any:

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import _row_shape, _shape, _stored_dtype
+from ._records import _is_void, _row_shape, _shape, _stored_dtype
 from ._structured import StructuredArray, _indexed_dims, from_numpy
 
 __all__ = ["VoidArray"]
@@ -35,7 +35,7 @@ def void_dtype(dtype: Any) -> np.dtype | None:
     if dtype is None:
         return None
     dt = np.dtype(dtype)
-    return dt if dt.kind == "V" and dt.names is None and dt.subdtype is None else None
+    return dt if _is_void(dt) and dt.names is None and dt.subdtype is None else None
 
 
 def _scalar(array: VoidArray, index: tuple) -> np.void:
@@ -86,7 +86,7 @@ class VoidArray(StructuredArray):
         if dtype is None or np.dtype(dtype) == self.dtype:
             return self._like(self._dtype, self._shape, self._fields)  # the same bytes
         new = np.dtype(dtype)
-        if new.names is not None or new.kind == "V" or new.subdtype:
+        if _is_void(new) or new.subdtype:
             return super().view(dtype)
         data, size = self._fields["f0"], self._dtype.itemsize
         nd = self.ndim

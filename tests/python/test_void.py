@@ -229,3 +229,18 @@ def test_unique_rows(device, rng, dtype, rows):
     if rows:  # a view of unique's records: a write reaches them, as in NumPy
         back[0, 0] = 9
         assert ap.asnumpy(u.view(x.dtype))[0] == 9
+
+
+def test_bfloat16_is_no_void(device, rng):
+    """ml_dtypes' bfloat16 has NumPy kind "V" too: it stays a number, in records too."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    h = rng.uniform(-4, 4, 6).astype(ml_dtypes.bfloat16)
+    x = ap.asarray(h)
+    assert isinstance(x, ap.ndarray) and x.dtype == h.dtype
+    np.testing.assert_array_equal(ap.asnumpy(ap.concatenate([x, ap.asarray(h)])), np.tile(h, 2))
+    rec = np.zeros(6, [("a", ml_dtypes.bfloat16), ("b", "i2")])
+    rec["a"], rec["b"] = h, rng.integers(-9, 9, 6)
+    got = ap.asarray(rec).view("i4")
+    np.testing.assert_array_equal(ap.asnumpy(got), rec.view("i4"))
+    back = ap.asarray(rec.view("i4")).view(rec.dtype)
+    np.testing.assert_array_equal(back.get(), rec)
