@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
-from . import _core, _structured
+from . import _core, _structured, _void
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
@@ -31,6 +31,7 @@ from ._interop import (
     finish_import,
     is_foreign_array,
 )
+from ._records import _is_void
 from ._unreferenced import unreferenced
 from ._util import prepend_axes
 
@@ -52,13 +53,14 @@ def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> ndarray:
 def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
           device: DeviceLike | None = None) -> ndarray:
     """An array of unspecified values (numpy.empty). A structured dtype (records with named
-    fields) gives a structured array (accelpy._structured), its fields zeroed."""
+    fields) gives a structured array (accelpy._structured), its fields zeroed; a void dtype
+    ('V8') a void array (accelpy._void) of zero bytes."""
     try:
         return _core.empty(shape, dtype, order, device=device)
     except TypeError:
-        if (records := _structured.structured_dtype(dtype)) is None:
+        if (out := _records(shape, dtype, None, device)) is None:
             raise  # not records: the core's error
-        return _structured.zeros(shape, records, device=device)
+        return out
 
 
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
@@ -67,9 +69,9 @@ def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
     try:
         return _core.zeros(shape, dtype, order, device=device)
     except TypeError:
-        if (records := _structured.structured_dtype(dtype)) is None:
+        if (out := _records(shape, dtype, None, device)) is None:
             raise  # not records: the core's error
-        return _structured.zeros(shape, records, device=device)
+        return out
 
 
 def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
@@ -78,9 +80,9 @@ def ones(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
     try:
         return _core.ones(shape, dtype, order, device=device)
     except TypeError:
-        if (records := _structured.structured_dtype(dtype)) is None:
+        if (out := _records(shape, dtype, 1, device)) is None:
             raise  # not records: the core's error
-        return _structured.full(shape, 1, records, device=device)
+        return out
 
 
 def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None,
@@ -90,9 +92,23 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
     try:
         return _core.full(shape, fill_value, dtype, order, device=device)
     except TypeError:
-        if (records := _structured.structured_dtype(dtype)) is None:
+        if (out := _records(shape, dtype, fill_value, device)) is None:
             raise  # not records: the core's error
-        return _structured.full(shape, fill_value, records, device=device)
+        return out
+
+
+def _records(shape: Any, dtype: Any, fill: Any, device: Any) -> Any:
+    """numpy.full(shape, fill, dtype) (zeros for None) when `dtype` is records (a structured
+    array, accelpy._structured) or void bytes (accelpy._void); else None."""
+    if (records := _structured.structured_dtype(dtype)) is not None:
+        if fill is None:
+            return _structured.zeros(shape, records, device=device)
+        return _structured.full(shape, fill, records, device=device)
+    if (void := _void.void_dtype(dtype)) is not None:
+        if fill is None:
+            return _void.zeros(shape, void, device=device)
+        return _void.full(shape, fill, void, device=device)
+    return None
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
@@ -195,8 +211,10 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
     if copy is False and not is_numpy and not _exports_memory(obj):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     arr = obj if is_numpy else np.asarray(obj, dtype=dtype)
-    if arr.dtype.names is not None:  # records: one accelpy array per field
-        return _structured.asarray(arr, dtype, device, copy)
+    if arr.dtype.kind == "V" and _is_void(arr.dtype):  # records (a field an accelpy array)
+        if arr.dtype.names is not None:
+            return _structured.asarray(arr, dtype, device, copy)
+        return _void.asarray(arr, device, copy)
     stored = _storable(arr, obj)
     if copy is False and stored is not arr:
         raise ValueError(f"Unable to avoid copy while creating an array as requested: "

@@ -32,9 +32,9 @@ def _host(a: Any) -> Any:
 
 def _to_device(a: np.ndarray[Any, Any]) -> Any:
     """The array on the default device: records (named fields) as a structured array
-    (accelpy._structured); object, string, void and date arrays stay NumPy arrays, as accelpy
-    does not store them."""
-    if a.dtype.names is None and a.dtype.kind in "OVSUM m":
+    (accelpy._structured), void bytes as a void array (accelpy._void); object, string and date
+    arrays stay NumPy arrays, as accelpy does not store them."""
+    if a.dtype.names is None and a.dtype.kind in "OSUM m":
         return a
     return asarray(a)
 

@@ -31,6 +31,12 @@ def _stored_dtype(base: np.dtype) -> np.dtype | None:
     return native if known else None
 
 
+def _is_void(dtype: np.dtype) -> bool:
+    """Whether `dtype` is records or void bytes (np.void's, or np.record's): not ml_dtypes'
+    bfloat16 and float8 types, whose kind is "V" too."""
+    return issubclass(dtype.type, np.void)
+
+
 def _shape_only(shape: tuple) -> np.ndarray:
     """A NumPy array of `shape` holding no memory: NumPy's shape arithmetic and its errors
     (reshape's -1, transpose's axes) without an allocation."""
@@ -64,6 +70,17 @@ def _subshape(dtype: np.dtype, name: str) -> tuple[int, ...]:
 def _count(field: Any, ndim: int) -> int:
     """The elements of a subarray field's record (its axes after the array's `ndim`)."""
     return int(np.prod(field.shape[ndim:], dtype=np.int64))
+
+
+def _row_shape(shape: tuple, old: np.dtype, new: np.dtype, contiguous: bool = True) -> tuple:
+    """The shape NumPy gives a view as `new` of an array of `shape` and dtype `old`, or NumPy's
+    error, found on a stand-in of one row (only the last axis's length and contiguity
+    matter)."""
+    lead = shape[:-1]
+    row = np.zeros((1,) * len(lead) + shape[-1:], old)
+    if not contiguous:
+        row = np.zeros(row.shape[:-1] + (2 * row.shape[-1],), old)[..., ::2]
+    return lead + row.view(new).shape[len(lead) :]
 
 
 class RecordScalar:

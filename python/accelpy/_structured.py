@@ -10,8 +10,9 @@ copying apply to every field alike; ``x[i]`` is a `RecordScalar` (_records.py). 
 structured field is a structured array of its own; a field of a dtype accelpy does not store
 (strings, objects, dates) stays a NumPy array on the host. NumPy's packed layout is made for
 NumPy's bytes only (``np.asarray(x)``, ``get()``, ``tobytes()``, printing; views of the bytes as
-another dtype: _structured_views.py). What NumPy refuses
-on records (arithmetic, ordering) is tried on empty NumPy stand-ins: NumPy's own error."""
+another dtype: _structured_views.py). NumPy's order of records (sort and argsort by fields)
+is _structured_order.py. What NumPy refuses on records (arithmetic, ordering) is tried on empty
+NumPy stand-ins: NumPy's own error."""
 
 from __future__ import annotations
 
@@ -21,11 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, _structured_order
 from ._core import ndarray
 from ._records import (
     RecordScalar,
-    _count,
     _reshaped,
     _shape,
     _shape_only,
@@ -491,75 +491,14 @@ class StructuredArray:
     def sum(self, *args: Any, **kwargs: Any):
         _refuse(np.add, self, self)
 
-    def _sort_keys(self, order: Any) -> list:
-        """The arrays records compare by, most significant first: the fields named by `order`,
-        then the others in the dtype's order (NumPy's rule); a subarray field by its bytes
-        (NumPy's order), a nested record field by field, a field kept on the host (strings) by
-        its rank among its values."""
-        names = list(self._dtype.names)
-        if order is not None:
-            first = [order] if isinstance(order, str) else list(order)
-            for name in first:
-                if name not in self._fields:
-                    raise ValueError(f"unknown field name: {name}")
-            names = first + [n for n in names if n not in first]
-        nd, keys = self.ndim, []
-        for name in names:
-            f = self._fields[name]
-            if isinstance(f, StructuredArray):
-                flat = f.reshape(self._shape + (_count(f, nd),)) if f.ndim > nd else f[..., None]
-                for j in range(flat.shape[-1]):
-                    keys += flat[..., j]._sort_keys(None)
-                continue
-            if isinstance(f, np.ndarray):
-                ranks = np.unique(f, return_inverse=True)[1].reshape(f.shape)
-                f = _core._from_numpy(np.ascontiguousarray(ranks), None, self.device, None, True)
-            if f.ndim > nd:
-                # NumPy orders a subarray field by its bytes, as memcmp does (unsigned, in
-                # memory order): 256 before 1 before -1 in int32, 0.5 before 1.0 before -1.0.
-                f = f.reshape(self._shape + (_count(f, nd),))  # (0, -1) would be ambiguous
-                octets = f.copy(order="C").view(np.uint8)
-                keys += [octets[..., j] for j in range(octets.shape[-1])]
-            else:
-                keys.append(f)
-        return keys
-
     def argsort(self, axis: Any = -1, kind: Any = None, order: Any = None) -> ndarray:
         """The indices that sort the records along `axis` (numpy.argsort with `order`): by
-        the fields of `order` first, then the rest; stable, least significant key first."""
-        keys = self._sort_keys(order)
-        if axis is None:
-            return self.ravel().argsort(-1, kind, order)
-        index = _core.argsort(keys[-1], axis, stable=True)
-        for key in keys[-2::-1]:
-            index = _core.take_along_axis(
-                index,
-                _core.argsort(_core.take_along_axis(key, index, axis), axis, stable=True),
-                axis,
-            )
-        return index
+        the fields of `order` first, then the rest; stable (_structured_order.py)."""
+        return _structured_order.argsort(self, axis, kind, order)
 
     def sort(self, axis: Any = -1, kind: Any = None, order: Any = None) -> None:
         """Sorts the records in place (ndarray.sort with `order`), every field alike."""
-        index = self.argsort(axis, kind, order)
-        axis = operator.index(axis) % max(self.ndim, 1)
-        for name, f in self._fields.items():
-            k = len(_subshape(self._dtype, name))
-            at = index.reshape(index.shape + (1,) * k) if k else index
-            f[...] = _take_along(f, at, axis)
-
-
-def _take_along(field: Any, index: ndarray, axis: int) -> Any:
-    """field's values at `index` along `axis` (a field kept on the host: NumPy's)."""
-    if isinstance(field, StructuredArray):
-        fields = {
-            n: _take_along(g, index.reshape(index.shape + (1,) * (g.ndim - index.ndim)), axis)
-            for n, g in field._fields.items()
-        }
-        return field._like(field.dtype, field.shape, fields)
-    if isinstance(field, np.ndarray):
-        return np.take_along_axis(field, _core.asnumpy(index), axis)
-    return _core.take_along_axis(field, index, axis)
+        _structured_order.sort(self, axis, kind, order)
 
 
 # NumPy's ndarray subclasses -> accelpy's, for x.view(np.recarray): accelpy.rec registers its

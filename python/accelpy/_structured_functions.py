@@ -19,14 +19,16 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray
-from ._records import RecordScalar, _subshape
+from ._records import RecordScalar, _is_void, _subshape
 from ._structured import StructuredArray, from_numpy
+from ._void import VoidArray
+from ._void import asarray as void_asarray
 
 
 def _is_records(value: Any) -> bool:
     if isinstance(value, (StructuredArray, RecordScalar)):
         return True
-    return isinstance(value, (np.ndarray, np.void)) and value.dtype.names is not None
+    return isinstance(value, (np.ndarray, np.void)) and _is_void(value.dtype)
 
 
 def with_records(records_fn, module: str):
@@ -66,7 +68,9 @@ def as_records(value: Any, device: Any = None) -> Any:
         return value
     if isinstance(value, RecordScalar):
         return value._one()
-    if isinstance(value, (np.ndarray, np.void)) and value.dtype.names is not None:
+    if isinstance(value, (np.ndarray, np.void)) and _is_void(value.dtype):
+        if value.dtype.names is None:  # void bytes
+            return void_asarray(np.asarray(value), device)
         return from_numpy(np.asarray(value), device)
     return value
 
@@ -130,8 +134,10 @@ def concatenate(
         raise TypeError("invalid type promotion with structured datatype(s).")  # numbers
     ax = operator.index(axis) % like.ndim
     shape = like.shape[:ax] + (sum(p.shape[ax] for p in parts),) + like.shape[ax + 1 :]
-    result = _join(parts, like.dtype, ax)
-    result = StructuredArray._make(like.dtype, shape, result)
+    if like.dtype.names is None:  # void records of one size (NumPy refuses others): bytes
+        result = VoidArray.of_bytes(_core.concatenate([p._fields["f0"] for p in parts], axis=ax))
+    else:
+        result = StructuredArray._make(like.dtype, shape, _join(parts, like.dtype, ax))
     if out is not None:
         out[...] = result
         return out
@@ -184,6 +190,9 @@ def where(condition: Any, x: Any, y: Any) -> Any:
     cond = condition if isinstance(condition, ndarray) else asarray(condition, device=device)
     if not isinstance(x, StructuredArray) or not isinstance(y, StructuredArray):
         raise TypeError("invalid type promotion with structured datatype(s).")
+    if like.dtype.names is None:  # void records of one size (NumPy refuses others): bytes
+        chosen = _core.where(cond[..., None], x._fields["f0"], y._fields["f0"])
+        return VoidArray.of_bytes(chosen)
     shape = np.broadcast_shapes(cond.shape, x.shape, y.shape)
     return StructuredArray._make(like.dtype, shape, _choose(cond, x, y, like.dtype))
 

@@ -21,8 +21,9 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._records import _stored_dtype
+from ._records import _is_void, _row_shape, _stored_dtype
 from ._structured import BYTE_VIEWS, StructuredArray, from_numpy
+from ._void import VoidArray
 
 _core_view = ndarray.view  # the core's view between numbers; view() below adds records
 
@@ -30,40 +31,6 @@ _core_view = ndarray.view  # the core's view between numbers; view() below adds 
 class _OnTheHost(Exception):
     """Bytes the device cannot give (fields accelpy keeps on the host, another byte order): the
     view is NumPy's, on the host."""
-
-
-class VoidArray(StructuredArray):
-    """Opaque records of n bytes (NumPy's np.void dtype, ``'V24'``): one field of n uint8, so
-    they sort, compare and index as bytes, as NumPy's do."""
-
-    __slots__ = ()
-    dtype = property(lambda self: np.dtype((np.void, self._dtype.itemsize)))
-
-    @classmethod
-    def of_bytes(cls, data: ndarray) -> VoidArray:
-        size = data.shape[-1]
-        return cls._make(np.dtype([("f0", np.uint8, (size,))]), data.shape[:-1], {"f0": data})
-
-    def _records(self) -> StructuredArray:
-        return StructuredArray._make(self._dtype, self._shape, self._fields)
-
-    def _pack(self) -> np.ndarray:
-        return self._records()._pack().view(self.dtype)
-
-    def _compare(self, other: Any, op: Any) -> Any:
-        if isinstance(other, VoidArray) and other.dtype == self.dtype:
-            return self._records()._compare(other._records(), op)
-        return op(self._pack(), np.asarray(other))  # NumPy's answer or error, on the host
-
-    def view(self, dtype: Any = None, type: Any = None) -> Any:
-        if type is None and (dtype is None or np.dtype(dtype) == self.dtype):
-            return self._like(self._dtype, self._shape, self._fields)  # the same bytes
-        return super().view(dtype, type)
-
-    def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, (str, list)):
-            return np.zeros(1, self.dtype)[key]  # NumPy's error: void has no fields
-        return super().__getitem__(key)
 
 
 def _readonly(value: Any) -> Any:
@@ -77,17 +44,6 @@ def _readonly(value: Any) -> Any:
     return value
 
 
-def _row_shape(shape: tuple, old: np.dtype, new: np.dtype, contiguous: bool = True) -> tuple:
-    """The shape NumPy gives a view as `new` of an array of `shape` and dtype `old`, or NumPy's
-    error, found on a stand-in of one row (only the last axis's length and contiguity
-    matter)."""
-    lead = shape[:-1]
-    row = np.zeros((1,) * len(lead) + shape[-1:], old)
-    if not contiguous:
-        row = np.zeros(row.shape[:-1] + (2 * row.shape[-1],), old)[..., ::2]
-    return lead + row.view(new).shape[len(lead) :]
-
-
 def records_of_bytes(data: ndarray, dtype: np.dtype) -> StructuredArray:
     """The records of `dtype` whose bytes are data's last axis (uint8, dtype.itemsize long):
     each field a view of its bytes as its dtype."""
@@ -99,7 +55,7 @@ def records_of_bytes(data: ndarray, dtype: np.dtype) -> StructuredArray:
         base, sub = ftype.base, ftype.shape
         chunk = data[..., offset : offset + ftype.itemsize]
         count = int(np.prod(sub, dtype=np.int64))
-        if base.names is not None or base.kind == "V":
+        if _is_void(base):
             inner = records_of_bytes(chunk.reshape(lead + (count, base.itemsize)), base)
             fields[name] = inner.reshape(lead + sub)
         elif _stored_dtype(base) is None or not base.isnative:
@@ -145,7 +101,7 @@ def _from_rows(rows: ndarray, new: np.dtype, shape: tuple) -> Any:
     """What `rows` (uint8, the bytes of each row of the result on its last axis) hold read as
     `new`, of NumPy's result `shape`."""
     base = new.base if new.subdtype is not None else new
-    if base.names is None and base.kind != "V":
+    if not _is_void(base):
         return _core_view(rows, base).reshape(shape)
     lead = rows.shape[:-1]
     per_row = rows.shape[-1] // base.itemsize if base.itemsize else 1
@@ -173,7 +129,7 @@ def _numpy_view(host: np.ndarray, new: np.dtype, device: Any) -> Any:
     out = np.ascontiguousarray(host).view(new)
     if out.dtype.names is not None:
         return from_numpy(out, device)
-    void = out.dtype.kind == "V"
+    void = _is_void(out.dtype)
     if void:  # opaque bytes: kept as uint8
         out = out[..., None].view(np.uint8)
     out = _core._from_numpy(np.ascontiguousarray(out), None, device, None, True)
@@ -190,7 +146,7 @@ def _records_dtype(dtype: Any) -> np.dtype | None:
     except TypeError:
         return None
     target = new.base if new.subdtype is not None else new
-    return new if target.names is not None or target.kind == "V" else None
+    return new if _is_void(target) else None
 
 
 def view(self: ndarray, dtype: Any = None, type: Any = None) -> Any:

@@ -1,17 +1,16 @@
 """Views of bytes between records and numbers (accelpy._structured_views) against NumPy: a
 plain array viewed as records (writes go both ways, as NumPy's view), records viewed as numbers
 or other records (NumPy's values, read-only: writes raise instead of being lost), void rows,
-numpy.lib.recfunctions (NumPy's own on accelpy records, and accelpy.lib.recfunctions), and
-NumPy's errors; fresh random data, on every device."""
+NumPy's own numpy.lib.recfunctions on accelpy records, and NumPy's errors; fresh random data,
+on every device."""
 
 import numpy as np
 import numpy.lib.recfunctions as nrfn
 import pytest
-from test_structured import MIXED, NESTED, records, same
+from test_structured import records, same
 
 import accelpy as ap
-import accelpy.lib.recfunctions as arfn
-from accelpy._structured_views import VoidArray
+from accelpy._void import VoidArray
 
 XY = np.dtype([("x", "f4"), ("y", "f4")])
 MIXED_WIDTH = np.dtype([("i", "i4"), ("h", "i2"), ("b", "u1"), ("q", "u1")])  # 8 bytes
@@ -165,44 +164,6 @@ def test_numpys_recfunctions_take_accelpy_records(device, rng):
     np.testing.assert_array_equal(
         np.asarray(ap.asnumpy(got)), nrfn.structured_to_unstructured(a[["a", "c"]])
     )
-
-
-@pytest.mark.parametrize("dtype", [MIXED, NESTED, XY])
-def test_accelpy_recfunctions(device, rng, dtype):
-    a = records(rng, (2, 3), dtype)
-    x = ap.asarray(a)
-    got, want = arfn.structured_to_unstructured(x), nrfn.structured_to_unstructured(a)
-    assert got.dtype == want.dtype and got.device == device
-    np.testing.assert_array_equal(got.get(), want)
-    with pytest.raises(ValueError, match="read-only"):
-        got[0] = 0
-    u = data(rng, (4, 3), "f8")
-    spec = [("a", "i4"), ("b", "f4", 2)]
-    got = arfn.unstructured_to_structured(ap.asarray(u), np.dtype(spec))
-    same(got, nrfn.unstructured_to_structured(u, np.dtype(spec)))
-    v = ap.asarray(u)
-    view = arfn.unstructured_to_structured(v, names=["p", "q", "r"])
-    view["q"][...] = 9  # no cast: the fields are views of v, as NumPy's
-    assert (v[:, 1].get() == 9).all()
-    names = list(a.dtype.names)
-    same(arfn.drop_fields(x, names[0], usemask=False), nrfn.drop_fields(a, names[0], usemask=False))
-    dropped = arfn.drop_fields(x, names[0], usemask=False)
-    dropped[names[-1]][...] = 0  # a copy, as NumPy's
-    same(x, a)
-    renamed = {names[-1]: "last"}
-    same(arfn.rename_fields(x, renamed), nrfn.rename_fields(a, renamed))
-    got, want = arfn.structured_to_unstructured(x[:0]), nrfn.structured_to_unstructured(a[:0])
-    assert got.shape == want.shape and got.dtype == want.dtype
-    same(arfn.repack_fields(x[names[::-1]]), nrfn.repack_fields(a[names[::-1]]))
-    col = data(rng, (2, 3), "i8")
-    got = arfn.append_fields(x.reshape(-1), "new", ap.asarray(col.reshape(-1)), usemask=False)
-    same(got, nrfn.append_fields(a.reshape(-1), "new", col.reshape(-1), usemask=False))
-    masked = arfn.append_fields(x.reshape(-1), "new", col.reshape(-1))
-    assert isinstance(masked, np.ma.MaskedArray)
-    with pytest.raises(ValueError):
-        arfn.unstructured_to_structured(ap.zeros((2, 3)), np.dtype(spec[:1]))
-    with pytest.raises(ValueError):
-        nrfn.unstructured_to_structured(np.zeros((2, 3)), np.dtype(spec[:1]))
 
 
 def test_record_arrays_are_no_ndarrays():

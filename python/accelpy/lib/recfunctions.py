@@ -1,9 +1,15 @@
-"""numpy.lib.recfunctions, the functions real programs use most: fields to columns and back
-(structured_to_unstructured, unstructured_to_structured), adding, dropping and renaming fields,
-repack_fields. Each works field by field on the records' device (accelpy keeps one array per
-field, decisions.md D82 and D88); dtypes and errors come from NumPy's own functions run on
-zero-size stand-ins. Where NumPy would return a view that accelpy cannot alias (fields to one
-array of columns), the copy is read-only, so a write meant for the records raises."""
+"""numpy.lib.recfunctions: fields to columns and back (structured_to_unstructured,
+unstructured_to_structured, apply_along_fields), adding, dropping, renaming and assigning fields
+(append_fields, drop_fields, rename_fields, repack_fields, assign_fields_by_name,
+require_fields, recursive_fill_fields and the rec_ forms), and, from _recjoin.py, joining
+records (merge_arrays, stack_arrays, join_by, rec_join, find_duplicates). Each works field by
+field on the records' device (accelpy keeps one array per field, decisions.md D82, D88 and
+D92); dtypes and errors come from NumPy's own functions run on zero-size stand-ins, and the
+functions of dtypes alone (get_names, get_names_flat, flatten_descr, get_fieldstructure) are
+NumPy's. Where NumPy would return a view that accelpy cannot alias (fields to one array of
+columns), the copy is read-only, so a write meant for the records raises. A masked result
+(``usemask=True``) is NumPy's masked array, computed by NumPy on the host: accelpy has no
+masked arrays."""
 
 from __future__ import annotations
 
@@ -11,19 +17,41 @@ from typing import Any
 
 import numpy as np
 import numpy.lib.recfunctions as _numpy_rfn
+from numpy.lib.recfunctions import (
+    flatten_descr,
+    get_fieldstructure,
+    get_names,
+    get_names_flat,
+)
 
 from .._core import asnumpy, concatenate, ndarray
-from .._creation import asarray
+from .._creation import asarray, empty
 from .._records import _count, _subshape
 from .._structured import StructuredArray, from_numpy
 from .._structured_functions import as_records
 from .._structured_views import _readonly
+from ._recjoin import find_duplicates, join_by, merge_arrays, rec_join, stack_arrays
 
 __all__ = [
     "append_fields",
+    "apply_along_fields",
+    "assign_fields_by_name",
     "drop_fields",
+    "find_duplicates",
+    "flatten_descr",
+    "get_fieldstructure",
+    "get_names",
+    "get_names_flat",
+    "join_by",
+    "merge_arrays",
+    "rec_append_fields",
+    "rec_drop_fields",
+    "rec_join",
+    "recursive_fill_fields",
     "rename_fields",
     "repack_fields",
+    "require_fields",
+    "stack_arrays",
     "structured_to_unstructured",
     "unstructured_to_structured",
 ]
@@ -176,3 +204,60 @@ def append_fields(
         target = like.dtype.fields[name][0]
         fields[name] = asarray(column, device=base.device).astype(target)
     return _rebuilt(base, like.dtype, fields, asrecarray)
+
+
+def rec_append_fields(base: Any, names: Any, data: Any, dtypes: Any = None) -> Any:
+    """append_fields as a record array, no mask (numpy.lib.recfunctions')."""
+    return append_fields(base, names, data, dtypes, usemask=False, asrecarray=True)
+
+
+def rec_drop_fields(base: Any, drop_names: Any) -> Any:
+    """drop_fields as a record array (numpy.lib.recfunctions')."""
+    return drop_fields(base, drop_names, usemask=False, asrecarray=True)
+
+
+def apply_along_fields(func: Any, arr: Any) -> Any:
+    """func(fields as columns, axis=-1): a reduction across each record's fields, as
+    numpy.lib.recfunctions' (``apply_along_fields(np.mean, b)``)."""
+    arr = as_records(arr)
+    if arr.dtype.names is None:
+        raise ValueError("arr must be a structured array")
+    return func(structured_to_unstructured(arr), axis=-1)
+
+
+def assign_fields_by_name(dst: Any, src: Any, zero_unassigned: bool = True) -> None:
+    """dst's fields set from src's fields of the same names, nested records recursively, the
+    others zeroed with `zero_unassigned` (numpy.lib.recfunctions'): written into dst's fields."""
+    if dst.dtype.names is None:
+        dst[...] = src
+        return
+    for name in dst.dtype.names:
+        if name not in src.dtype.names:
+            if zero_unassigned:
+                dst[name] = 0
+        else:
+            assign_fields_by_name(dst[name], src[name], zero_unassigned)
+
+
+def require_fields(array: Any, required_dtype: Any) -> Any:
+    """New records of `required_dtype` whose fields are array's of the same names, the others
+    zero (numpy.lib.recfunctions'), on array's device."""
+    array = as_records(array)
+    out = empty(array.shape, required_dtype, device=array.device)
+    assign_fields_by_name(out, array)
+    return out
+
+
+def recursive_fill_fields(input: Any, output: Any) -> Any:
+    """output's fields filled from input's fields of the same names, from the start, nested
+    records recursively (numpy.lib.recfunctions'); returns output."""
+    for field in output.dtype.names:
+        try:
+            current = input[field]
+        except ValueError:
+            continue
+        if current.dtype.names is not None:
+            recursive_fill_fields(current, output[field])
+        else:
+            output[field][: len(current)] = current
+    return output
