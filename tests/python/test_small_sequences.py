@@ -121,3 +121,35 @@ def test_unpacking(rng):
         dx, dy, dz = d
     with pytest.raises(TypeError, match="iteration over a 0-d array"):
         iter(ap.asarray(1.0))
+
+
+@pytest.mark.parametrize(
+    "dtypes", [(np.float64, np.float64), (np.float32, np.int64), (np.bool_, np.complex64)]
+)
+def test_small_joins_are_computed_at_the_call(rng, dtypes):
+    parts_np = [
+        random_values(rng, shape, dt) for shape, dt in zip([(3, 2), (1, 2)], dtypes, strict=True)
+    ]
+    want = np.concatenate(parts_np)
+    results = []
+    for eager in (2048, 0):
+        with ap.fusion.eager(eager):
+            parts = [ap.asarray(p.copy()) for p in parts_np]
+            ap.eval(*parts)
+            joined = ap.concatenate(parts)
+            assert joined._is_pending() == (eager == 0)
+            stacked = ap.stack([parts[0][0], parts[0][1]])  # two rows of one array
+            parts[0][0, 0] = 7  # a later write: the join holds the values from before it
+            results.append((to_numpy(joined), to_numpy(stacked)))
+    for joined, stacked in results:
+        assert joined.dtype == want.dtype and joined.tobytes() == want.tobytes()
+        np.testing.assert_array_equal(stacked, np.stack([parts_np[0][0], parts_np[0][1]]))
+    x = ap.asarray(random_values(rng, (2,), np.float64))
+    with ap.fusion.eager(2048):
+        ap.eval(x)
+        assert not ap.array([x[0] * 2, x[1]])._is_pending()
+        assert ap.concatenate([x.sum(keepdims=True), x])._is_pending()  # a pending part
+        big = ap.asarray(np.ones(1500))
+        ap.eval(big)
+        assert ap.concatenate([big, big])._is_pending()  # 3000 elements: above the bound
+        assert ap.concatenate([big[:0], big[:0]]).shape == (0,)
