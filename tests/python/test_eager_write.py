@@ -58,13 +58,14 @@ def _bits(arrays):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("value_dtype", [np.float64, np.int64, "same"])
-def test_writes_at_the_call_are_the_evaluators_bits_and_numpys_values(dtype, value_dtype):
+def test_writes_at_the_call_are_the_evaluators_bits_and_numpys_values(rng, dtype, value_dtype):
     value_dtype = dtype if value_dtype == "same" else value_dtype
+    seed = int(rng.integers(2**31))  # fresh data, the same for the three runs
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)  # values 0..5 cast without a warning
-        eager = _run(7, dtype, value_dtype, ap, 2048)
-        deferred = _run(7, dtype, value_dtype, ap, 0)
-        expected = _run(7, dtype, value_dtype, np, 0)
+        eager = _run(seed, dtype, value_dtype, ap, 2048)
+        deferred = _run(seed, dtype, value_dtype, ap, 0)
+        expected = _run(seed, dtype, value_dtype, np, 0)
     assert _bits(eager) == _bits(deferred)
     for got, want in zip(eager, expected, strict=True):
         np.testing.assert_array_equal(got, want)
