@@ -28,10 +28,12 @@ def columns():
     return cols
 
 
-def program_seconds(program, module, device):
+def program_seconds(program, module, device, clock="wall"):
     """One run of a corpus program; its own seconds (runner.Run.seconds: without the scratch
-    directory the harness makes for it, which costs more than many programs on a busy disk)."""
-    return runner.run_program(program, module, device).seconds
+    directory the harness makes for it, which costs more than many programs on a busy disk).
+    clock="thread": the running thread's CPU time instead (Run.thread_seconds)."""
+    run = runner.run_program(program, module, device)
+    return run.thread_seconds if clock == "thread" else run.seconds
 
 
 def median_times(fns, repeat):

@@ -7,10 +7,13 @@ until its final variables are NumPy values (deferred work and device-to-host cop
 the scratch directory the harness makes for a program outside: corpus_timing.py).
 
     python bench/host_corpus.py [--repeat N] [--only NAME]... [--out PATH] [--smoke]
+                                [--clock wall|thread]
 
 Prints NumPy's time over each (>1 = faster than NumPy), per program and as a geometric mean;
 the CPU targets (issue 31): geometric mean >= 1.2x, no program < 0.9x. --smoke (CI): one timed
-run each, no targets. --out writes the times as JSON. Needs the corpus checkouts
+run each, no targets. --out writes the times as JSON. --clock thread times the running thread's
+CPU time (what a loaded machine's waiting does not inflate; the CPU pool's other threads are
+left out, so accelpy's parallel work is undercounted). Needs the corpus checkouts
 (scripts/program-corpus).
 """
 
@@ -40,6 +43,7 @@ def main():
     parser.add_argument("--only", action="append", default=[], metavar="NAME")
     parser.add_argument("--out", help="write the times (seconds) here as JSON")
     parser.add_argument("--smoke", action="store_true", help="one timed run each (CI)")
+    parser.add_argument("--clock", choices=("wall", "thread"), default="wall")
     args = parser.parse_args()
     programs = [runner.Program(meta={}, **p) for p in LOOP_PROGRAMS
                 if not args.only or p["name"] in args.only]
@@ -50,7 +54,7 @@ def main():
     times, spread = {}, {}
     warnings.simplefilter("ignore")
     for p in programs:
-        fns = {label: functools.partial(program_seconds, p, module, device)
+        fns = {label: functools.partial(program_seconds, p, module, device, args.clock)
                for label, module, device in cols}
         measured = median_times(fns, repeat)
         times[p.name] = {label: t for label, (t, _) in measured.items()}
@@ -78,7 +82,7 @@ def main():
         with open(args.out, "w") as f:
             json.dump({"date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                        "host": platform.node(), "cores": os.cpu_count(),
-                       "load_avg": os.getloadavg(), "repeat": repeat,
+                       "load_avg": os.getloadavg(), "repeat": repeat, "clock": args.clock,
                        "versions": {"accelpy": ap.__version__, "numpy": np.__version__,
                                     "python": platform.python_version()},
                        "columns": labels, "seconds": times, "spread": spread,

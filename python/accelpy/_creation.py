@@ -185,14 +185,19 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
         # A flat sequence of accelpy arrays (np.array([x * c, x * s]) in a loop): stacked as it
         # is, without converting each part.
         return _core.stack(obj)
-    if (type(obj) is tuple or type(obj) is list) and dtype is None and copy is not False \
-            and all(type(x) in _PY_SCALARS for x in obj):
+    if (type(obj) is tuple or type(obj) is list) and dtype is None and copy is not False:
         # A flat sequence of Python numbers (a mask or coefficients given as a tuple, converted
-        # at every call of a loop): NumPy makes a fresh native array of one of four dtypes, so
-        # the checks of arbitrary NumPy memory below have nothing to find.
-        arr = np.asarray(obj)
-        if arr.dtype in _FROM_PY_SCALARS:
-            return _core._from_numpy(arr, None, device, copy, True)
+        # at every call of a loop): made in the core as NumPy would make it (None for anything
+        # else, and on a GPU).
+        out = _core._from_sequence(obj, device)
+        if out is not None:
+            return out
+        if all(type(x) in _PY_SCALARS for x in obj):
+            # The same on a GPU, or past int64 (NumPy's rules): the checks of arbitrary NumPy
+            # memory below have nothing to find in the fresh array NumPy makes.
+            arr = np.asarray(obj)
+            if arr.dtype in _FROM_PY_SCALARS:
+                return _core._from_numpy(arr, None, device, copy, True)
     if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
         # Sequences of accelpy arrays stack where the arrays are (NumPy would need host copies).
         if copy is False:
@@ -253,6 +258,11 @@ def array(obj: ArrayLike, dtype: DTypeLike | None = None, *, copy: bool | None =
     """Like ``numpy.array``: a copy by default; `order` "C" or "F" lays the result out in that
     order ("K", "A" and None keep the layout the copy has), `ndmin` prepends axes of length 1.
     `subok` is accepted for NumPy's signature: accelpy has no ndarray subclasses."""
+    if (type(obj) is list or type(obj) is tuple) and order == "K" and ndmin.__class__ is int \
+            and ndmin == 0:
+        # A literal list (np.array([x * c, x * s]) in a loop): a fresh C-ordered array, with no
+        # axes to prepend; asarray's checks are the rest.
+        return asarray(obj, dtype=dtype, device=device, copy=copy)
     if order is not None and not isinstance(order, str):
         raise TypeError(f"order must be str, not {type(order).__name__}")
     if order is not None and (order.upper() not in "CFAK" or len(order) != 1):

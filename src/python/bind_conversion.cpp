@@ -48,6 +48,13 @@ void bind_conversion(nb::module_& m) {
       "array"_a, "dtype"_a = nb::none(), "device"_a = nb::none(), "copy"_a = nb::none(),
       "unreferenced"_a = false);
   m.def(
+      "_from_sequence",
+      [](nb::handle obj, nb::handle device) -> nb::object {
+        std::optional<Array> a = small_sequence(obj, to_device_opt(device));
+        return a ? nb::cast(std::move(*a)) : nb::none();
+      },
+      "obj"_a, "device"_a = nb::none());
+  m.def(
       "asnumpy", [](nb::handle a) { return host_copy(to_array(a)); }, "a"_a,
       "A NumPy copy of the array's data (evaluates pending work).",
       nb::sig("def asnumpy(a: ArrayLike) -> numpy.typing.NDArray[Any]"));

@@ -233,6 +233,7 @@ std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype) 
 
 Array to_array(nb::handle obj, std::optional<Device> device) {
   if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  if (std::optional<Array> a = small_sequence(obj, device)) return std::move(*a);
   nb::object dev = device ? nb::cast(*device) : nb::none();
   nb::object out = g_asarray(obj, nb::arg("device") = dev);
   if (!nb::isinstance<Array>(out)) {

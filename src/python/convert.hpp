@@ -32,6 +32,10 @@ std::optional<Scalar> to_scalar(nb::handle obj);
 std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype);
 // An ndarray, or an array-like converted on `device` (NumPy arrays, lists, buffers...).
 Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
+// A flat list or tuple of at most 256 Python bools, ints (within int64), floats and complex
+// numbers as the fresh array NumPy would make of it, on a CPU `device` (default: the default
+// device); nullopt for anything else (convert_sequence.cpp).
+std::optional<Array> small_sequence(nb::handle obj, std::optional<Device> device);
 // Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.
 // nullopt when the object is not array-like (operators then return NotImplemented).
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device);

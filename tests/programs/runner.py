@@ -209,6 +209,9 @@ class Run:
     # setting up and removing its scratch directory (the benchmarks' measure).
     seconds: float = 0.0
     said: dict = field(default_factory=dict)  # cell number -> what its exception said
+    # The same span in the running thread's CPU time (time.thread_time): what a loaded machine's
+    # waiting does not inflate; work on other threads (the CPU pool's) is not in it.
+    thread_seconds: float = 0.0
 
 
 def run_program(program: Program, module: str, device: str | None = None) -> Run:
@@ -219,7 +222,7 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
     draws = _numpy_draws(mod) if program.draws == "numpy" else contextlib.nullcontext()
     with scope, contextlib.redirect_stdout(out), _as_script(program, mod), draws:
         mod.random.seed(0)
-        start = time.perf_counter()
+        start, thread_start = time.perf_counter(), time.thread_time()
         cells = program_cells(program)
         errors = {}
         if program.adapter:
@@ -243,7 +246,8 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
                 if done.code not in (0, None):
                     raise AssertionError(f"{program.name} exited with {done.code!r}") from done
         seconds = time.perf_counter() - start
-    start = time.perf_counter()
+        thread_seconds = time.thread_time() - thread_start
+    start, thread_start = time.perf_counter(), time.thread_time()
     values = {}
     for name, value in namespace.items():
         if name.startswith("__"):
@@ -252,7 +256,8 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
         if converted is not None:
             values[name] = converted
     said = {n: notebooks.messages.pop((program.name, n), "") for n in errors}
-    return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start, said)
+    return Run(values, out.getvalue(), errors, seconds + time.perf_counter() - start, said,
+               thread_seconds + time.thread_time() - thread_start)
 
 
 # The legacy functions a program draws with; under `draws="numpy"` the module's are NumPy's.

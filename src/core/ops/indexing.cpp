@@ -3,6 +3,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "src/core/eager_write.hpp"
 #include "src/core/eval.hpp"
 #include "src/core/ops/advanced_indexing.hpp"
 #include "src/core/ops/common.hpp"
@@ -101,7 +102,9 @@ void assign(const Array& dst, ArrayOrScalar value) {
     // after the in-place add): nothing changes, and nothing is evaluated.
     if (v.same_view(dst)) return;
     src = v.shape() == dst.shape() ? std::move(v) : broadcast_view(v, dst.shape());
+    if (eager::try_assign(dst, &src, nullptr)) return;
   } else {
+    if (eager::try_assign(dst, nullptr, &value.scalar())) return;
     src = full(dst.shape(), value.scalar(), dst.dtype(), dst.device());
   }
   if (dst.size() == 0) return;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "accel/errors.hpp"
+#include "src/core/eager.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/result_layout.hpp"
 
@@ -276,8 +277,16 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
   NodeParams p;
   p.axis = ax;
   const Strides strides = concatenate_strides(shape, arrays);
-  return make_pending_strided(OpKind::Concatenate, dtype, shape, strides, device, std::move(inputs),
-                              p);
+  // A small join of computed CPU arrays (np.array([x * c, x * s]) in a loop) is computed at the
+  // call, as small elementwise work over computed arrays is (eager.hpp): what reads it next is
+  // then computed at its call too, instead of a deferred chain planned at the next write.
+  const int64_t n = shape_size(shape);
+  bool now = device.is_cpu() && n > 0 && n <= eager::max_elements();
+  for (const Operand& in : inputs) now = now && !in.array.is_pending();
+  Array out = make_pending_strided(OpKind::Concatenate, dtype, shape, strides, device,
+                                   std::move(inputs), p);
+  if (now) out.eval();
+  return out;
 }
 
 Array stack(const std::vector<Array>& arrays, int64_t axis) {

@@ -1,0 +1,127 @@
+#include "src/core/eager_write.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "src/core/backend.hpp"
+#include "src/core/eager.hpp"
+#include "src/core/eval_instrumentation.hpp"
+#include "src/core/fp_errors.hpp"
+#include "src/core/group.hpp"
+#include "src/core/ops/common.hpp"
+
+namespace accel::eager {
+
+namespace {
+
+// As in eager.cpp: the step interpreter takes any layout up to this many elements, above it
+// only arrays read and written in place.
+constexpr int64_t kAnyLayoutElements = 64;
+
+// The first and one-past-the-last element offsets `a` touches in its storage.
+std::pair<int64_t, int64_t> extent(const Array& a) {
+  int64_t lo = a.offset(), hi = a.offset();
+  for (int d = 0; d < a.ndim(); ++d) {
+    const int64_t span = (a.shape()[d] - 1) * a.strides()[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi + 1};
+}
+
+// Whether `src` may be read in place while `dst` is written: other memory, or disjoint parts of
+// one storage. The interpreter reads a contiguous input where it lies and writes a contiguous
+// output directly, so overlapping ranges (a[1:] = a[:-1]) go the evaluator's way, through a copy.
+bool disjoint(const Array& dst, const Array& src) {
+  if (dst.storage() != src.storage()) return !dst.storage()->overlaps(*src.storage());
+  const auto [dlo, dhi] = extent(dst);
+  const auto [slo, shi] = extent(src);
+  return dhi <= slo || shi <= dlo;
+}
+
+// Whether nothing may read or write dst's memory later than now: it is computed, nothing pending
+// reads it (the write barrier would have to evaluate that first), and no other storage covers it.
+bool free_to_write(const Storage& s) {
+  if (s.is_pending() || s.is_shared()) return false;
+  return std::all_of(s.readers().begin(), s.readers().end(),
+                     [](const std::weak_ptr<Node>& r) { return r.expired(); });
+}
+
+// The thread's group for these writes: its vectors keep their capacity between writes. A write
+// made while it is in use (none is, today: running a group makes no writes) gets its own.
+struct ReusedGroup {
+  Group group;
+  bool busy = false;
+};
+thread_local ReusedGroup t_group;
+
+}  // namespace
+
+bool try_assign(const Array& dst, const Array* src, const Scalar* value) {
+  const int64_t n = dst.size();
+  if (!dst.device().is_cpu() || n == 0 || n > max_elements()) return false;
+  const bool any_layout = n <= kAnyLayoutElements;
+  if (!any_layout && !dst.is_contiguous()) return false;
+  if (src) {
+    if (!src->device().is_cpu() || (!any_layout && !src->is_contiguous())) return false;
+    // A pending value is computed first, as its own group: the bits are those of the write
+    // fused with it (fused and unfused agree), and what it reads of dst is the old values.
+    if (src->is_pending()) src->eval();
+  }
+  if (!free_to_write(*dst.storage()) || (src && !disjoint(dst, *src))) return false;
+  // The one-step group the evaluator would run for the write: a cast of the value (a fill for a
+  // scalar) whose output is dst itself, on the CPU's step interpreter.
+  std::vector<Operand> inputs;
+  if (src) {
+    inputs.emplace_back(*src);
+  } else {
+    inputs.emplace_back(scalar_arg(*value, dst.dtype()));
+  }
+  const OpKind op = src ? OpKind::Cast : OpKind::Fill;
+  Node node(op, dst.dtype(), dst.device(), dst.shape(), std::move(inputs));
+  Backend& backend = backend_for(dst.device());
+  fp_errors::EvaluationScope scope;
+  {
+    std::optional<Group> local;
+    const bool leased = !t_group.busy;
+    Group& g = leased ? t_group.group : local.emplace();
+    t_group.busy = true;
+    struct Release {  // the group's arrays go, and the group is the thread's again, on any exit
+      Group& g;
+      bool leased;
+      ~Release() {
+        g.inputs.clear();
+        g.steps.clear();
+        g.outputs.clear();
+        if (leased) t_group.busy = false;
+      }
+    } release{g, leased};
+    g.kind = Group::Kind::Elementwise;
+    g.device = dst.device();
+    g.shape = dst.shape();
+    Step step{&node, {}};
+    StepArg arg{StepArg::Scalar};
+    if (src) {
+      arg.kind = StepArg::Input;
+      arg.index = 0;
+      g.inputs.push_back(*src);
+    } else {
+      arg.scalar = &node.inputs[0].scalar;
+    }
+    step.args.push_back(arg);
+    g.steps.push_back(std::move(step));
+    g.outputs.push_back({0, dst});
+    backend.run(g);
+    fp_errors::note_group(g);
+    instrumentation::count_group(g);
+    if (fusion_logging()) {
+      instrumentation::log_group(backend, g, instrumentation::note_structure(g));
+    }
+  }
+  dst.storage()->bump_version();
+  scope.finish();
+  return true;
+}
+
+}  // namespace accel::eager
