@@ -42,17 +42,18 @@ def test_forked_children_run_large_operations():
     assert r.stdout.split() == ["[True,", "True,", "True]", "True"]
 
 
-# Each evaluation runs for seconds on one or two cores: a chain of 30 sines fused into one
-# loop over 10M elements, and a radix sort of 20M doubles (accelpy-owned inputs: an operation
-# over memory NumPy owns would run at the call).
+# Each evaluation runs for seconds on one or two cores, and for over a second on 4 fast ones
+# (the signal comes 0.4 s after the start; 30 sines finished before it on a quiet machine): a
+# chain of 120 sines fused into loops over 10M elements, and a radix sort of 50M doubles
+# (accelpy-owned inputs: an operation over memory NumPy owns would run at the call).
 LONG_OPS = {
     "fused": ("x = ap.asarray(np.random.default_rng(0).random(10_000_000)) + 0.0\n"
               "def op():\n"
               "    y = x\n"
-              "    for _ in range(30):\n"
+              "    for _ in range(120):\n"
               "        y = ap.sin(y) + 0.5\n"
               "    return y\n"),
-    "sort": ("x = ap.asarray(np.random.default_rng(0).standard_normal(20_000_000)) + 0.0\n"
+    "sort": ("x = ap.asarray(np.random.default_rng(0).standard_normal(50_000_000)) + 0.0\n"
              "def op():\n"
              "    return ap.sort(x)\n"),
 }
