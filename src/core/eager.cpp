@@ -10,6 +10,7 @@
 #include "src/core/eval_instrumentation.hpp"
 #include "src/core/fp_errors.hpp"
 #include "src/core/group.hpp"
+#include "src/core/single_step.hpp"
 
 namespace accel::eager {
 
@@ -28,37 +29,6 @@ int64_t read_env() {
   return end && *end == '\0' && n >= 0 ? n : kDefaultMaxElements;
 }
 std::atomic<int64_t> g_max_elements{read_env()};
-
-// The group of one eager node, reused by the thread: its vectors keep their capacity, so that
-// an operation allocates none of them. An eager node computed while the thread's group is in use
-// (it is not, today: a step's loop makes no nodes) gets its own.
-struct ReusedGroup {
-  Group group;
-  bool busy = false;
-};
-thread_local ReusedGroup t_group;
-
-class GroupLease {
- public:
-  GroupLease() : g_(t_group.busy ? local_.emplace() : t_group.group), leased_(!t_group.busy) {
-    t_group.busy = true;
-  }
-  ~GroupLease() {
-    // Nothing of the operation outlives it: the arrays the group holds are released here.
-    g_.inputs.clear();
-    g_.steps.clear();
-    g_.outputs.clear();
-    if (leased_) t_group.busy = false;
-  }
-  Group& get() { return g_; }
-  GroupLease(const GroupLease&) = delete;
-  GroupLease& operator=(const GroupLease&) = delete;
-
- private:
-  std::optional<Group> local_;
-  Group& g_;
-  bool leased_;
-};
 
 // `strides`: the result's layout; null for C order.
 bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
@@ -100,29 +70,12 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
   // same loops, the same floating-point error report (at the call, where NumPy makes it).
   fp_errors::EvaluationScope scope;
   {
-    GroupLease lease;
+    SingleGroupLease lease;
     Group& g = lease.get();
     g.kind = Group::Kind::Elementwise;
     g.device = device;
     g.shape = shape;
-    g.slot.reset();
-    Step step{&node, {}};
-    for (const Operand& in : node.inputs) {
-      StepArg arg{StepArg::Scalar};
-      if (in.is_scalar()) {
-        arg.scalar = &in.scalar;
-      } else {
-        arg.kind = StepArg::Input;
-        arg.index = int(g.inputs.size());
-        for (size_t i = 0; i < g.inputs.size(); ++i) {
-          if (g.inputs[i].impl() == in.array.impl()) arg.index = int(i);
-        }
-        if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
-      }
-      step.args.push_back(arg);
-    }
-    g.steps.push_back(std::move(step));
-    g.outputs.push_back({0, out});
+    set_single_step(g, node, out);
     backend.run(g);
     fp_errors::note_group(g);
     // Counted as the group it is; its structure (a hash of the group, for the bound on compiled
