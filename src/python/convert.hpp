@@ -32,6 +32,9 @@ std::optional<Scalar> to_scalar(nb::handle obj);
 std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype);
 // An ndarray, or an array-like converted on `device` (NumPy arrays, lists, buffers...).
 Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
+// The Array of an accelpy.ndarray (or subclass) instance; null for any other object. Tests the
+// type directly: nanobind's isinstance and cast first look the bound type up by its C++ type.
+const Array* as_array(nb::handle obj);
 // Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.
 // nullopt when the object is not array-like (operators then return NotImplemented).
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device);
