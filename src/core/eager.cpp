@@ -30,11 +30,25 @@ int64_t read_env() {
 }
 std::atomic<int64_t> g_max_elements{read_env()};
 
+// A reduction over every axis (a 0-d result, what a host read such as float(y.sum()) takes) of one
+// computed array: its size is the input's.
+bool full_reduction(OpKind op, const Shape& shape, const std::vector<Operand>& inputs) {
+  return op_class(op) == OpClass::Reduction && shape.empty() && inputs.size() == 1 &&
+         inputs[0].array.defined();
+}
+
 // `strides`: the result's layout; null for C order.
 bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
               const std::vector<Operand>& inputs) {
-  if (!device.is_cpu() || op_class(op) != OpClass::Elementwise) return false;
-  const int64_t n = shape_size(shape);
+  if (!device.is_cpu()) return false;
+  int64_t n = 0;
+  if (op_class(op) == OpClass::Elementwise) {
+    n = shape_size(shape);
+  } else if (full_reduction(op, shape, inputs)) {
+    n = inputs[0].array.size();
+  } else {
+    return false;
+  }
   if (n == 0 || n > g_max_elements.load(std::memory_order_relaxed)) return false;
   const bool any_layout = n <= kAnyLayoutElements;
   if (!any_layout && strides && !is_row_major(shape, *strides)) return false;
@@ -72,9 +86,14 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
   {
     SingleGroupLease lease;
     Group& g = lease.get();
-    g.kind = Group::Kind::Elementwise;
     g.device = device;
-    g.shape = shape;
+    if (op_class(op) == OpClass::Reduction) {
+      g.kind = Group::Kind::Reduction;  // its space is the input's
+      g.shape = node.inputs[0].array.shape();
+    } else {
+      g.kind = Group::Kind::Elementwise;
+      g.shape = shape;
+    }
     set_single_step(g, node, out);
     backend.run(g);
     fp_errors::note_group(g);
