@@ -94,7 +94,7 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
       g.kind = Group::Kind::Elementwise;
       g.shape = shape;
     }
-    set_single_step(g, node, out);
+    set_single_step(g, node, std::move(out));  // taken back below: no reference count traffic
     backend.run(g);
     fp_errors::note_group(g);
     // Counted as the group it is; its structure (a hash of the group, for the bound on compiled
@@ -103,6 +103,7 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
     if (fusion_logging()) {
       instrumentation::log_group(backend, g, instrumentation::note_structure(g));
     }
+    out = std::move(g.outputs[0].dest);
   }
   scope.finish();
   return out;

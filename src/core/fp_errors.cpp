@@ -14,9 +14,7 @@
 
 namespace accel {
 
-namespace {
-
-std::atomic<FpErrorReport> g_report{nullptr};
+namespace fp_errors {
 // One thread-local (plain data: no guard), reached once per function: the library is dlopen'ed,
 // so each thread-local reached costs a call to __tls_get_addr.
 struct ThreadErrors {
@@ -24,7 +22,14 @@ struct ThreadErrors {
   int depth = 0;    // evaluations running on this thread
   FpErrors errors;  // what the outermost of them has gathered
 };
+}  // namespace fp_errors
+
+namespace {
+
+using fp_errors::ThreadErrors;
 thread_local ThreadErrors t_state;
+
+std::atomic<FpErrorReport> g_report{nullptr};
 
 #if ACCEL_FP_MXCSR
 // The SSE control/status register: the loops' arithmetic (scalar and vector) is SSE/AVX on
@@ -105,8 +110,8 @@ namespace fp_errors {
 
 // Every small operation computed at its call opens a scope and notes its group: when nothing was
 // raised (almost always), each reads the hardware flags once and copies no FpErrors.
-EvaluationScope::EvaluationScope() {
-  ThreadErrors& t = t_state;
+EvaluationScope::EvaluationScope() : t_(&t_state) {
+  ThreadErrors& t = *t_;
   if (t.depth++ == 0) {
     // What ran before is not this evaluation's business: dropped.
     if (t.noted.flags) t.noted = FpErrors();
@@ -115,10 +120,10 @@ EvaluationScope::EvaluationScope() {
   }
 }
 
-EvaluationScope::~EvaluationScope() { --t_state.depth; }
+EvaluationScope::~EvaluationScope() { --t_->depth; }
 
 void EvaluationScope::finish() {
-  ThreadErrors& t = t_state;
+  ThreadErrors& t = *t_;
   if (t.depth != 1 || !t.errors.flags) return;
   const FpErrors errors = t.errors;
   t.errors = FpErrors();

@@ -10,6 +10,7 @@ namespace accel::fp_errors {
 // (what ran before is not its business) and reports what its groups raised at finish(), once:
 // nested evaluations (inputs evaluated while an evaluation runs) add to the outer one's report.
 // An evaluation that throws reports nothing.
+struct ThreadErrors;  // the thread's state (fp_errors.cpp)
 class EvaluationScope {
  public:
   EvaluationScope();
@@ -19,6 +20,9 @@ class EvaluationScope {
   void finish();
   EvaluationScope(const EvaluationScope&) = delete;
   EvaluationScope& operator=(const EvaluationScope&) = delete;
+
+ private:
+  ThreadErrors* t_;  // kept: the library's thread-locals cost a __tls_get_addr call each
 };
 
 // Attributes the flags raised since the last call to the step `node` whose loop just ran over a

@@ -16,13 +16,13 @@ thread_local KeptGroup t_kept;
 
 SingleGroupLease::SingleGroupLease() {
   KeptGroup& kept = t_kept;
-  leased_ = !kept.busy;
-  g_ = leased_ ? &kept.group : &local_.emplace();
+  busy_ = kept.busy ? nullptr : &kept.busy;
+  g_ = busy_ ? &kept.group : &local_.emplace();
   kept.busy = true;
 }
 
 SingleGroupLease::~SingleGroupLease() {
-  if (!leased_) return;
+  if (!busy_) return;
   Group& g = *g_;
   g.inputs.clear();
   g.steps.clear();
@@ -30,7 +30,7 @@ SingleGroupLease::~SingleGroupLease() {
   g.shape.clear();
   g.kind = Group::Kind::Elementwise;
   g.slot.reset();
-  t_kept.busy = false;
+  *busy_ = false;
 }
 
 void set_single_step(Group& g, const Node& n, Array dest) {

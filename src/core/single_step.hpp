@@ -24,7 +24,7 @@ class SingleGroupLease {
  private:
   std::optional<Group> local_;
   Group* g_;
-  bool leased_;
+  bool* busy_;  // the thread's group's flag, when it is leased (null otherwise)
 };
 
 // Adds node `n` to the empty group `g` as its one step, writing `dest`: each distinct array
