@@ -73,8 +73,7 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
                                  const NodeParams& params) {
   if (!eligible(op, shape, strides, device, inputs)) return std::nullopt;
   // The node lives on this frame: nothing pending is made, nothing reads it afterwards.
-  Node node(op, dtype, device, shape, std::move(inputs), params);
-  if (strides) node.strides = *strides;
+  Node node(op, dtype, device, shape, std::move(inputs), params, strides);
   Backend& backend = backend_for(device);
   const size_t nbytes = size_t(shape_size(shape)) * itemsize(dtype);
   Array out = Array::from_storage(std::allocate_shared<Storage>(pool::Allocator<Storage>(), device,
