@@ -47,6 +47,26 @@ CounterRegistry& counter_registry() {
   return *r;
 }
 
+// Registered while its thread lives: made by the thread's first count, and at the thread's end
+// adds its counts to the ended threads' and unregisters them.
+struct CountersRegistration {
+  CountersRegistration() {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    r.live.push_back(&t_counters);
+  }
+  ~CountersRegistration() {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    r.ended[0] += t_counters.groups_run.load(std::memory_order_relaxed);
+    r.ended[1] += t_counters.nodes_run.load(std::memory_order_relaxed);
+    r.ended[2] += t_counters.outputs_written.load(std::memory_order_relaxed);
+    r.live.erase(std::find(r.live.begin(), r.live.end(), &t_counters));
+  }
+  CountersRegistration(const CountersRegistration&) = delete;
+  CountersRegistration& operator=(const CountersRegistration&) = delete;
+};
+
 std::atomic<uint64_t> g_structure_hits{0};
 
 struct StructureSet {
@@ -91,30 +111,6 @@ uint64_t structure_of(const Group& g) {
   }
   return f.h;
 }
-
-}  // namespace
-
-namespace {
-
-// Registered while its thread lives: made by the thread's first count, and at the thread's end
-// adds its counts to the ended threads' and unregisters them.
-struct CountersRegistration {
-  CountersRegistration() {
-    CounterRegistry& r = counter_registry();
-    std::lock_guard lock(r.mutex);
-    r.live.push_back(&t_counters);
-  }
-  ~CountersRegistration() {
-    CounterRegistry& r = counter_registry();
-    std::lock_guard lock(r.mutex);
-    r.ended[0] += t_counters.groups_run.load(std::memory_order_relaxed);
-    r.ended[1] += t_counters.nodes_run.load(std::memory_order_relaxed);
-    r.ended[2] += t_counters.outputs_written.load(std::memory_order_relaxed);
-    r.live.erase(std::find(r.live.begin(), r.live.end(), &t_counters));
-  }
-  CountersRegistration(const CountersRegistration&) = delete;
-  CountersRegistration& operator=(const CountersRegistration&) = delete;
-};
 
 }  // namespace
 

@@ -6,11 +6,12 @@
 
 namespace accel::fp_errors {
 
+struct ThreadErrors;  // the thread's state (fp_errors.cpp)
+
 // Marks an evaluation on this thread. The outermost one clears the thread's flags when it starts
 // (what ran before is not its business) and reports what its groups raised at finish(), once:
 // nested evaluations (inputs evaluated while an evaluation runs) add to the outer one's report.
 // An evaluation that throws reports nothing.
-struct ThreadErrors;  // the thread's state (fp_errors.cpp)
 class EvaluationScope {
  public:
   EvaluationScope();
