@@ -10,6 +10,7 @@
 #include "src/core/eval_instrumentation.hpp"
 #include "src/core/fp_errors.hpp"
 #include "src/core/group.hpp"
+#include "src/core/single_step.hpp"
 
 namespace accel::eager {
 
@@ -29,42 +30,25 @@ int64_t read_env() {
 }
 std::atomic<int64_t> g_max_elements{read_env()};
 
-// The group of one eager node, reused by the thread: its vectors keep their capacity, so that
-// an operation allocates none of them. An eager node computed while the thread's group is in use
-// (it is not, today: a step's loop makes no nodes) gets its own.
-struct ReusedGroup {
-  Group group;
-  bool busy = false;
-};
-thread_local ReusedGroup t_group;
-
-class GroupLease {
- public:
-  GroupLease() : g_(t_group.busy ? local_.emplace() : t_group.group), leased_(!t_group.busy) {
-    t_group.busy = true;
-  }
-  ~GroupLease() {
-    // Nothing of the operation outlives it: the arrays the group holds are released here.
-    g_.inputs.clear();
-    g_.steps.clear();
-    g_.outputs.clear();
-    if (leased_) t_group.busy = false;
-  }
-  Group& get() { return g_; }
-  GroupLease(const GroupLease&) = delete;
-  GroupLease& operator=(const GroupLease&) = delete;
-
- private:
-  std::optional<Group> local_;
-  Group& g_;
-  bool leased_;
-};
+// A reduction over every axis (a 0-d result, what a host read such as float(y.sum()) takes) of one
+// computed array: its size is the input's.
+bool full_reduction(OpKind op, const Shape& shape, const std::vector<Operand>& inputs) {
+  return op_class(op) == OpClass::Reduction && shape.empty() && inputs.size() == 1 &&
+         inputs[0].array.defined();
+}
 
 // `strides`: the result's layout; null for C order.
 bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
               const std::vector<Operand>& inputs) {
-  if (!device.is_cpu() || op_class(op) != OpClass::Elementwise) return false;
-  const int64_t n = shape_size(shape);
+  if (!device.is_cpu()) return false;
+  int64_t n = 0;
+  if (op_class(op) == OpClass::Elementwise) {
+    n = shape_size(shape);
+  } else if (full_reduction(op, shape, inputs)) {
+    n = inputs[0].array.size();
+  } else {
+    return false;
+  }
   if (n == 0 || n > g_max_elements.load(std::memory_order_relaxed)) return false;
   const bool any_layout = n <= kAnyLayoutElements;
   if (!any_layout && strides && !is_row_major(shape, *strides)) return false;
@@ -89,8 +73,7 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
                                  const NodeParams& params) {
   if (!eligible(op, shape, strides, device, inputs)) return std::nullopt;
   // The node lives on this frame: nothing pending is made, nothing reads it afterwards.
-  Node node(op, dtype, device, shape, std::move(inputs), params);
-  if (strides) node.strides = *strides;
+  Node node(op, dtype, device, shape, std::move(inputs), params, strides);
   Backend& backend = backend_for(device);
   const size_t nbytes = size_t(shape_size(shape)) * itemsize(dtype);
   Array out = Array::from_storage(std::allocate_shared<Storage>(pool::Allocator<Storage>(), device,
@@ -100,29 +83,17 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
   // same loops, the same floating-point error report (at the call, where NumPy makes it).
   fp_errors::EvaluationScope scope;
   {
-    GroupLease lease;
+    SingleGroupLease lease;
     Group& g = lease.get();
-    g.kind = Group::Kind::Elementwise;
     g.device = device;
-    g.shape = shape;
-    g.slot.reset();
-    Step step{&node, {}};
-    for (const Operand& in : node.inputs) {
-      StepArg arg{StepArg::Scalar};
-      if (in.is_scalar()) {
-        arg.scalar = &in.scalar;
-      } else {
-        arg.kind = StepArg::Input;
-        arg.index = int(g.inputs.size());
-        for (size_t i = 0; i < g.inputs.size(); ++i) {
-          if (g.inputs[i].impl() == in.array.impl()) arg.index = int(i);
-        }
-        if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
-      }
-      step.args.push_back(arg);
+    if (op_class(op) == OpClass::Reduction) {
+      g.kind = Group::Kind::Reduction;  // its space is the input's
+      g.shape = node.inputs[0].array.shape();
+    } else {
+      g.kind = Group::Kind::Elementwise;
+      g.shape = shape;
     }
-    g.steps.push_back(std::move(step));
-    g.outputs.push_back({0, out});
+    set_single_step(g, node, std::move(out));  // taken back below: no reference count traffic
     backend.run(g);
     fp_errors::note_group(g);
     // Counted as the group it is; its structure (a hash of the group, for the bound on compiled
@@ -131,6 +102,7 @@ std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, con
     if (fusion_logging()) {
       instrumentation::log_group(backend, g, instrumentation::note_structure(g));
     }
+    out = std::move(g.outputs[0].dest);
   }
   scope.finish();
   return out;

@@ -1,4 +1,5 @@
-// Elementwise operations over small computed operands, computed at the call (on the CPU).
+// Elementwise operations (and full reductions) over small computed operands, computed at the call
+// (on the CPU).
 //
 // A loop over small arrays pays, per operation, for a pending node, its storage and reader
 // registration, and a share of the chain's planning and teardown: more than computing a few
@@ -24,8 +25,10 @@ void set_max_elements(int64_t n);
 
 // Computes the elementwise node (op, dtype, shape, strides, device, inputs, params) now when it
 // is one of those: on the CPU, every array operand computed, at most max_elements() elements,
-// read and written in place (or small enough for any layout). Otherwise returns nothing and
-// leaves `inputs` as it was, for the pending node.
+// read and written in place (or small enough for any layout). A reduction over every axis of
+// such an array (at most max_elements() of them) too: a loop that reads a sum each iteration
+// would otherwise make its node and evaluate it at once. Otherwise returns nothing and leaves
+// `inputs` as it was, for the pending node.
 std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, const Strides* strides,
                                  Device device, std::vector<Operand>& inputs,
                                  const NodeParams& params);

@@ -21,6 +21,7 @@
 #include "src/core/pending_memory.hpp"
 #include "src/core/plan.hpp"
 #include "src/core/plan_cache.hpp"
+#include "src/core/single_step.hpp"
 #include "src/core/view_overlap.hpp"
 
 namespace accel {
@@ -90,42 +91,13 @@ void run_group(Group& g) {
 // One node over computed inputs (a single op on arrays that exist: the common case in
 // interactive use) needs no plan: its group is the node alone. This is the planner's result for
 // such a graph, built without the plan's bookkeeping, which dominates dispatch cost.
-// The group of evaluate_single, reused by the thread (its vectors keep their capacity, so a
-// dispatch allocates none of them); emptied after every use, so it holds no array in between.
-struct ReusedGroup {
-  Group group;
-  bool busy = false;
-};
-thread_local ReusedGroup t_single;
-
-struct GroupLease {
-  Group local;
-  Group* g;
-  bool leased;
-  GroupLease() : g(t_single.busy ? &local : &t_single.group), leased(!t_single.busy) {
-    t_single.busy = true;
-  }
-  ~GroupLease() {
-    if (!leased) return;
-    g->inputs.clear();
-    g->steps.clear();
-    g->outputs.clear();
-    g->shape.clear();
-    g->kind = Group::Kind::Elementwise;
-    g->slot.reset();
-    t_single.busy = false;
-  }
-  GroupLease(const GroupLease&) = delete;
-  GroupLease& operator=(const GroupLease&) = delete;
-};
-
 bool evaluate_single(Storage* target, const Array* redirect_dest) {
   Node* n = target->producer();
   for (const Operand& in : n->inputs) {
     if (pending_producer(in)) return false;
   }
-  GroupLease lease;
-  Group& g = *lease.g;
+  SingleGroupLease lease;
+  Group& g = lease.get();
   g.device = n->device;
   switch (op_class(n->op)) {
     case OpClass::Reduction:
@@ -139,23 +111,7 @@ bool evaluate_single(Storage* target, const Array* redirect_dest) {
       g.shape = n->shape;
       break;
   }
-  Step step{n, {}};
-  for (const Operand& in : n->inputs) {
-    StepArg arg{StepArg::Scalar};
-    if (in.is_scalar()) {
-      arg.scalar = &in.scalar;
-    } else {
-      arg.kind = StepArg::Input;
-      arg.index = int(g.inputs.size());
-      for (size_t i = 0; i < g.inputs.size(); ++i) {
-        if (g.inputs[i].impl() == in.array.impl()) arg.index = int(i);
-      }
-      if (arg.index == int(g.inputs.size())) g.inputs.push_back(in.array);
-    }
-    step.args.push_back(arg);
-  }
-  g.steps.push_back(std::move(step));
-  g.outputs.push_back({0, redirect_dest ? *redirect_dest : plan::output_dest(n)});
+  set_single_step(g, *n, redirect_dest ? *redirect_dest : plan::output_dest(n));
   run_group(g);
   return true;
 }

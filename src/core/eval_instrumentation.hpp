@@ -12,16 +12,31 @@
 
 namespace accel::instrumentation {
 
-// Relaxed atomics: the counters order nothing, they only count. Inline (defined in
-// eval_stats.cpp): counting is on every dispatch, a call per count would be measurable.
-extern std::atomic<uint64_t> g_groups_run;
-extern std::atomic<uint64_t> g_nodes_run;
-extern std::atomic<uint64_t> g_outputs_written;
+// The work counters of one thread, which alone writes them: a count is a plain load and store
+// (a locked read-modify-write per count, three per group, was a measurable share of a small
+// operation computed at its call), and eval_stats() sums the threads' counters (eval_stats.cpp
+// registers them on the thread's first count, until the thread ends). Plain data, constant
+// initialized: reaching it needs no guard. Inline: counting is on every dispatch.
+struct ThreadCounters {
+  std::atomic<uint64_t> groups_run{0};
+  std::atomic<uint64_t> nodes_run{0};
+  std::atomic<uint64_t> outputs_written{0};
+  bool registered = false;
+};
+inline thread_local ThreadCounters t_counters;
+void register_thread_counters();
+
+inline void add(std::atomic<uint64_t>& counter, uint64_t n) {
+  counter.store(counter.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
 
 inline void count_group(const Group& g) {
-  g_groups_run.fetch_add(1, std::memory_order_relaxed);
-  g_nodes_run.fetch_add(g.steps.size(), std::memory_order_relaxed);
-  g_outputs_written.fetch_add(g.outputs.size(), std::memory_order_relaxed);
+  ThreadCounters& c = t_counters;
+  if (!c.registered) [[unlikely]]
+    register_thread_counters();
+  add(c.groups_run, 1);
+  add(c.nodes_run, g.steps.size());
+  add(c.outputs_written, g.outputs.size());
 }
 
 // How an operand covers a group's iteration space: 0 contiguous, 1 broadcast from one element,

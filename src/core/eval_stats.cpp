@@ -10,6 +10,7 @@
 #include <iterator>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 #include "src/core/eval_instrumentation.hpp"
 #include "src/core/graph.hpp"
@@ -20,11 +21,51 @@
 namespace accel {
 namespace instrumentation {
 
-std::atomic<uint64_t> g_groups_run{0};
-std::atomic<uint64_t> g_nodes_run{0};
-std::atomic<uint64_t> g_outputs_written{0};
-
 namespace {
+
+// The threads' work counters (ThreadCounters): those of live threads, what ended threads counted,
+// and the sums at the last reset, which eval_stats() subtracts (a reset writes no thread's
+// counters, which only their threads write).
+struct CounterRegistry {
+  std::mutex mutex;
+  std::vector<ThreadCounters*> live;
+  uint64_t ended[3] = {};
+  uint64_t at_reset[3] = {};
+
+  // Every thread's counts, ended threads' included; under the mutex.
+  void sums(uint64_t out[3]) const {
+    for (int i = 0; i < 3; ++i) out[i] = ended[i];
+    for (const ThreadCounters* c : live) {
+      out[0] += c->groups_run.load(std::memory_order_relaxed);
+      out[1] += c->nodes_run.load(std::memory_order_relaxed);
+      out[2] += c->outputs_written.load(std::memory_order_relaxed);
+    }
+  }
+};
+CounterRegistry& counter_registry() {
+  static auto* r = new CounterRegistry;  // outlives every thread
+  return *r;
+}
+
+// Registered while its thread lives: made by the thread's first count, and at the thread's end
+// adds its counts to the ended threads' and unregisters them.
+struct CountersRegistration {
+  CountersRegistration() {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    r.live.push_back(&t_counters);
+  }
+  ~CountersRegistration() {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    r.ended[0] += t_counters.groups_run.load(std::memory_order_relaxed);
+    r.ended[1] += t_counters.nodes_run.load(std::memory_order_relaxed);
+    r.ended[2] += t_counters.outputs_written.load(std::memory_order_relaxed);
+    r.live.erase(std::find(r.live.begin(), r.live.end(), &t_counters));
+  }
+  CountersRegistration(const CountersRegistration&) = delete;
+  CountersRegistration& operator=(const CountersRegistration&) = delete;
+};
 
 std::atomic<uint64_t> g_structure_hits{0};
 
@@ -73,6 +114,11 @@ uint64_t structure_of(const Group& g) {
 
 }  // namespace
 
+void register_thread_counters() {
+  thread_local CountersRegistration registration;
+  t_counters.registered = true;
+}
+
 int layout_class(const Array& a, const Shape& space) {
   const Strides& st = a.strides();
   if (std::all_of(st.begin(), st.end(), [](int64_t s) { return s == 0; })) return 1;
@@ -112,9 +158,15 @@ using namespace instrumentation;
 
 EvalStats eval_stats() {
   EvalStats s;
-  s.groups_run = g_groups_run.load(std::memory_order_relaxed);
-  s.nodes_run = g_nodes_run.load(std::memory_order_relaxed);
-  s.outputs_written = g_outputs_written.load(std::memory_order_relaxed);
+  {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    uint64_t sums[3];
+    r.sums(sums);
+    s.groups_run = sums[0] - r.at_reset[0];
+    s.nodes_run = sums[1] - r.at_reset[1];
+    s.outputs_written = sums[2] - r.at_reset[2];
+  }
   {
     StructureSet& st = structures();
     std::lock_guard lock(st.mutex);
@@ -128,9 +180,11 @@ EvalStats eval_stats() {
 }
 
 void reset_eval_stats() {
-  g_groups_run.store(0, std::memory_order_relaxed);
-  g_nodes_run.store(0, std::memory_order_relaxed);
-  g_outputs_written.store(0, std::memory_order_relaxed);
+  {
+    CounterRegistry& r = counter_registry();
+    std::lock_guard lock(r.mutex);
+    r.sums(r.at_reset);
+  }
   g_structure_hits.store(0, std::memory_order_relaxed);
   {
     StructureSet& st = structures();

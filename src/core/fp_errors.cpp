@@ -14,12 +14,22 @@
 
 namespace accel {
 
+namespace fp_errors {
+// One thread-local (plain data: no guard), reached once per function: the library is dlopen'ed,
+// so each thread-local reached costs a call to __tls_get_addr.
+struct ThreadErrors {
+  FpErrors noted;   // errors noted on this thread (attributed, or from workers)
+  int depth = 0;    // evaluations running on this thread
+  FpErrors errors;  // what the outermost of them has gathered
+};
+}  // namespace fp_errors
+
 namespace {
 
+using fp_errors::ThreadErrors;
+thread_local ThreadErrors t_state;
+
 std::atomic<FpErrorReport> g_report{nullptr};
-thread_local FpErrors t_noted;   // errors noted on this thread (attributed, or from workers)
-thread_local int t_depth = 0;    // evaluations running on this thread
-thread_local FpErrors t_errors;  // what the outermost of them has gathered
 
 #if ACCEL_FP_MXCSR
 // The SSE control/status register: the loops' arithmetic (scalar and vector) is SSE/AVX on
@@ -85,31 +95,38 @@ void raise_fp_flags(unsigned flags) {
 }
 
 FpErrors take_fp_errors() {
-  FpErrors errors = t_noted;
-  t_noted = FpErrors();
+  ThreadErrors& t = t_state;
+  FpErrors errors = t.noted;
+  t.noted = FpErrors();
   FpErrors raised;
   raised.flags = hardware_flags();
   errors.merge(raised);
   return errors;
 }
 
-void note_fp_errors(const FpErrors& errors) { t_noted.merge(errors); }
+void note_fp_errors(const FpErrors& errors) { t_state.noted.merge(errors); }
 
 namespace fp_errors {
 
-EvaluationScope::EvaluationScope() {
-  if (t_depth++ == 0) {
-    take_fp_errors();
-    t_errors = FpErrors();
+// Every small operation computed at its call opens a scope and notes its group: when nothing was
+// raised (almost always), each reads the hardware flags once and copies no FpErrors.
+EvaluationScope::EvaluationScope() : t_(&t_state) {
+  ThreadErrors& t = *t_;
+  if (t.depth++ == 0) {
+    // What ran before is not this evaluation's business: dropped.
+    if (t.noted.flags) t.noted = FpErrors();
+    hardware_flags();
+    if (t.errors.flags) t.errors = FpErrors();
   }
 }
 
-EvaluationScope::~EvaluationScope() { --t_depth; }
+EvaluationScope::~EvaluationScope() { --t_->depth; }
 
 void EvaluationScope::finish() {
-  if (t_depth != 1 || !t_errors.flags) return;
-  const FpErrors errors = t_errors;
-  t_errors = FpErrors();
+  ThreadErrors& t = *t_;
+  if (t.depth != 1 || !t.errors.flags) return;
+  const FpErrors errors = t.errors;
+  t.errors = FpErrors();
   if (const FpErrorReport report = g_report.load()) report(errors);
 }
 
@@ -121,26 +138,33 @@ void note_step(const Node& node) {
   // blocks) is left for note_group to attribute.
   if (is_copy(node)) {
     errors.flags = raised;
-    t_noted.merge(errors);
+    t_state.noted.merge(errors);
     return;
   }
   errors.flags = raised & reportable(node.op);
   for (int bit = 0; bit < kFpErrorKinds; ++bit) {
     if (errors.flags & (1u << bit)) errors.ops[bit] = op_name(node.op);
   }
-  t_noted.merge(errors);
+  t_state.noted.merge(errors);
 }
 
 void note_unattributed() {
   FpErrors errors;
   errors.flags = hardware_flags();
-  if (errors.flags) t_noted.merge(errors);
+  if (errors.flags) t_state.noted.merge(errors);
 }
 
 void note_group(const Group& g) {
-  FpErrors raised = take_fp_errors();
+  ThreadErrors& t = t_state;
+  const unsigned hardware = hardware_flags();
+  if (!hardware && !t.noted.flags) return;
+  FpErrors raised = t.noted;
+  t.noted = FpErrors();
+  FpErrors from_hardware;
+  from_hardware.flags = hardware;
+  raised.merge(from_hardware);
   // A GPU's kernels raise no host flags; what its host code raised is not the ops' doing.
-  if (!raised.flags || t_depth == 0 || !g.device.is_cpu()) return;
+  if (!raised.flags || t.depth == 0 || !g.device.is_cpu()) return;
   // Flags no step took (raised outside the block evaluator: a reduction's loop, a row group's
   // per-row steps) go to the last step that can raise them, copies aside (a reduction
   // group's reduction; a row group's copy of its reduction's result is not the culprit); none:
@@ -158,7 +182,7 @@ void note_group(const Group& g) {
       }
     }
   }
-  t_errors.merge(raised);
+  t.errors.merge(raised);
 }
 
 }  // namespace fp_errors

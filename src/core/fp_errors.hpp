@@ -6,6 +6,8 @@
 
 namespace accel::fp_errors {
 
+struct ThreadErrors;  // the thread's state (fp_errors.cpp)
+
 // Marks an evaluation on this thread. The outermost one clears the thread's flags when it starts
 // (what ran before is not its business) and reports what its groups raised at finish(), once:
 // nested evaluations (inputs evaluated while an evaluation runs) add to the outer one's report.
@@ -19,6 +21,9 @@ class EvaluationScope {
   void finish();
   EvaluationScope(const EvaluationScope&) = delete;
   EvaluationScope& operator=(const EvaluationScope&) = delete;
+
+ private:
+  ThreadErrors* t_;  // kept: the library's thread-locals cost a __tls_get_addr call each
 };
 
 // Attributes the flags raised since the last call to the step `node` whose loop just ran over a

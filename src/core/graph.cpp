@@ -35,13 +35,13 @@ ScalarArg ScalarArg::of(const Scalar& value, DType dtype) {
 }
 
 Node::Node(OpKind op_, DType dtype_, Device device_, Shape shape_, std::vector<Operand> inputs_,
-           NodeParams params_)
+           NodeParams params_, const Strides* strides_)
     : op(op_),
       dtype(dtype_),
       compute(compute_dtype(op_, dtype_, inputs_)),
       device(device_),
       shape(std::move(shape_)),
-      strides(new_array_strides(shape)),
+      strides(strides_ ? *strides_ : new_array_strides(shape)),
       inputs(std::move(inputs_)),
       params(params_) {}
 
@@ -103,9 +103,8 @@ Array make_node(OpKind op, DType dtype, Shape shape, const Strides* strides, Dev
     depth = 1;
   }
   auto node = std::allocate_shared<Node>(pool::Allocator<Node>(), op, dtype, device,
-                                         std::move(shape), std::move(inputs), params);
+                                         std::move(shape), std::move(inputs), params, strides);
   node->depth = depth;
-  if (strides) node->strides = *strides;
   pending::capture(*node);
   for (const Operand& in : node->inputs) {
     if (in.array.defined()) in.array.storage()->add_reader(node);

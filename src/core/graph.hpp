@@ -85,8 +85,9 @@ struct Node {
   // (pending_memory.cpp) until the node is computed or dropped.
   SmallVector<Storage*, 2> captured;
 
+  // `strides`: the output's layout; null for C order (computed here: not twice).
   Node(OpKind op, DType dtype, Device device, Shape shape, std::vector<Operand> inputs,
-       NodeParams params = {});
+       NodeParams params = {}, const Strides* strides = nullptr);
   ~Node();  // tears deep graphs down iteratively, never by deep recursion
 };
 

@@ -124,6 +124,16 @@ Strides byte_strides(const Array& a) {
   return s;
 }
 
+// nanobind 3.1 keeps freed instances of a pooled type for reuse: a loop's results then skip the
+// allocator, the garbage collector's allocation count (which triggers its collections: nanobind
+// makes every weak-referenceable type a collected one) and nanobind's instance map. Older
+// nanobind has no pool (the class gets its flag twice instead, which changes nothing).
+#if NB_VERSION_MAJOR * 100 + NB_VERSION_MINOR >= 301
+nb::pooled instance_pool() { return nb::pooled(); }
+#else
+nb::is_weak_referenceable instance_pool() { return {}; }
+#endif
+
 }  // namespace
 
 void bind_array(nb::module_& m) {
@@ -138,7 +148,7 @@ void bind_array(nb::module_& m) {
         return get_item(it.array, key);
       });
   nb::class_<Array> cls(
-      m, "ndarray", nb::is_weak_referenceable(),
+      m, "ndarray", nb::is_weak_referenceable(), instance_pool(),
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
       "deferred and fused; data access evaluates them.");
   cls.def_prop_ro(

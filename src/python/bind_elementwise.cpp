@@ -41,12 +41,13 @@ std::string python_name(const ElementwiseRule& rule) {
 
 Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2) {
   // Array-likes go to the device of the first array operand.
+  const Array* a1 = as_array(x1);
+  const Array* a2 = x2.is_valid() ? as_array(x2) : nullptr;
   std::optional<Device> device;
-  if (nb::isinstance<Array>(x1)) device = nb::cast<Array>(x1).device();
-  if (!device && x2.is_valid() && nb::isinstance<Array>(x2)) device = nb::cast<Array>(x2).device();
-  const ArrayOrScalar a = operand(x1, device);
+  if (a1 || a2) device = (a1 ? a1 : a2)->device();
+  const ArrayOrScalar a = a1 ? ArrayOrScalar(*a1) : operand(x1, device);
   if (!x2.is_valid()) return elementwise(op, {&a});
-  const ArrayOrScalar b = operand(x2, device);
+  const ArrayOrScalar b = a2 ? ArrayOrScalar(*a2) : operand(x2, device);
   return elementwise(op, {&a, &b});
 }
 

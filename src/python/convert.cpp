@@ -247,8 +247,16 @@ Array to_array(nb::handle obj, std::optional<Device> device) {
   return nb::cast<Array>(out);
 }
 
+const Array* as_array(nb::handle obj) {
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
+  PyTypeObject* t = Py_TYPE(obj.ptr());
+  if (t != type && !PyType_IsSubtype(t, type)) return nullptr;
+  // An instance made by __new__ alone holds no Array yet: nanobind's cast raises its error.
+  return nb::inst_ready(obj) ? nb::inst_ptr<Array>(obj) : &nb::cast<const Array&>(obj);
+}
+
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device) {
-  if (nb::isinstance<Array>(obj)) return ArrayOrScalar(nb::cast<Array>(obj));
+  if (const Array* a = as_array(obj)) return ArrayOrScalar(*a);
   PyObject* p = obj.ptr();
   // Past 64 bits still an operand for inexact arrays, as in NumPy (float32 + 2**64).
   if (PyLong_Check(p) && !PyBool_Check(p)) return ArrayOrScalar(python_int(p));

@@ -36,6 +36,9 @@ Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
 // numbers as the fresh array NumPy would make of it, on a CPU `device` (default: the default
 // device); nullopt for anything else (convert_sequence.cpp).
 std::optional<Array> small_sequence(nb::handle obj, std::optional<Device> device);
+// The Array of an accelpy.ndarray (or subclass) instance; null for any other object. Tests the
+// type directly: nanobind's isinstance and cast first look the bound type up by its C++ type.
+const Array* as_array(nb::handle obj);
 // Operand of an elementwise op: arrays stay arrays, Python and NumPy scalars become scalars.
 // nullopt when the object is not array-like (operators then return NotImplemented).
 std::optional<ArrayOrScalar> to_operand(nb::handle obj, std::optional<Device> device);

@@ -1,7 +1,8 @@
-"""Elementwise operations over small computed CPU arrays are computed at the call (eager), up to
-ap.fusion.eager_elements() elements: the same bits as the deferred path, fused or not, in every
-dtype and layout; pending operands, larger results and layouts the step interpreter does not
-take in place stay deferred; floating-point errors are reported at the call, as NumPy does."""
+"""Elementwise operations over small computed CPU arrays, and reductions of such an array over
+every axis, are computed at the call (eager), up to ap.fusion.eager_elements() elements: the same
+bits as the deferred path, fused or not, in every dtype and layout; pending operands, larger
+arrays and layouts the step interpreter does not take in place stay deferred; floating-point
+errors are reported at the call, as NumPy does."""
 
 import functools
 import warnings
@@ -81,6 +82,58 @@ def test_eager_results_are_the_deferred_bits_fused_or_not(rng, dtype):
                 assert to_numpy(got).dtype == want.dtype, name
 
 
+def _reductions(xp, a):
+    """Full reductions a loop reads each iteration (a 0-d result each)."""
+    out = [a.sum(), a.max(), a.min(), xp.any(a), xp.all(a), a.sum(keepdims=True)]
+    if a.dtype != np.bool_:
+        out += [a.prod(), a.mean(), a.sum(dtype=np.float64)]
+    if np.issubdtype(a.dtype, np.floating):
+        out += [a.var(), a.std()]
+    return out
+
+
+def _reduction_bits(a):
+    return [_bits(r) for r in _reductions(ap, a)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eager_full_reductions_are_the_deferred_bits_fused_or_not(rng, dtype):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # overflow in the integer dtypes
+        for name, a_np, _ in _layouts(rng, dtype):
+            if a_np.size == 0:
+                continue  # max and min raise; sum of nothing stays deferred
+            a = ap.asarray(a_np.copy())
+            ap.eval(a)
+            with ap.fusion.eager(0):
+                fused = with_fusion(True, functools.partial(_reduction_bits, a))
+                unfused = with_fusion(False, functools.partial(_reduction_bits, a))
+            with ap.fusion.eager(4096):
+                eager = _reduction_bits(a)
+            assert eager == fused == unfused, name
+            for got, want in zip(_reductions(ap, a), _reductions(np, a_np), strict=True):
+                np.testing.assert_allclose(to_numpy(got), want, rtol=2e-3, err_msg=name)
+                assert to_numpy(got).dtype == np.asarray(want).dtype, name
+
+
+def test_full_reductions_of_computed_arrays_are_computed_at_the_call():
+    x = ap.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    ap.eval(x)
+    with ap.fusion.eager(2048):
+        s, groups = _groups_run(lambda: x.sum())
+        assert groups == 1 and not s._is_pending()
+        assert float(s) == float(np.linspace(0, 1, 1000, dtype=np.float32).sum())
+        empty = ap.asarray(np.zeros(0, np.float32))
+        assert empty.sum()._is_pending()  # nothing to read: left to the deferred path
+        with pytest.raises(ValueError, match="zero-size"):
+            empty.max()
+        big = ap.asarray(np.full(4, 1e308))
+        ap.eval(big)
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            total = big.sum()
+        assert not total._is_pending() and np.isinf(to_numpy(total))
+
+
 def test_computed_operands_are_computed_at_the_call():
     x = ap.asarray(np.linspace(0, 1, 100, dtype=np.float32))
     ap.eval(x)
@@ -107,11 +160,14 @@ def test_what_stays_deferred():
         ap.eval(grid)
         assert (grid[:, ::2] + 1)._is_pending()  # 200 elements, not read in place
         assert not (grid[:6, ::2] + 1)._is_pending()  # 60 elements: any layout
-        pending = small.sum(keepdims=True) * small  # a pending operand
+        pending = big.sum(keepdims=True) * small  # a pending operand
         assert pending._is_pending()
+        assert big.sum()._is_pending()  # a full reduction of more than the bound
+        assert small.reshape(32, 64).sum(axis=1)._is_pending()  # not over every axis
         with ap.fusion.eager(0):
             assert (small + 1)._is_pending()
-    np.testing.assert_array_equal(to_numpy(pending), np.full(2048, 2048, np.float32))
+            assert small.sum()._is_pending()
+    np.testing.assert_array_equal(to_numpy(pending), np.full(2048, 2049, np.float32))
 
 
 def test_eager_bound_setting():
