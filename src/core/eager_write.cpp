@@ -1,7 +1,6 @@
 #include "src/core/eager_write.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "src/core/fp_errors.hpp"
 #include "src/core/group.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/single_step.hpp"
 
 namespace accel::eager {
 
@@ -48,14 +48,6 @@ bool free_to_write(const Storage& s) {
                      [](const std::weak_ptr<Node>& r) { return r.expired(); });
 }
 
-// The thread's group for these writes: its vectors keep their capacity between writes. A write
-// made while it is in use (none is, today: running a group makes no writes) gets its own.
-struct ReusedGroup {
-  Group group;
-  bool busy = false;
-};
-thread_local ReusedGroup t_group;
-
 }  // namespace
 
 bool try_assign(const Array& dst, const Array* src, const Scalar* value) {
@@ -83,35 +75,12 @@ bool try_assign(const Array& dst, const Array* src, const Scalar* value) {
   Backend& backend = backend_for(dst.device());
   fp_errors::EvaluationScope scope;
   {
-    std::optional<Group> local;
-    const bool leased = !t_group.busy;
-    Group& g = leased ? t_group.group : local.emplace();
-    t_group.busy = true;
-    struct Release {  // the group's arrays go, and the group is the thread's again, on any exit
-      Group& g;
-      bool leased;
-      ~Release() {
-        g.inputs.clear();
-        g.steps.clear();
-        g.outputs.clear();
-        if (leased) t_group.busy = false;
-      }
-    } release{g, leased};
+    SingleGroupLease lease;
+    Group& g = lease.get();
     g.kind = Group::Kind::Elementwise;
     g.device = dst.device();
     g.shape = dst.shape();
-    Step step{&node, {}};
-    StepArg arg{StepArg::Scalar};
-    if (src) {
-      arg.kind = StepArg::Input;
-      arg.index = 0;
-      g.inputs.push_back(*src);
-    } else {
-      arg.scalar = &node.inputs[0].scalar;
-    }
-    step.args.push_back(arg);
-    g.steps.push_back(std::move(step));
-    g.outputs.push_back({0, dst});
+    set_single_step(g, node, dst);
     backend.run(g);
     fp_errors::note_group(g);
     instrumentation::count_group(g);
