@@ -13,7 +13,7 @@ spec.loader.exec_module(gpu_sanitize)
 
 OUTPUT = """\
 ========= COMPUTE-SANITIZER
-========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA API call to cuGetProcAddress_v2.
+========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) on CUDA API call to cuGetProcAddress_v2.
 =========     Saved host backtrace up to driver entry point at error
 =========         Host Frame: [0x2a1f3] in /opt/venv/lib/python3.12/site-packages/jaxlib/libxla.so
 =========         Host Frame: [0x1a2b] in /usr/lib/libc.so.6
@@ -26,7 +26,7 @@ OUTPUT = """\
 =========         Host Frame: [0x3f0a1] in /usr/lib/libcuda.so.1
 =========         Host Frame: [0x14fe0] in /site/accelpy/_core.cpython-312-x86_64-linux-gnu.so
 =========
-========= Program hit CUDA_ERROR_NOT_READY (error 600) due to "device not ready" on CUDA API call to cuEventQuery.
+========= Program hit CUDA_ERROR_NOT_READY (error 600) on CUDA API call to cuEventQuery.
 =========     Saved host backtrace up to driver entry point at error
 =========         Host Frame: [0x14fe0] in /site/accelpy/_core.cpython-312-x86_64-linux-gnu.so
 =========
