@@ -156,8 +156,10 @@ def reports(text):
     """Each report of the tool's output: its lines, the first one naming it."""
     block = None
     for line in text.splitlines():
-        if not line.startswith(PREFIX.rstrip()):
+        start = line.find(PREFIX.rstrip())
+        if start < 0:
             continue
+        line = line[start:]  # pytest's progress dots may precede the tool's prefix on a line
         body = line[len(PREFIX) :] if line.startswith(PREFIX) else ""
         if body and not body.startswith(" "):
             if block:

@@ -50,3 +50,10 @@ def test_a_report_without_a_backtrace_counts_as_accelpys():
     errors, _, _, calls, _, peers = gpu_sanitize.tally({"text": text})
     assert errors == 3 and not peers
     assert calls["cuGetProcAddress_v2:CUDA_ERROR_INVALID_VALUE"] == 1
+
+
+def test_a_report_after_pytests_progress_dots_is_read():
+    # pytest prints its dots without a newline, so the tool's next line starts after them.
+    text = OUTPUT.replace("========= Program hit CUDA_ERROR_INVALID_VALUE",
+                          "........========= Program hit CUDA_ERROR_INVALID_VALUE")
+    assert gpu_sanitize.tally({"text": text}) == gpu_sanitize.tally({"text": OUTPUT})
