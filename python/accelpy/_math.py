@@ -264,6 +264,8 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
     # NumPy fixes a copy of x in place: the result has the copy's layout (order K, in which a
     # broadcast axis is the fastest), which an elementwise result of a broadcast input has not.
     if len(fixed) == 1:
+        if x.flags.c_contiguous:  # the elementwise result is C-ordered too: no second pass
+            return fixed[0]
         out = empty_like(x)
         out[...] = fixed[0]
         return out

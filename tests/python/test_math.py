@@ -199,6 +199,12 @@ def test_nan_to_num(device, rng, dtype):
     kw = {"nan": 7.5, "posinf": 1e4, "neginf": -3.25}
     assert_matches(ap.nan_to_num(x, **kw), np.nan_to_num(x_np, **kw), rtol=0, atol=0)
     assert_matches(ap.nan_to_num(x[::-2]), np.nan_to_num(x_np[::-2]), rtol=0, atol=0)
+    for y_np in (x_np[:32].reshape(4, 8), x_np[:32].reshape(4, 8).T, np.asarray(x_np[5])):
+        assert_matches(ap.nan_to_num(to_device(y_np, device)), np.nan_to_num(y_np), rtol=0,
+                       atol=0)
+    fixed = ap.nan_to_num(x)  # always a new array, never x itself
+    fixed[...] = 1
+    assert_matches(x, x_np, rtol=0, atol=0)
     # Infinite replacements: NumPy's masks are the input's, so a NaN made inf stays inf.
     kw = {"nan": np.inf, "posinf": -np.inf}
     assert_matches(ap.nan_to_num(x, **kw), np.nan_to_num(x_np, **kw), rtol=0, atol=0)
