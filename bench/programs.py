@@ -39,20 +39,22 @@ def main():
     cols = columns()
     times = {}
     warnings.simplefilter("ignore")
+    labels = [c[0] for c in cols]
+    # Each row is printed once measured, so that a run cut short by a time limit keeps its rows.
+    print(f"==== programs: NumPy's time / each ({platform.node()}) ====")
+    print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))
     for p in programs:
         fns = {label: functools.partial(program_seconds, p, module, device)
                for label, module, device in cols}
-        times[p.name] = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
-    labels = [c[0] for c in cols]
-    print(f"==== programs: NumPy's time / each ({platform.node()}) ====")
-    print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))
-    for name, row in times.items():
+        row = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
+        times[p.name] = row
         base = row["numpy"]
         cells = []
         for label in labels[1:]:
             t = row[label]
             cells.append(f"{base / t:12.2f}x" if t and base else f"{'-':>13}")
-        print(f"{name:16} {base * 1e3 if base else float('nan'):9.3f} " + " ".join(cells))
+        print(f"{p.name:16} {base * 1e3 if base else float('nan'):9.3f} " + " ".join(cells),
+              flush=True)
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"host": platform.node(), "columns": labels, "seconds": times}, f, indent=1)
