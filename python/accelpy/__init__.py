@@ -62,11 +62,7 @@ from ._creation import fromfunction as fromfunction
 from ._creation import fromiter as fromiter
 from ._creation import full as full
 from ._creation import full_like as full_like
-from ._creation import geomspace as geomspace
 from ._creation import identity as identity
-from ._creation import linspace as linspace
-from ._creation import logspace as logspace
-from ._creation import meshgrid as meshgrid
 from ._creation import ones as ones
 from ._creation import ones_like as ones_like
 from ._creation import zeros as zeros
@@ -415,6 +411,10 @@ from ._printing import format_float_scientific as format_float_scientific
 from ._printing import get_printoptions as get_printoptions
 from ._printing import printoptions as printoptions
 from ._printing import set_printoptions as set_printoptions
+from ._ranges import geomspace as geomspace
+from ._ranges import linspace as linspace
+from ._ranges import logspace as logspace
+from ._ranges import meshgrid as meshgrid
 from ._rearranging import append as append
 from ._rearranging import delete as delete
 from ._rearranging import flip as flip
