@@ -22,6 +22,7 @@ Differences from NumPy:
 * Draws take ``device=`` (default: the current default device).
 """
 
+import functools
 import operator
 
 import numpy as np
@@ -57,16 +58,34 @@ def _into(out, draw, size, dtype, device, name):
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _int_seed_key(seed):
+    return _key_of(_seed_sequence(seed))
+
+
 class Philox:
     """The bit generator behind a :class:`Generator` (``Generator.bit_generator``): Philox4x32-10
     keyed from a ``numpy.random.SeedSequence``; ``Generator(Philox(seed))`` works as NumPy's
     ``Generator(PCG64(seed))`` (a NumPy bit generator is taken for its seed sequence)."""
 
     def __init__(self, seed=None):
+        if type(seed) is int and seed >= 0:
+            # The common `seed(0)`: the key of a small integer seed is remembered, and its seed
+            # sequence (4 us, more than a small program's own work) made only when asked for.
+            self._seed, self._seed_sequence = seed, None
+            self._state = _core._Philox(_int_seed_key(seed))
+            return
         if isinstance(seed, np.random.BitGenerator):  # NumPy's PCG64(seed) etc.: its seed
             seed = seed.seed_seq
-        self.seed_seq = _seed_sequence(seed)
-        self._state = _core._Philox(_key_of(self.seed_seq))
+        self._seed_sequence = _seed_sequence(seed)
+        self._state = _core._Philox(_key_of(self._seed_sequence))
+
+    @property
+    def seed_seq(self):
+        """The numpy.random.SeedSequence the key comes from."""
+        if self._seed_sequence is None:
+            self._seed_sequence = _seed_sequence(self._seed)
+        return self._seed_sequence
 
     def __repr__(self):
         return f"Philox4x32 at {hex(id(self))}"

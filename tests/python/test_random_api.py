@@ -228,3 +228,24 @@ def test_bit_generator_and_spawn(device):
     assert not np.array_equal(draws[0], draws[1])
     assert not np.array_equal(draws[0], ap.asnumpy(ap.random.default_rng(13).random(20)))
     assert len(g.bit_generator.spawn(2)) == 2
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**64 + 5])
+def test_an_integer_seed_keys_as_its_seed_sequence(device, seed):
+    # A Python int seed takes a remembered key; NumPy integers, SeedSequences and a second
+    # seeding draw the same numbers, and the seed sequence is NumPy's for that seed.
+    draws = []
+    for s in (seed, np.uint64(seed) if seed < 2**64 else seed, np.random.SeedSequence(seed),
+              seed):
+        draws.append(ap.asnumpy(ap.random.default_rng(s).random(8, device=device)))
+    for d in draws[1:]:
+        np.testing.assert_array_equal(d, draws[0])
+    ap.random.seed(seed)
+    first = ap.asnumpy(ap.random.random(5, device=device))
+    ap.random.seed(seed)
+    np.testing.assert_array_equal(ap.asnumpy(ap.random.random(5, device=device)), first)
+    bits = ap.random.Philox(seed)
+    assert bits.seed_seq.entropy == np.random.SeedSequence(seed).entropy
+    np.testing.assert_array_equal(
+        ap.asnumpy(ap.random.Generator(bits.spawn(1)[0]).random(4, device=device)),
+        ap.asnumpy(ap.random.default_rng(seed).spawn(1)[0].random(4, device=device)))
