@@ -78,6 +78,10 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     """The str of an array, as ``numpy.array_str``."""
     if not isinstance(a, _core.ndarray):
         return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
+    if a.ndim == 0 and a.dtype.kind in "biufc" and not np.get_printoptions()["legacy"]:
+        # NumPy prints a 0-d array as its scalar (the print options do not apply), which is
+        # made here from the element without wrapping the array for NumPy first.
+        return str(a.dtype.type(a.item()))
     host, shape_text = _printable(a)
     if shape_text is None:
         return np.array_str(host, max_line_width, precision, suppress_small)

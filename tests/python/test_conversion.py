@@ -66,6 +66,10 @@ def test_repr_and_str_match_numpy(dtype, device, rng):
                                                 else ~a_np))
     z_np = np.array(random_values(rng, (), dtype))
     z = to_device(z_np, device)
+    for v_np in np.array(random_values(rng, (12,), dtype, specials=True)):  # 0-d specials
+        v = to_device(np.array(v_np), device)
+        assert str(v) == str(np.array(v_np)) and repr(v) == repr(np.array(v_np))
+    assert str(to_device(a_np, device).max()) == str(np.array(a_np.max()))  # a pending 0-d
     if dtype.kind in "fc" or dtype == BF16:
         assert format(z, ".3f") == format(z_np, ".3f") if dtype.kind == "f" else True
 
