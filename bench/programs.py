@@ -5,7 +5,7 @@ accelpy's deferred work and the device-to-host copies are inside the time). PyTo
 of these programs (they are written against NumPy's API), so its column is absent. A module that
 cannot run a program leaves its cell as "-".
 
-    python bench/programs.py [--repeat N] [--out PATH]
+    python bench/programs.py [--repeat N] [--out PATH] [NAME_PREFIX ...]
 
 Prints a ratio table (NumPy's time over each, >1 = faster than NumPy); --out writes the times as
 JSON. Needs the corpus checkouts (scripts/program-corpus).
@@ -31,9 +31,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", help="write the times (seconds) here as JSON")
+    parser.add_argument("names", nargs="*", help="programs whose name starts with one of these "
+                        "(default: every program)")
     args = parser.parse_args()
     _, programs = runner.load_corpus()
-    programs = [p for p in programs if not p.xfail]
+    programs = [p for p in programs if not p.xfail
+                and (not args.names or p.name.startswith(tuple(args.names)))]
     if any(runner.checkout_dir(p.source) is None for p in programs):
         sys.exit("bench/programs.py: the corpus is not checked out (run scripts/program-corpus)")
     cols = columns()
