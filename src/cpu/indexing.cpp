@@ -1,6 +1,6 @@
 // Gathers and scatters move elements as raw bytes (one loop per element size, not per dtype);
-// gathers and selections are split across the thread pool, scatters run in order on one thread
-// so that the last of duplicate indices wins, as in NumPy.
+// gathers, selections and masked assignments are split across the thread pool, scatters run in
+// order on one thread so that the last of duplicate indices wins, as in NumPy.
 #include "src/cpu/indexing.hpp"
 
 #include <algorithm>
@@ -184,6 +184,70 @@ int64_t count_true(const unsigned char* m, int64_t lo, int64_t hi) {
   return count;
 }
 
+// Stores the selected elements of [lo, e) (their values, or with `v` null their flat indices)
+// at o[at], o[at + 1], ...; e is one past a selected element. Masks of real programs come in
+// runs (Mandelbrot's bounded points, a region of a grid): a block of 32 mask bytes that are all
+// false is skipped and one that is all true copied whole, where a byte-at-a-time loop spent
+// about a cycle per element on both. Mixed blocks run branch-free: every element is stored at
+// the next free slot, which only advances past selected ones (a random mask mispredicts a
+// branch per element), so stores beyond the last selected element must not happen: hence e.
+template <class T>
+void compact(const unsigned char* m, const T* v, T* o, int64_t lo, int64_t e, int64_t at) {
+  constexpr int64_t kBlock = 32;
+  constexpr uint64_t kTrue = 0x0101010101010101;  // eight bool bytes that are all true
+  auto one = [&](int64_t i) {
+    if (v) {
+      o[at] = v[i];
+    } else if constexpr (std::is_same_v<T, uint64_t>) {
+      o[at] = uint64_t(i);
+    }
+    at += m[i] != 0;
+  };
+  int64_t i = lo;
+  for (; i + kBlock <= e; i += kBlock) {
+    uint64_t w[kBlock / 8];
+    std::memcpy(w, m + i, sizeof w);
+    if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
+    if (w[0] == kTrue && w[1] == kTrue && w[2] == kTrue && w[3] == kTrue) {
+      if (v) {
+        std::memcpy(o + at, v + i, kBlock * sizeof(T));
+      } else if constexpr (std::is_same_v<T, uint64_t>) {
+        for (int64_t j = 0; j < kBlock; ++j) o[at + j] = uint64_t(i + j);
+      }
+      at += kBlock;
+      continue;
+    }
+    for (int64_t j = i; j < i + kBlock; ++j) one(j);
+  }
+  for (; i < e; ++i) one(i);
+}
+
+// The inverse of compact: a[i] = v[at++] for each selected i in [lo, e), blocks of 32 mask
+// bytes skipped or copied whole as there. Mixed blocks branch on each element: a branch-free
+// store would write every element of `a`, a read and a write where the mask skips.
+template <class T>
+void expand(const unsigned char* m, const T* v, T* a, int64_t lo, int64_t e, int64_t at) {
+  constexpr int64_t kBlock = 32;
+  constexpr uint64_t kTrue = 0x0101010101010101;
+  int64_t i = lo;
+  for (; i + kBlock <= e; i += kBlock) {
+    uint64_t w[kBlock / 8];
+    std::memcpy(w, m + i, sizeof w);
+    if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
+    if (w[0] == kTrue && w[1] == kTrue && w[2] == kTrue && w[3] == kTrue) {
+      std::memcpy(a + i, v + at, kBlock * sizeof(T));
+      at += kBlock;
+      continue;
+    }
+    for (int64_t j = i; j < i + kBlock; ++j) {
+      if (m[j]) a[j] = v[at++];
+    }
+  }
+  for (; i < e; ++i) {
+    if (m[i]) a[i] = v[at++];
+  }
+}
+
 class CpuIndexing final : public IndexingBackend {
  public:
   void gather(const IndexMap& map) override { dispatch<false>(map); }
@@ -211,28 +275,41 @@ class CpuIndexing final : public IndexingBackend {
       parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
         for (int64_t ch = lo; ch < hi; ++ch) {
           const int64_t e = std::min(n, (ch + 1) * kChunk);
-          // Branch-free: every element is stored at the next free slot, which only advances
-          // past selected ones; stopping at the last selected element keeps the stores
-          // inside this chunk's part of the output.
+          // Nothing is stored past this chunk's last selected element: the stores stay
+          // inside its part of the output.
           int64_t last = e - 1;
           while (last >= ch * kChunk && !m[last]) --last;
-          int64_t at = start[ch];
-          if (v) {
-            for (int64_t i = ch * kChunk; i <= last; ++i) {
-              o[at] = v[i];
-              at += m[i] != 0;
-            }
-          } else if constexpr (std::is_same_v<T, uint64_t>) {
-            for (int64_t i = ch * kChunk; i <= last; ++i) {
-              o[at] = uint64_t(i);
-              at += m[i] != 0;
-            }
-          }
+          compact(element0<const unsigned char>(mask), v, o, ch * kChunk, last + 1, start[ch]);
         }
       });
     };
     by_size(itemsize(dt), write);
     return out;
+  }
+  int64_t place(const Array& a, const Array& mask, const Array& values) override {
+    const int64_t n = mask.size();
+    const unsigned char* m = element0<const unsigned char>(mask);
+    constexpr int64_t kChunk = 1 << 16;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<int64_t> start(chunks + 1, 0);
+    parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
+      for (int64_t ch = lo; ch < hi; ++ch) {
+        start[ch + 1] = count_true(m, ch * kChunk, std::min(n, (ch + 1) * kChunk));
+      }
+    });
+    for (int64_t ch = 0; ch < chunks; ++ch) start[ch + 1] += start[ch];
+    if (start[chunks] != values.size() || start[chunks] == 0) return start[chunks];
+    by_size(itemsize(a.dtype()), [&](auto t) {
+      using T = decltype(t);
+      T* out = element0<T>(a);
+      const T* v = element0<const T>(values);
+      parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
+        for (int64_t ch = lo; ch < hi; ++ch) {
+          expand(m, v, out, ch * kChunk, std::min(n, (ch + 1) * kChunk), start[ch]);
+        }
+      });
+    });
+    return start[chunks];
   }
 };
 
