@@ -63,6 +63,31 @@ def test_mask_assignment_of_runs_matches_numpy(device, rng, kind, n):
         assert_exact(x, x_np)
 
 
+@pytest.mark.parametrize("kind", MASKS)
+@pytest.mark.parametrize("n", SIZES)
+def test_mask_assignment_of_one_value_matches_numpy(device, rng, kind, n):
+    """x[mask] = scalar, and = a one-element array (Mandelbrot's `N[I] = n`): a where() over
+    the mask, beside the selection's paths."""
+    m_np = MASKS[kind](rng, n)
+    m = to_device(m_np, device)
+    for dtype in DTYPES:
+        x_np = random_values(rng, (n, 1), dtype)[:, 0]
+        x = to_device(x_np, device)
+        one_np = random_values(rng, (1,), dtype)
+        x_np[m_np] = one_np[0]
+        x[m] = one_np[0].item()
+        assert_exact(x, x_np)
+        x_np[m_np] = one_np
+        x[m] = to_device(one_np, device)
+        assert_exact(x, x_np)
+    x_np = random_values(rng, (n,), np.int64)
+    x = to_device(x_np, device)
+    x_np, x = x_np * 3, x * 3  # a pending destination
+    x_np[m_np] = 7.9  # cast to the destination's dtype, as NumPy's setitem does
+    x[m] = 7.9
+    assert_exact(x, x_np)
+
+
 @pytest.mark.parametrize("dtype", [np.complex64, np.float64, np.int32])
 def test_mask_assignment_layouts_match_numpy(device, rng, dtype):
     """2-D runs (a disc in a grid, as Mandelbrot's), with the values, the mask and the
@@ -106,6 +131,9 @@ def test_mask_assignment_layouts_match_numpy(device, rng, dtype):
         x_np[m_np] = v_np
         x[m] = v
         assert_exact(x, x_np)
+        x_np[~m_np] = v_np[..., :1]
+        x[~m] = v[..., :1]  # one value: a where()
+        assert_exact(x, x_np)
 
 
 def test_mask_in_the_destination_is_read_before_writing(device, rng):
@@ -115,6 +143,12 @@ def test_mask_in_the_destination_is_read_before_writing(device, rng):
     v_np = random_values(rng, (int(b_np.sum()),), np.bool_)
     b_np[b_np.copy()] = v_np
     b[b] = to_device(v_np, device)
+    assert_exact(b, b_np)
+    b_np[~b_np] = True
+    b[~b] = True
+    assert_exact(b, b_np)
+    b_np[b_np.copy()] = False
+    b[b] = False
     assert_exact(b, b_np)
     # a mask that is a shifted view of the destination
     x_np = run_mask(rng, 201, 40)
