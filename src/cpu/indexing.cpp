@@ -184,24 +184,26 @@ int64_t count_true(const unsigned char* m, int64_t lo, int64_t hi) {
   return count;
 }
 
-// Stores the selected elements of [lo, e) (their values, or with `v` null their flat indices)
+// Stores the selected elements of [lo, e) (their values, or without kValues their flat indices)
 // at o[at], o[at + 1], ...; e is one past a selected element. Masks of real programs come in
 // runs (Mandelbrot's bounded points, a region of a grid): a block of 32 mask bytes that are all
 // false is skipped and one that is all true copied whole, where a byte-at-a-time loop spent
 // about a cycle per element on both. Mixed blocks run branch-free: every element is stored at
 // the next free slot, which only advances past selected ones (a random mask mispredicts a
 // branch per element), so stores beyond the last selected element must not happen: hence e.
-template <class T>
+template <bool kValues, class T>
 void compact(const unsigned char* m, const T* v, T* o, int64_t lo, int64_t e, int64_t at) {
   constexpr int64_t kBlock = 32;
   constexpr uint64_t kTrue = 0x0101010101010101;  // eight bool bytes that are all true
-  auto one = [&](int64_t i) {
-    if (v) {
-      o[at] = v[i];
-    } else if constexpr (std::is_same_v<T, uint64_t>) {
-      o[at] = uint64_t(i);
+  auto run = [&](int64_t from, int64_t to) {
+    for (int64_t i = from; i < to; ++i) {
+      if constexpr (kValues) {
+        o[at] = v[i];
+      } else {
+        o[at] = T(i);
+      }
+      at += m[i] != 0;
     }
-    at += m[i] != 0;
   };
   int64_t i = lo;
   for (; i + kBlock <= e; i += kBlock) {
@@ -209,26 +211,49 @@ void compact(const unsigned char* m, const T* v, T* o, int64_t lo, int64_t e, in
     std::memcpy(w, m + i, sizeof w);
     if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
     if (w[0] == kTrue && w[1] == kTrue && w[2] == kTrue && w[3] == kTrue) {
-      if (v) {
+      if constexpr (kValues) {
         std::memcpy(o + at, v + i, kBlock * sizeof(T));
-      } else if constexpr (std::is_same_v<T, uint64_t>) {
-        for (int64_t j = 0; j < kBlock; ++j) o[at + j] = uint64_t(i + j);
+      } else {
+        for (int64_t j = 0; j < kBlock; ++j) o[at + j] = T(i + j);
       }
       at += kBlock;
       continue;
     }
-    for (int64_t j = i; j < i + kBlock; ++j) one(j);
+    run(i, i + kBlock);
   }
-  for (; i < e; ++i) one(i);
+  run(i, e);
+}
+
+// `t ? b : a` by masks, not by a branch the compiler would keep (a random mask mispredicts it).
+template <class T>
+inline T blend(T a, T b, bool t) {
+  const T keep = T(T(0) - T(t));
+  return T((b & keep) | (a & T(~keep)));
+}
+inline Bytes16 blend(Bytes16 a, Bytes16 b, bool t) {
+  uint64_t x[2], y[2];
+  std::memcpy(x, a.b, 16);
+  std::memcpy(y, b.b, 16);
+  for (int k = 0; k < 2; ++k) x[k] = blend(x[k], y[k], t);
+  std::memcpy(a.b, x, 16);
+  return a;
 }
 
 // The inverse of compact: a[i] = v[at++] for each selected i in [lo, e), blocks of 32 mask
-// bytes skipped or copied whole as there. Mixed blocks branch on each element: a branch-free
-// store would write every element of `a`, a read and a write where the mask skips.
+// bytes skipped or copied whole as there. Mixed blocks run branch-free too, each element
+// rewritten with itself or its value, so v[at] is read at every element: e must be one past a
+// selected element to keep that read inside `v`.
 template <class T>
 void expand(const unsigned char* m, const T* v, T* a, int64_t lo, int64_t e, int64_t at) {
   constexpr int64_t kBlock = 32;
   constexpr uint64_t kTrue = 0x0101010101010101;
+  auto run = [&](int64_t from, int64_t to) {
+    for (int64_t j = from; j < to; ++j) {
+      const bool t = m[j] != 0;
+      a[j] = blend(a[j], v[at], t);
+      at += t;
+    }
+  };
   int64_t i = lo;
   for (; i + kBlock <= e; i += kBlock) {
     uint64_t w[kBlock / 8];
@@ -239,13 +264,9 @@ void expand(const unsigned char* m, const T* v, T* a, int64_t lo, int64_t e, int
       at += kBlock;
       continue;
     }
-    for (int64_t j = i; j < i + kBlock; ++j) {
-      if (m[j]) a[j] = v[at++];
-    }
+    run(i, i + kBlock);
   }
-  for (; i < e; ++i) {
-    if (m[i]) a[i] = v[at++];
-  }
+  run(i, e);
 }
 
 class CpuIndexing final : public IndexingBackend {
@@ -279,7 +300,12 @@ class CpuIndexing final : public IndexingBackend {
           // inside its part of the output.
           int64_t last = e - 1;
           while (last >= ch * kChunk && !m[last]) --last;
-          compact(element0<const unsigned char>(mask), v, o, ch * kChunk, last + 1, start[ch]);
+          const unsigned char* mb = element0<const unsigned char>(mask);
+          if (v) {
+            compact<true>(mb, v, o, ch * kChunk, last + 1, start[ch]);
+          } else if constexpr (std::is_same_v<T, uint64_t>) {
+            compact<false>(mb, v, o, ch * kChunk, last + 1, start[ch]);
+          }
         }
       });
     };
@@ -305,7 +331,10 @@ class CpuIndexing final : public IndexingBackend {
       const T* v = element0<const T>(values);
       parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
         for (int64_t ch = lo; ch < hi; ++ch) {
-          expand(m, v, out, ch * kChunk, std::min(n, (ch + 1) * kChunk), start[ch]);
+          // Past the chunk's last selected element nothing is written (see expand).
+          int64_t e = std::min(n, (ch + 1) * kChunk);
+          while (e > ch * kChunk && !m[e - 1]) --e;
+          expand(m, v, out, ch * kChunk, e, start[ch]);
         }
       });
     });
