@@ -221,9 +221,9 @@ void for_each_block(const unsigned char* m, int64_t lo, int64_t hi, F&& f) {
 // Stores the selected elements of [lo, hi) (their values, or without kValues their flat
 // indices) at o[at], o[at + 1], ..., o[end - 1]; hi is the end of a chunk, end the end of its
 // part of the output. A mixed block is stored branch-free, each of its 32 elements at the next
-// free slot, which only advances past selected ones: about five instructions an element and
-// no branch for a random mask to mispredict. Stores past the block's last selected element
-// land on slots that later selected elements overwrite, so the chunk's last block with
+// free slot, which only advances past selected ones (unrolled: no branch for a random mask to
+// mispredict, no loop exit that depends on the mask). Stores past the block's last selected
+// element land on slots that later selected elements overwrite, so the chunk's last block with
 // selected elements (the only one that may be short) visits its set bits instead, and nothing
 // is read past hi or stored at end.
 template <bool kValues, class T>
