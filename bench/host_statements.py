@@ -3,8 +3,10 @@ wave, smoke, check_mask, make_decision and wdist loops), timed beside NumPy in t
 thread CPU time per statement (time.thread_time), median of --rounds rounds of --calls calls.
 Nothing converts results to NumPy: what is measured is the host's cost at the call (writes and
 eager operations complete there; a deferred reduction stays pending). decisions.md D90.
+--medium: the Mandelbrot programs' masked statements on their 256 x 256 complex64 grid after 8
+steps (a third of the points still bounded; D94), with fewer calls per round.
 
-    python bench/host_statements.py [--rounds N] [--calls N] [NAME_PART]...
+    python bench/host_statements.py [--rounds N] [--calls N] [--medium] [NAME_PART]...
 """
 
 import argparse
@@ -40,6 +42,21 @@ CASES = [
     ("wdist: D[3, 4] = np.sqrt((A[:, 3]**2).sum())", "D[3, 4] = np.sqrt((A[:, 3]**2).sum())"),
 ]
 
+MEDIUM_SETUP = """
+X = np.linspace(-2.25, 0.75, 256, dtype=np.float32)
+Y = np.linspace(-1.25, 1.25, 256, dtype=np.float32)
+C = X + Y[:, None] * 1j; N = np.zeros(C.shape, dtype=int); Z = np.zeros(C.shape, np.complex64)
+for n in range(8):
+    I = np.less(abs(Z), 2.0); N[I] = n; Z[I] = Z[I]**2 + C[I]
+I = np.less(abs(Z), 2.0); ZI = Z[I]
+"""
+MEDIUM_CASES = [
+    ("mandelbrot: N[I] = n", "N[I] = 3"),
+    ("mandelbrot: Z[I]", "Z[I]"),
+    ("mandelbrot: Z[I] = ZI", "Z[I] = ZI"),
+    ("mandelbrot: Z[I] = Z[I]**2 + C[I]", "Z[I] = Z[I]**2 + C[I]"),
+]
+
 
 def seconds(code, scope, rounds, calls):
     exec(code, scope)
@@ -56,15 +73,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--medium", action="store_true", help="the medium-array statements")
     parser.add_argument("only", nargs="*")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
-    cases = [c for c in CASES if not args.only or any(part in c[0] for part in args.only)]
+    setup, cases = (MEDIUM_SETUP, MEDIUM_CASES) if args.medium else (SETUP, CASES)
+    if args.medium and args.calls == parser.get_default("calls"):
+        args.calls = 50
+    cases = [c for c in cases if not args.only or any(part in c[0] for part in args.only)]
     times = {}
     for xp in (numpy, ap):
-        scope = {"np": xp, "N": numpy}
+        scope = {"np": xp, "N_": numpy} if args.medium else {"np": xp, "N": numpy}
         numpy.random.seed(0)
-        exec(SETUP, scope)
+        exec(setup, scope)
         for name, stmt in cases:
             code = compile(stmt, name, "exec")
             times.setdefault(name, []).append(seconds(code, scope, args.rounds, args.calls))

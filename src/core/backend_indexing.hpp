@@ -57,6 +57,11 @@ class IndexingBackend {
   // The elements of `values` where `mask` is true, in order, as a new 1-D array; with
   // `values` undefined, their flat indices (int64). Both contiguous, of the same size.
   virtual Array select(const Array& mask, const Array& values) = 0;
+  // a[mask] = values (boolean mask assignment): `a`, `mask` (bool, a's size) and `values` (a's
+  // dtype) contiguous and materialized. When the mask's true elements are as many as `values`,
+  // they take its elements in order; otherwise nothing is written. Returns the mask's count.
+  // The default selects the flat positions and scatters (src/core/ops/advanced_indexing.cpp).
+  virtual int64_t place(const Array& a, const Array& mask, const Array& values);
 };
 
 }  // namespace accel

@@ -303,6 +303,19 @@ void run_scatter(const IndexMap& map) {
   backend_for(map.dense.device()).indexing().scatter(map);
 }
 
+int64_t IndexingBackend::place(const Array& a, const Array& mask, const Array& values) {
+  const Array flat = select_true(mask);
+  if (flat.size() != values.size()) return flat.size();
+  if (flat.size() == 0) return 0;
+  IndexMap map;
+  map.base = a;
+  map.base_strides = Strides{0};
+  map.indices.push_back(IndexOperand{flat, 1, a.size(), 0});
+  map.dense = values;
+  scatter(map);
+  return flat.size();
+}
+
 bool has_array_index(const std::vector<Index>& indices) {
   return std::any_of(indices.begin(), indices.end(),
                      [](const Index& ix) { return std::holds_alternative<Array>(ix); });
@@ -345,22 +358,34 @@ void advanced_index_assign(const Array& a, const std::vector<Index>& indices, Ar
       if (a.size() > 0) assign(a, where(m, v, a));
       return;
     }
-    // x[mask] = values with a mask of x's whole shape over contiguous x (Mandelbrot's
-    // `Z[I] = Z[I]**2 + C[I]`): the mask's flat true positions index x's elements directly,
-    // one scatter with one index, instead of a coordinate array per dimension (a division and
-    // a remainder per element and dimension).
+    // x[mask] = values with a mask of x's whole shape over contiguous x and one value per true
+    // element (Mandelbrot's `Z[I] = Z[I]**2 + C[I]`): one pass of the backend over the mask,
+    // no index arrays.
     if (mask && indices.size() == 1 && is_bool(mask->dtype()) && mask->ndim() > 0 &&
-        mask->shape() == a.shape() && a.is_contiguous()) {
-      IndexMap map;
-      const Array flat = select_true(on_device(*mask, a.device()));
-      map.base = a;
-      map.base_strides = Strides{0};
-      map.indices.push_back(IndexOperand{flat, 1, a.size(), 0});
-      map.dense =
-          value_for(std::move(value), flat.shape(), a.dtype(), a.device(), a.storage().get());
-      prepare_write(*a.storage());
-      run_scatter(map);
-      return;
+        mask->shape() == a.shape() && a.is_contiguous() && value.is_array()) {
+      Array v = value.array();
+      while (v.ndim() > 1 && v.shape()[0] == 1) v = squeeze(v, std::vector<int64_t>{0});
+      if (v.ndim() == 1) {
+        const Shape vs = v.shape();
+        v = value_for(std::move(v), vs, a.dtype(), a.device(), a.storage().get());
+        if (!v.is_contiguous()) {
+          v = copy(v);
+          v.eval();
+        }
+        Array m = on_device(*mask, a.device());
+        // A mask in the memory being written is read from a copy (its elements would change
+        // under the pass otherwise).
+        if (!m.is_contiguous() || m.storage() == a.storage()) m = copy(m);
+        m.eval();
+        prepare_write(*a.storage());
+        const int64_t count = backend_for(a.device()).indexing().place(a, m, v);
+        if (count != vs[0]) {
+          throw ValueError("shape mismatch: value array of shape " + shape_str(vs) +
+                           " could not be broadcast to indexing result of shape " +
+                           shape_str(Shape{count}));
+        }
+        return;
+      }
     }
   }
   const Parsed p = parse(a, indices);
