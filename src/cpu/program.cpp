@@ -76,6 +76,11 @@ void copy_strided(const char* src, int64_t stride, int64_t count, char* dst) {
 
 template <class T>
 void store_strided(const char* src, char* dst, int64_t stride, int64_t count) {
+  // A run dense in the destination is one memcpy: the loop below (stride unknown) is scalar.
+  if (stride == 1) {
+    std::memcpy(dst, src, static_cast<size_t>(count) * sizeof(T));
+    return;
+  }
   const T* s = reinterpret_cast<const T*>(src);
   T* d = reinterpret_cast<T*>(dst);
   for (int64_t j = 0; j < count; ++j) d[j * stride] = s[j];

@@ -1,0 +1,154 @@
+"""Copies on the CPU (src/cpu/copy_group.cpp): a group that only copies an array into another of
+its dtype (copy, ascontiguousarray, roll, concatenate's pieces, slice assignment) runs as runs
+of memmove or typed strided loops instead of the block executor. Against NumPy, exactly, over
+dtypes and layouts big enough to leave the small-group interpreter (more than 64 elements not
+dense, or more than one block dense), with fusion on and off giving the same bits; and medium
+host blocks (64 KiB - 1 MiB), now cached after free, reused without corrupting their
+neighbours."""
+
+import numpy as np
+import pytest
+
+import accelpy as ap
+from accelpy import _core as core
+from helpers import ALL_DTYPES, random_values
+from helpers import assert_exact as same
+
+
+def _layout(rng, name, dtype):
+    """A NumPy view of fresh random values and the same view of an accelpy copy of its base."""
+    bases = {
+        "c": ((70, 90), ()),
+        "rows": ((90, 140), (slice(None), slice(3, -5))),
+        "cols": ((90, 140), (slice(None), slice(None, None, 3))),
+        "negstride": ((80, 60), (slice(None, None, -1), slice(None, None, -2))),
+        "transposed": ((40, 70), "T"),
+        "3d": ((6, 20, 30), (slice(None), slice(2, -1), slice(None, None, -1))),
+        "0d": ((), ()),
+        "empty": ((0, 40), ()),
+        "one_column": ((300, 7), (slice(None), slice(6, 7))),
+        "large": ((800, 700), ()),  # past the single-thread bound: the block executor copies
+    }
+    if name == "broadcast":
+        base = random_values(rng, (1, 97), dtype, specials=True)
+        return np.broadcast_to(base, (50, 97)), ap.broadcast_to(ap.asarray(base), (50, 97))
+    shape, key = bases[name]
+    base = random_values(rng, shape, dtype, specials=True)
+    base_ap = ap.asarray(base.copy())
+    if key == "T":
+        return base.T, base_ap.T
+    return base[key], base_ap[key]
+
+
+LAYOUT_NAMES = [
+    "c",
+    "rows",
+    "cols",
+    "negstride",
+    "transposed",
+    "3d",
+    "0d",
+    "empty",
+    "one_column",
+    "broadcast",
+    "large",
+]
+
+
+def _bits(a):
+    a = ap.asnumpy(a)
+    return a.dtype, a.shape, a.tobytes()
+
+
+def _fused_and_unfused(fn):
+    was = core._fusion_enabled()
+    try:
+        core._set_fusion(True)
+        on = fn()
+        core._set_fusion(False)
+        off = fn()
+    finally:
+        core._set_fusion(was)
+    return on, off
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_copies_match_numpy(rng, device, dtype, name):
+    a_np, a = _layout(rng, name, dtype)
+    cases = [
+        (np.copy, ap.copy),
+        (np.ascontiguousarray, ap.ascontiguousarray),
+        (lambda x: x.copy(order="F"), lambda x: x.copy(order="F")),
+        (lambda x: np.array(x, copy=True), lambda x: ap.array(x, copy=True)),
+    ]
+    if a_np.ndim:
+        for axis in range(-a_np.ndim, a_np.ndim):
+            for shift in (1, -1, 5):
+                cases.append(
+                    (
+                        lambda x, s=shift, ax=axis: np.roll(x, s, ax),
+                        lambda x, s=shift, ax=axis: ap.roll(x, s, ax),
+                    )
+                )
+            cases.append(
+                (
+                    lambda x, ax=axis: np.concatenate([x, x[::-1]], axis=ax),
+                    lambda x, ax=axis: ap.concatenate([x, x[::-1]], axis=ax),
+                )
+            )
+        cases.append(
+            (lambda x: np.roll(x, (1, -2), (0, -1)), lambda x: ap.roll(x, (1, -2), (0, -1)))
+        )
+    for np_fn, ap_fn in cases:
+        expected = np_fn(a_np)
+        on, off = _fused_and_unfused(lambda ap_fn=ap_fn: ap_fn(a))
+        same(on, expected)
+        assert _bits(on) == _bits(off) == (expected.dtype, expected.shape, expected.tobytes())
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.float16, np.int64, np.complex128], ids=str)
+@pytest.mark.parametrize("name", ["c", "rows", "cols", "negstride", "transposed", "broadcast"])
+def test_slice_assignment_matches_numpy(rng, device, dtype, name):
+    """`dst[1:-1, 1:-1] = src` writes a copy into a view that is not contiguous."""
+    src_np, src = _layout(rng, name, dtype)
+    shape = tuple(s + 2 for s in src_np.shape)
+
+    def run(xp, s):
+        dst = xp.zeros(shape, dtype=dtype)
+        dst[1:-1, 1:-1] = s
+        dst[::-1][1:-1, -2:0:-1] = s[:, ::-1]  # a negative-stride destination
+        return dst
+
+    expected = run(np, src_np)
+    on, off = _fused_and_unfused(lambda: run(ap, src))
+    same(on, expected)
+    assert _bits(on) == _bits(off)
+
+
+def test_self_copy_in_place(rng, device):
+    """`a[...] = a` copies a view onto itself (the evaluator lets a write read its own view)."""
+    a_np = random_values(rng, (300, 40), np.float64)
+    a = ap.asarray(a_np.copy())
+    v_np, v = a_np[:, ::2], a[:, ::2]
+    v[...] = v
+    a[10:200] = a[10:200]
+    same(a, a_np)
+    same(v, v_np)
+
+
+def test_medium_blocks_reused_intact(rng, device):
+    """Arrays of 64 KiB to 1 MiB come from the host cache after the first loop's frees: each
+    keeps its values while its neighbours, of the same and other size classes, come and go."""
+    sizes = [8193, 9000, 16384, 20000, 40000, 65536, 70000, 100000, 131071]  # float64 elements
+    for _ in range(3):
+        kept = []
+        for n in sizes:
+            values = rng.random(n)
+            a = ap.asarray(values) * 2.0 + 1.0  # a result allocated by accelpy
+            b = ap.roll(a, 3)
+            kept.append((values, a, b))
+        for values, a, b in kept:
+            same(a, values * 2.0 + 1.0)
+            same(b, np.roll(values * 2.0 + 1.0, 3))
+        del kept
