@@ -73,13 +73,18 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
     a = asarray(a)
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
-    axes = [normalize_axis(ax, a.ndim) for ax in axes]
-    pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
-    total = {}
-    for s, ax in pairs:
-        total[int(ax)] = total.get(int(ax), 0) + int(s)
+    if type(shift) is int and type(axis) is int:
+        # One shift along one axis (a stencil's neighbours): without NumPy's broadcast of the
+        # pairs, which cost as much as the roll of a small array.
+        total = {normalize_axis(axis, a.ndim): shift}
+    else:
+        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+        shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+        axes = [normalize_axis(ax, a.ndim) for ax in axes]
+        pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
+        total = {}
+        for s, ax in pairs:
+            total[int(ax)] = total.get(int(ax), 0) + int(s)
     out = a
     for ax, s in total.items():
         n = a.shape[ax]
