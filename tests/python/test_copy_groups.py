@@ -11,11 +11,11 @@ import pytest
 
 import accelpy as ap
 from accelpy import _core as core
-from helpers import ALL_DTYPES, random_values
+from helpers import ALL_DTYPES, BF16, assert_matches, random_values, sum_atol
 from helpers import assert_exact as same
 
 
-def _layout(rng, name, dtype):
+def _layout(rng, name, dtype, specials=True):
     """A NumPy view of fresh random values and the same view of an accelpy copy of its base."""
     bases = {
         "c": ((70, 90), ()),
@@ -30,10 +30,10 @@ def _layout(rng, name, dtype):
         "large": ((800, 700), ()),  # past the single-thread bound: the block executor copies
     }
     if name == "broadcast":
-        base = random_values(rng, (1, 97), dtype, specials=True)
+        base = random_values(rng, (1, 97), dtype, specials=specials)
         return np.broadcast_to(base, (50, 97)), ap.broadcast_to(ap.asarray(base), (50, 97))
     shape, key = bases[name]
-    base = random_values(rng, shape, dtype, specials=True)
+    base = random_values(rng, shape, dtype, specials=specials)
     base_ap = ap.asarray(base.copy())
     if key == "T":
         return base.T, base_ap.T
@@ -61,12 +61,19 @@ def _bits(a):
 
 
 def _fused_and_unfused(fn):
+    """fn()'s results with fusion on and off, each evaluated before the switch."""
+
+    def evaluated():
+        out = fn()
+        ap.eval(*(out if isinstance(out, list) else [out]))
+        return out
+
     was = core._fusion_enabled()
     try:
         core._set_fusion(True)
-        on = fn()
+        on = evaluated()
         core._set_fusion(False)
-        off = fn()
+        off = evaluated()
     finally:
         core._set_fusion(was)
     return on, off
@@ -152,3 +159,50 @@ def test_medium_blocks_reused_intact(rng, device):
             same(a, values * 2.0 + 1.0)
             same(b, np.roll(values * 2.0 + 1.0, 3))
         del kept
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(), (0, 3), (5,), (70, 90)], ids=str)
+def test_masks_cast_from_bool(rng, device, dtype, shape):
+    """bool -> any dtype reads bytes (vectorized); a byte other than 0 is True, as NumPy's
+    casts read it (ml_dtypes' bfloat16 cast keeps the byte's value: not followed)."""
+    raw = rng.integers(0, 256, size=shape, dtype=np.uint8)
+    raw.reshape(-1)[: raw.size // 2] = rng.integers(0, 2, size=raw.size // 2, dtype=np.uint8)
+    mask_np = raw.view(np.bool_)
+    mask = ap.asarray(raw.copy()).view(np.bool_)
+    for m_np, m in ((mask_np, mask), (mask_np.T, mask.T)):
+        on, off = _fused_and_unfused(lambda m=m: m.astype(dtype))
+        expected = (m_np.view(np.uint8) != 0).astype(dtype)
+        if dtype != BF16:
+            same(ap.asarray(expected), m_np.astype(dtype))
+        same(on, expected)
+        assert _bits(on) == _bits(off)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int64, np.float32, np.complex128], ids=str)
+@pytest.mark.parametrize("name", ["c", "cols", "negstride", "transposed", "broadcast"])
+def test_copies_inside_fused_groups(rng, device, deferred, dtype, name):
+    """A copy that a fused group reads and does not write out reads its input in place; kept
+    copies are still written, reductions read the copies' values."""
+    x_np, x = _layout(rng, name, dtype, specials=False)
+    y_np = random_values(rng, x_np.shape, dtype)
+    y = ap.asarray(y_np)
+
+    def run(xp, x, y):
+        kept = xp.copy(x)
+        out = [xp.copy(x) + y, xp.copy(x + y) * y, kept, kept != y]
+        if dtype != np.bool_:
+            out.append((xp.copy(x) * y).sum(axis=0))
+        out.append(sum(xp.roll(xp.roll(x, i, 0), j, 1) for i in (-1, 0) for j in (0, 1)))
+        return out
+
+    expected = run(np, x_np, y_np)
+    on, off = _fused_and_unfused(lambda: run(ap, x, y))
+    for got, e in zip(on, expected, strict=True):
+        if got.ndim < 2:  # the sum: its error is bounded by its terms' size
+            assert_matches(got, e, atol=sum_atol(x_np * y_np, axis=0, ulps=16))
+        else:
+            same(got, e)
+    for a, b in zip(on, off, strict=True):
+        if a.ndim == 2:  # elementwise results: bit for bit (sums may add in another order)
+            assert _bits(a) == _bits(b)
