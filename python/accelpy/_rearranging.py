@@ -73,18 +73,17 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
     a = asarray(a)
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
-    if type(shift) is int and type(axis) is int:
-        # One shift along one axis (a stencil's neighbours): without NumPy's broadcast of the
-        # pairs, which cost as much as the roll of a small array.
-        total = {normalize_axis(axis, a.ndim): shift}
-    else:
-        axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-        shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
-        axes = [normalize_axis(ax, a.ndim) for ax in axes]
-        pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
-        total = {}
-        for s, ax in pairs:
-            total[int(ax)] = total.get(int(ax), 0) + int(s)
+    if type(shift) is int and type(axis) is int and -(2**63) <= shift < 2**63:
+        # One shift along one axis (a stencil's neighbours): one call into the core instead of
+        # the pairs' broadcast, two slices, the join and its layout from here (decisions D95).
+        return _core._roll_axis(a, shift, axis)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = [normalize_axis(ax, a.ndim) for ax in axes]
+    pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
+    total = {}
+    for s, ax in pairs:
+        total[int(ax)] = total.get(int(ax), 0) + int(s)
     out = a
     for ax, s in total.items():
         n = a.shape[ax]

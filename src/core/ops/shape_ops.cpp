@@ -289,6 +289,21 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
   return out;
 }
 
+Array roll(const Array& a, int64_t shift, int64_t axis) {
+  const int ax = normalize_axis(axis, a.ndim());
+  const int64_t n = a.shape()[ax];
+  const int64_t s = n == 0 ? 0 : (shift % n + n) % n;
+  if (s == 0) return astype(a, a.dtype(), true, 'K');  // a new array, in a's memory order
+  // The last s elements along the axis, then the others.
+  Shape head_shape = a.shape(), tail_shape = a.shape();
+  head_shape[ax] = s;
+  tail_shape[ax] = n - s;
+  const Array head = a.view(head_shape, a.strides(), a.offset() + (n - s) * a.strides()[ax]);
+  const Array tail = a.view(tail_shape, a.strides(), a.offset());
+  // NumPy writes the pieces into empty_like(a): a's memory order.
+  return laid_out_like(concatenate({head, tail}, ax), a.shape(), a.strides(), false);
+}
+
 Array stack(const std::vector<Array>& arrays, int64_t axis) {
   if (arrays.empty()) throw ValueError("need at least one array to stack");
   std::vector<Array> expanded;
