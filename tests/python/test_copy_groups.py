@@ -206,3 +206,29 @@ def test_copies_inside_fused_groups(rng, device, deferred, dtype, name):
     for a, b in zip(on, off, strict=True):
         if a.ndim == 2:  # elementwise results: bit for bit (sums may add in another order)
             assert _bits(a) == _bits(b)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int16, np.float64, np.complex64], ids=str)
+@pytest.mark.parametrize("name", ["c", "rows", "negstride", "transposed", "broadcast"])
+def test_joins_read_through_pending_copies(rng, device, stats, dtype, name):
+    """roll(copy(x), ...) joins views of x itself where the copy is laid out as x (C order, a
+    transposed x): the copy is not computed for it; a write to x after the join is taken
+    still leaves the join NumPy's (the write barrier evaluates it first)."""
+    x_np, x = _layout(rng, name, dtype)
+    x = x + x if dtype != np.bool_ else x | x  # memory accelpy computed, not NumPy's
+    x_np = x_np + x_np if dtype != np.bool_ else x_np | x_np
+    ap.eval(x)
+    stats_before = stats()["groups_run"]
+    kept = ap.copy(x)
+    joined = [ap.roll(kept, 1, 1), ap.roll(ap.copy(x), -2, 0), ap.concatenate([kept, x], axis=0)]
+    ap.eval(*joined)
+    if name in ("c", "transposed"):  # the three joins only: no copy computed
+        assert stats()["groups_run"] - stats_before == 3
+    x[...] = x[::-1]  # after the joins: what they read must not change
+    same(joined[0], np.roll(x_np, 1, 1))
+    same(joined[1], np.roll(x_np, -2, 0))
+    same(joined[2], np.concatenate([x_np, x_np], axis=0))
+    same(kept, x_np)
+    later = ap.roll(ap.copy(x), 3, 1)  # pending while x is written again
+    x[...] = 0 if dtype != np.bool_ else False
+    same(later, np.roll(x_np[::-1], 3, 1))
