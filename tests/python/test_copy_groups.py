@@ -1,10 +1,11 @@
-"""Copies on the CPU (src/cpu/copy_group.cpp): a group that only copies an array into another of
-its dtype (copy, ascontiguousarray, roll, concatenate's pieces, slice assignment) runs as runs
-of memmove or typed strided loops instead of the block executor. Against NumPy, exactly, over
-dtypes and layouts big enough to leave the small-group interpreter (more than 64 elements not
-dense, or more than one block dense), with fusion on and off giving the same bits; and medium
-host blocks (64 KiB - 1 MiB), now cached after free, reused without corrupting their
-neighbours."""
+"""Copies on the CPU (decisions D95). A group that only copies an array into another of its
+dtype (copy, ascontiguousarray, roll, concatenate's pieces, slice assignment) runs as memmoves
+or typed strided loops instead of the block executor (src/cpu/copy_group.cpp); a copy inside a
+fused group that no output takes reads its input; a join reads through a pending plain copy;
+casts from bool read bytes. Against NumPy, exactly, over dtypes and layouts big enough to leave
+the small-group interpreter (more than 64 elements not dense, or more than one block dense),
+with fusion on and off giving the same bits; and medium host blocks (64 KiB - 1 MiB), now
+cached after free, reused without corrupting their neighbours."""
 
 import numpy as np
 import pytest
