@@ -167,7 +167,10 @@ def test_medium_blocks_reused_intact(rng, device):
 def test_masks_cast_from_bool(rng, device, dtype, shape):
     """bool -> any dtype reads bytes (vectorized); a byte other than 0 is True, as NumPy's
     casts read it (ml_dtypes' bfloat16 cast keeps the byte's value: not followed)."""
-    raw = rng.integers(0, 256, size=shape, dtype=np.uint8)
+    # Bytes other than 0 and 1 on the CPU only: the CUDA code generator's bool loads are
+    # CUDA C++'s (not checked without a GPU).
+    high = 256 if str(device) == "cpu" else 2
+    raw = rng.integers(0, high, size=shape, dtype=np.uint8)
     raw.reshape(-1)[: raw.size // 2] = rng.integers(0, 2, size=raw.size // 2, dtype=np.uint8)
     mask_np = raw.view(np.bool_)
     mask = ap.asarray(raw.copy()).view(np.bool_)
