@@ -138,6 +138,8 @@ Array view_as(const Array& a, DType dtype);
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis = 0);
 Array stack(const std::vector<Array>& arrays, int64_t axis = 0);
+// numpy.roll by one shift along one axis (a new array in a's memory order).
+Array roll(const Array& a, int64_t shift, int64_t axis);
 // Counts of each value of a 1-D array of non-negative integers (sums of `weights`, float64,
 // when given), at least `minlength` of them (numpy.bincount). Reads the largest value on the
 // host (a synchronization on GPUs, as in NumPy/CuPy).

@@ -73,6 +73,10 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
     a = asarray(a)
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
+    if type(shift) is int and type(axis) is int and -(2**63) <= shift < 2**63:
+        # One shift along one axis (a stencil's neighbours): one call into the core instead of
+        # the pairs' broadcast, two slices, the join and its layout from here (decisions D95).
+        return _core._roll_axis(a, shift, axis)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     axes = [normalize_axis(ax, a.ndim) for ax in axes]

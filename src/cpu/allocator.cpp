@@ -177,6 +177,19 @@ void* fresh_large(size_t cls) {
   return p;
 }
 
+#ifndef ACCEL_HOST_CACHE_OFF
+// Medium blocks (above the small lists, below kLargeBlock) are kept in the same cache, in
+// classes of 4 per power of two (at most a quarter wasted). malloc serves them from the heap
+// (past its dynamic mmap threshold) and gives the top of the heap back to the system when a
+// loop frees its arrays at the end of a step (the trim threshold), so every step of a loop
+// over arrays of 64K int64 faulted its pages in again.
+size_t medium_class(size_t nbytes) {
+  size_t block;
+  small_class(nbytes, block);
+  return block;
+}
+#endif
+
 }  // namespace
 
 void* host_allocate(size_t nbytes) {
@@ -189,11 +202,15 @@ void* host_allocate(size_t nbytes) {
 #ifndef ACCEL_HOST_CACHE_OFF
     if (nbytes <= kSmallCachedMax) {
       p = small_take(std::max<size_t>(nbytes, 1));
-    } else
-#endif
-    {
-      p = std::aligned_alloc(64, std::max<size_t>(64, (nbytes + 63) / 64 * 64));
+    } else {
+      const size_t cls = medium_class(nbytes);
+      p = cache().take(cls);
+      if (!p) p = std::aligned_alloc(64, cls);
+      if (!p && cache().clear() > 0) p = std::aligned_alloc(64, cls);
     }
+#else
+    p = std::aligned_alloc(64, std::max<size_t>(64, (nbytes + 63) / 64 * 64));
+#endif
   }
   if (!p) {
     throw OutOfMemoryError("out of host memory: could not allocate " + std::to_string(nbytes) +
@@ -207,6 +224,7 @@ void host_deallocate(void* ptr, size_t nbytes) {
   if (nbytes >= kLargeBlock && cache().put(ptr, size_class(nbytes))) return;
 #ifndef ACCEL_HOST_CACHE_OFF
   if (nbytes <= kSmallCachedMax) return small_put(ptr, std::max<size_t>(nbytes, 1));
+  if (nbytes < kLargeBlock && cache().put(ptr, medium_class(nbytes))) return;
 #endif
   std::free(ptr);
 }

@@ -9,6 +9,7 @@
 #include "accel/errors.hpp"
 #include "accel/interrupt.hpp"
 #include "src/cpu/allocator.hpp"
+#include "src/cpu/copy_group.hpp"
 #include "src/cpu/fft.hpp"
 #include "src/cpu/gemm.hpp"
 #include "src/cpu/indexing.hpp"
@@ -81,7 +82,9 @@ void run_elementwise(const Group& group) {
     std::stable_sort(perm.begin(), perm.end(),
                      [&](int a, int b) { return std::abs(out[a]) > std::abs(out[b]); });
   }
-  const Program prog(group, int(group.steps.size()), make_layout(group, perm));
+  Layout layout = make_layout(group, perm);
+  if (shape_size(group.shape) < kParallelWork && run_copy_group(group, layout)) return;
+  const Program prog(group, int(group.steps.size()), std::move(layout));
   const int64_t n = prog.size();
   const int64_t work = n * std::max<int64_t>(1, int64_t(group.steps.size()));
   const bool one_thread = work < kParallelWork || n < 2 * kBlock;

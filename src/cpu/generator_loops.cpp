@@ -12,9 +12,16 @@ namespace {
 
 template <class From, class To>
 void cast_loop_impl(const char* const* in, char* out, int64_t n, const Node*) {
-  const From* a = reinterpret_cast<const From*>(in[0]);
   To* o = reinterpret_cast<To*>(out);
-  for (int64_t i = 0; i < n; ++i) o[i] = cast<To>(a[i]);
+  if constexpr (is_same_v<From, bool> && !is_same_v<To, bool>) {
+    // Bytes, not bools: GCC vectorizes no loop loading bool (a mask's astype(int) ran one
+    // element at a time). A byte other than 0 reads as True.
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(in[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = cast<To>(a[i] != 0);
+  } else {
+    const From* a = reinterpret_cast<const From*>(in[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = cast<To>(a[i]);
+  }
 }
 
 template <class T>

@@ -78,6 +78,7 @@ template <class T>
 void store_strided(const char* src, char* dst, int64_t stride, int64_t count) {
   const T* s = reinterpret_cast<const T*>(src);
   T* d = reinterpret_cast<T*>(dst);
+  if (stride == 1) return void(std::memcpy(d, s, size_t(count) * sizeof(T)));  // vectorized
   for (int64_t j = 0; j < count; ++j) d[j * stride] = s[j];
 }
 
@@ -212,6 +213,7 @@ struct CompiledStep {
   size_t buffer;        // offset of the step's result buffer in scratch memory
   bool direct = false;  // results go straight to outputs[outputs[0]] (no buffer)
   bool generator = false;
+  int alias_input = -1;  // a copy nothing writes out: its values are this input's
 };
 
 // A block of copies of one scalar: filled from operand `arg` of step `step`.
@@ -367,6 +369,13 @@ std::shared_ptr<Program::Compiled> compile(const Group& group, int num_steps,
     for (size_t o = 0; o < group.outputs.size(); ++o) {
       if (group.outputs[o].step == k) cs.outputs.push_back(int(o));
     }
+    // A copy to its own dtype that no output takes (np.roll's unshifted axis) reads its input.
+    if (node.op == OpKind::Cast && step.args.size() == 1 && step.args[0].kind == StepArg::Input &&
+        group.inputs[size_t(step.args[0].index)].dtype() == node.dtype && cs.outputs.empty()) {
+      cs.alias_input = step.args[0].index;
+      c->steps.push_back(cs);
+      continue;
+    }
     // A contiguous destination takes the step's results directly; the others copy them.
     std::stable_partition(cs.outputs.begin(), cs.outputs.end(),
                           [&](int o) { return outputs_contiguous[o] != 0; });
@@ -381,7 +390,8 @@ std::shared_ptr<Program::Compiled> compile(const Group& group, int num_steps,
       }
     };
     for (const StepArg& a : step.args) {
-      if (a.kind == StepArg::Step && last_use[a.index] == k && !c->steps[a.index].direct) {
+      if (a.kind == StepArg::Step && last_use[a.index] == k && !c->steps[a.index].direct &&
+          c->steps[a.index].alias_input < 0) {
         release(c->steps[a.index]);
       }
     }
@@ -538,6 +548,10 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
   }
   for (size_t k = 0; k < c.steps.size(); ++k) {
     const CompiledStep& cs = c.steps[k];
+    if (cs.alias_input >= 0) {
+      scratch.values[k] = scratch.inputs[cs.alias_input];
+      continue;
+    }
     const char* in[3] = {nullptr, nullptr, nullptr};
     if (cs.generator) {
       in[0] = reinterpret_cast<const char*>(index);

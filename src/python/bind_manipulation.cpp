@@ -194,6 +194,8 @@ void bind_manipulation(nb::module_& m) {
       "arrays"_a, "axis"_a.none() = 0,
       "Joins arrays along an existing axis; axis=None joins them flattened (numpy.concatenate).",
       nb::sig("def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> ndarray"));
+  m.def("_roll_axis", &roll, "a"_a, "shift"_a, "axis"_a,
+        "numpy.roll by one int shift along one int axis (accelpy.roll's common case).");
   m.def(
       "stack",
       [](nb::handle arrays, nb::handle axis) { return stack(array_list(arrays), to_axis(axis)); },

@@ -59,8 +59,11 @@ def test_flip_is_a_view(device):
 @pytest.mark.parametrize("layout", VIEW_LAYOUTS)
 def test_roll(rng, device, dtype, layout):
     a_np, a = make_array(rng, layout, dtype)
+    # One int shift along one int axis takes the core's path (_core._roll_axis); huge shifts,
+    # NumPy integers and bad axes are checked on both paths.
     for shift, axis in [(3, None), (-2, None), (1, 0), (7, -1), ((1, 2), (0, -1)), (2, (0, 0)),
-                        (0, 0), (-13, 0)]:
+                        (0, 0), (-13, 0), (2**62 + 3, 0), (-(2**63), -1), (1, 5),
+                        (1, -4), (np.int64(-2), 1)]:
         check(lambda s=shift, x=axis: np.roll(a_np, s, x), lambda s=shift, x=axis: ap.roll(a, s, x))
 
 

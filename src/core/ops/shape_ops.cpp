@@ -236,6 +236,25 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   return out;
 }
 
+namespace {
+
+// `a` itself, or, when it views a pending plain copy laid out as its source (np.roll(z, 0, 0)
+// joined along another axis), the same view of the source: the join reads what the copy would
+// have, and the copy is not computed for it. The write barrier then guards the source (the join
+// is registered as its reader).
+Array through_pending_copy(const Array& a) {
+  const Node* n = a.is_pending() ? a.storage()->producer() : nullptr;
+  if (!n || n->op != OpKind::Cast || n->inputs.size() != 1 || n->inputs[0].is_scalar()) return a;
+  const Array& src = n->inputs[0].array;
+  if (a.dtype() != n->dtype || src.dtype() != n->dtype || src.device() != n->device ||
+      src.shape() != n->shape || src.strides() != n->strides) {
+    return a;
+  }
+  return src.view(a.shape(), a.strides(), src.offset() + a.offset());
+}
+
+}  // namespace
+
 Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis) {
   if (arrays.empty()) throw ValueError("need at least one array to concatenate");
   if (!axis) {
@@ -272,7 +291,7 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
       }
     }
     shape[ax] += a.shape()[ax];
-    inputs.push_back(Operand{cast_to(a, dtype)});
+    inputs.push_back(Operand{cast_to(through_pending_copy(a), dtype)});
   }
   NodeParams p;
   p.axis = ax;
@@ -287,6 +306,21 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis)
                                    std::move(inputs), p);
   if (now) out.eval();
   return out;
+}
+
+Array roll(const Array& a, int64_t shift, int64_t axis) {
+  const int ax = normalize_axis(axis, a.ndim());
+  const int64_t n = a.shape()[ax];
+  const int64_t s = n == 0 ? 0 : (shift % n + n) % n;
+  if (s == 0) return astype(a, a.dtype(), true, 'K');  // a new array, in a's memory order
+  // The last s elements along the axis, then the others.
+  Shape head_shape = a.shape(), tail_shape = a.shape();
+  head_shape[ax] = s;
+  tail_shape[ax] = n - s;
+  const Array head = a.view(head_shape, a.strides(), a.offset() + (n - s) * a.strides()[ax]);
+  const Array tail = a.view(tail_shape, a.strides(), a.offset());
+  // NumPy writes the pieces into empty_like(a): a's memory order.
+  return laid_out_like(concatenate({head, tail}, ax), a.shape(), a.strides(), false);
 }
 
 Array stack(const std::vector<Array>& arrays, int64_t axis) {
