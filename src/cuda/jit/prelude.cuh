@@ -135,6 +135,26 @@ __device__ __forceinline__ T accel_load_cg(const T* p) {
   }
   return v;
 }
+// The store of a partial result that accel_load_cg reads back: the same 32-bit words (bytes
+// when the size is odd), so an accumulator's padding is written too. A store of its fields
+// alone leaves the padding bytes (max/min's flag, argmax's index alignment) unwritten, and the
+// word load that reads them is a read of uninitialized memory to compute-sanitizer's initcheck,
+// although those bytes are never used.
+template <class T>
+__device__ __forceinline__ void accel_store_cg(T* p, const T& v) {
+  if constexpr (sizeof(T) % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T) / 4); ++i) {
+      __stcg(reinterpret_cast<unsigned*>(p) + i, reinterpret_cast<const unsigned*>(&v)[i]);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T)); ++i) {
+      __stcg(reinterpret_cast<unsigned char*>(p) + i,
+             reinterpret_cast<const unsigned char*>(&v)[i]);
+    }
+  }
+}
 // Whether this block is the last of its grid column to get here, every thread having written
 // its partial results before. The last block resets the column's count to zero for the next
 // kernel on the stream (every other block of the column has counted by then).
