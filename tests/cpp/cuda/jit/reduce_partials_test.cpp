@@ -3,8 +3,8 @@
 // included: a store of the fields alone (a max's `valid` flag, an argmax's aligned index) left
 // padding bytes that the word load read, which compute-sanitizer's initcheck reports as reads of
 // uninitialized memory. Checked in the PTX NVRTC makes (no GPU needed): the L2 stores of each
-// kernel (st.global.cg, used for nothing else) cover exactly one accumulator, and its L2 loads
-// the same bytes.
+// kernel (st.global.cg: accel_store_partial zeroing the slot, used for nothing else) cover
+// exactly one accumulator, and its L2 loads whole accumulators.
 #include <regex>
 
 #include "accel/kernels/reduce_ops.h"
