@@ -50,7 +50,7 @@ int cg_bytes(const std::string& ptx, const std::string& name, const char* what) 
   return bytes;
 }
 
-TEST(CudaReducePartials, EveryByteOfAPartialIsStoredAndLoadedInWords) {
+TEST(CudaReducePartials, EveryByteOfAPartialSlotIsWritten) {
   if (!have_nvrtc()) GTEST_SKIP() << "NVRTC not found: " << nvrtc_status().error;
   Batch b;
   std::map<std::string, int> acc_bytes;  // kernel name -> sizeof(Red::Acc)
