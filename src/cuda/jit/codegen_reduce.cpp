@@ -9,9 +9,9 @@
 // Each thread keeps 4 interleaved accumulators, folded every 16 steps, so sums are trees of
 // short runs; threads combine in a fixed tree (shuffles, then shared memory). Too few outputs
 // to fill the device: the reduced range is split over blockIdx.y, each block writes its partial
-// accumulators, and the last block of a column to finish (one atomic count per column) combines
-// them in a fixed order. The order never depends on which block came last, so results are
-// identical run to run.
+// accumulators (padding bytes included: accel_store_partial), and the last block of a column
+// to finish (one atomic count per column) combines them in a fixed order. The order never
+// depends on which block came last, so results are identical run to run.
 #include "accel/errors.hpp"
 #include "src/cuda/jit/codegen_detail.hpp"
 
@@ -260,7 +260,9 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
     if (lane == 0 && o < p.O) store(p, ooff, acc);
     return;
   }
-  if (lane == 0 && o < p.O) static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
+  if (lane == 0 && o < p.O) {
+    accel_store_partial(static_cast<Acc*>(p.part) + o * p.splits + s, acc);
+  }
   if (!accel_last_block(p.count + blockIdx.x)) return;
   acc = Red::init();
   if (o < p.O) {
@@ -285,7 +287,9 @@ __device__ __forceinline__ void store(const Params& p, const IDX* ooff, Acc a) {
     if (threadIdx.y == 0 && o < p.O) store(p, ooff, acc);
     return;
   }
-  if (threadIdx.y == 0 && o < p.O) static_cast<Acc*>(p.part)[o * p.splits + s] = acc;
+  if (threadIdx.y == 0 && o < p.O) {
+    accel_store_partial(static_cast<Acc*>(p.part) + o * p.splits + s, acc);
+  }
   if (!accel_last_block(p.count + blockIdx.x)) return;
   acc = Red::init();
   if (o < p.O) {

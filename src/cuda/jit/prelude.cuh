@@ -135,6 +135,26 @@ __device__ __forceinline__ T accel_load_cg(const T* p) {
   }
   return v;
 }
+// The store of a partial result that accel_load_cg reads back in whole words: every byte of the
+// slot is written, padding included. A store of the fields alone leaves padding bytes (after a
+// max's `valid` flag, before an argmax's aligned index) that the word load then reads, a read of
+// uninitialized memory to compute-sanitizer's initcheck although those bytes are never used.
+// The slot's words are zeroed first by stores the compiler must keep (asm), then the value is
+// stored as before: storing the value through its words instead made the compiler pack the
+// accumulator's fields into words at every branch that merges two of them.
+template <class T>
+__device__ __forceinline__ void accel_store_partial(T* p, const T& v) {
+  if constexpr (sizeof(T) % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T) / 4); ++i) __stcg(reinterpret_cast<unsigned*>(p) + i, 0u);
+  } else {
+#pragma unroll
+    for (int i = 0; i < int(sizeof(T)); ++i) {
+      __stcg(reinterpret_cast<unsigned char*>(p) + i, static_cast<unsigned char>(0));
+    }
+  }
+  *p = v;
+}
 // Whether this block is the last of its grid column to get here, every thread having written
 // its partial results before. The last block resets the column's count to zero for the next
 // kernel on the stream (every other block of the column has counted by then).
