@@ -73,6 +73,7 @@ CASES = {
         "xp.ravel_multi_index((5, 0), (2, 3))", "xp.diag_indices_from(xp.ones((2, 3)))",
         "xp.select([b], [a, a])", "xp.fill_diagonal(xp.ones(3), 1)", "xp.where(b, a)",
         "xp.nonzero(xp.asarray(5))", "a[b[0]]", "a[:, :, None, 0, 0]",
+        "a[a > 0] = xp.ones((1, int((a > 0).sum())))", "a[a > -9] = xp.ones((6, 1))",
     ],
     "linalg": [
         "xp.linalg.inv(a)", "xp.linalg.inv(xp.zeros((2, 2)))", "xp.linalg.solve(m, xp.ones(4))",

@@ -134,19 +134,28 @@ def test_broadcast_values_match_numpy(device, rng, dtype):
     assign_both(x_np, x, r_np, r, col_np, to_device(col_np, device))
 
 
-def test_values_with_leading_ones_are_taken_as_their_row(device, rng):
-    """Values of shape (1, ..., 1, count) over a mask of x's shape go to the place pass as
-    their last dimension. NumPy raises TypeError for values of more than one dimension here;
-    accelpy takes them, as before the pass existed: a known departure."""
+@pytest.mark.parametrize("shape", [lambda c: (1, c), lambda c: (1, 1, c), lambda c: (c, 1),
+                                   lambda c: (1, 1), lambda c: (2, c)])
+def test_values_of_more_than_one_dimension_raise_numpys_type_error(device, rng, shape):
+    """A mask of x's whole shape is NumPy's boolean assignment: values of at most one
+    dimension, else TypeError (even (1, count)), and nothing written."""
     x_np = random_values(rng, (6, 5), np.complex64)
     x = to_device(x_np, device)
     m_np = rng.random((6, 5)) < 0.5
+    m_np[0, 0] = True
     m = to_device(m_np, device)
-    for shape in [(1, int(m_np.sum())), (1, 1, int(m_np.sum()))]:
-        v_np = random_values(rng, shape, np.complex64)
-        x_np[m_np] = v_np.reshape(-1)
+    v_np = random_values(rng, shape(int(m_np.sum())), np.complex64)
+
+    def np_assign():
+        x_np.copy()[m_np] = v_np
+
+    def ap_assign():
         x[m] = to_device(v_np, device)
-        assert_exact(x, x_np)
+
+    assert_raises_like(np_assign, ap_assign)
+    assert_exact(x, x_np)
+    with pytest.raises(TypeError, match="0 or 1-dimensional input, input has 2 dimensions"):
+        x[m] = to_device(random_values(rng, (1, 1), np.complex64), device)
 
 
 @pytest.mark.parametrize(

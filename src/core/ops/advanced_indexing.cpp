@@ -339,6 +339,18 @@ Array advanced_index(const Array& a, const std::vector<Index>& indices) {
 
 void advanced_index_assign(const Array& a, const std::vector<Index>& indices, ArrayOrScalar value) {
   if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  // One mask of x's whole shape is NumPy's boolean assignment, which takes values of at most
+  // one dimension (one per true element, or one for all): more is its TypeError, whatever
+  // their shape, (1, count) included.
+  if (indices.size() == 1 && value.is_array() && value.array().ndim() > 1) {
+    const Array* mask = std::get_if<Array>(&indices[0]);
+    if (mask && is_bool(mask->dtype()) && mask->ndim() > 0 && mask->shape() == a.shape()) {
+      throw TypeError(
+          "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input "
+          "has " +
+          std::to_string(value.array().ndim()) + " dimensions");
+    }
+  }
   // x[mask] = scalar over leading dimensions needs no compaction: it is a where().
   if (indices.size() == 1 ||
       (indices.size() == 2 && std::holds_alternative<Ellipsis>(indices[1]))) {
@@ -364,7 +376,6 @@ void advanced_index_assign(const Array& a, const std::vector<Index>& indices, Ar
     if (mask && indices.size() == 1 && is_bool(mask->dtype()) && mask->ndim() > 0 &&
         mask->shape() == a.shape() && a.is_contiguous() && value.is_array()) {
       Array v = value.array();
-      while (v.ndim() > 1 && v.shape()[0] == 1) v = squeeze(v, std::vector<int64_t>{0});
       if (v.ndim() == 1) {
         const Shape vs = v.shape();
         v = value_for(std::move(v), vs, a.dtype(), a.device(), a.storage().get());
