@@ -274,6 +274,22 @@ void expand(const unsigned char* m, const T* v, T* a, int64_t lo, int64_t hi, in
   });
 }
 
+constexpr int64_t kChunk = 1 << 16;  // mask elements per task of selection and assignment
+
+// Where each chunk's selected elements start in the packed values (a running count of the
+// chunks' true elements, counted in parallel); the last entry is the total.
+std::vector<int64_t> chunk_starts(const unsigned char* m, int64_t n) {
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<int64_t> start(size_t(chunks) + 1, 0);
+  parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
+    for (int64_t ch = lo; ch < hi; ++ch) {
+      start[size_t(ch) + 1] = count_true(m, ch * kChunk, std::min(n, (ch + 1) * kChunk));
+    }
+  });
+  for (int64_t ch = 0; ch < chunks; ++ch) start[size_t(ch) + 1] += start[size_t(ch)];
+  return start;
+}
+
 class CpuIndexing final : public IndexingBackend {
  public:
   void gather(const IndexMap& map) override { dispatch<false>(map); }
@@ -281,15 +297,8 @@ class CpuIndexing final : public IndexingBackend {
   Array select(const Array& mask, const Array& values) override {
     const int64_t n = mask.size();
     const unsigned char* m = element0<const unsigned char>(mask);
-    constexpr int64_t kChunk = 1 << 16;
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    std::vector<int64_t> start(chunks + 1, 0);
-    parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
-      for (int64_t ch = lo; ch < hi; ++ch) {
-        start[ch + 1] = count_true(m, ch * kChunk, std::min(n, (ch + 1) * kChunk));
-      }
-    });
-    for (int64_t ch = 0; ch < chunks; ++ch) start[ch + 1] += start[ch];
+    const std::vector<int64_t> start = chunk_starts(m, n);
+    const int64_t chunks = int64_t(start.size()) - 1;
     const DType dt = values.defined() ? values.dtype() : DType::Int64;
     Array out = Array::empty(Shape{start[chunks]}, dt, mask.device());
     if (start[chunks] == 0) return out;
@@ -314,15 +323,8 @@ class CpuIndexing final : public IndexingBackend {
   int64_t place(const Array& a, const Array& mask, const Array& values) override {
     const int64_t n = mask.size();
     const unsigned char* m = element0<const unsigned char>(mask);
-    constexpr int64_t kChunk = 1 << 16;
-    const int64_t chunks = (n + kChunk - 1) / kChunk;
-    std::vector<int64_t> start(chunks + 1, 0);
-    parallel_for(chunks, 1, [&](int64_t lo, int64_t hi, int) {
-      for (int64_t ch = lo; ch < hi; ++ch) {
-        start[ch + 1] = count_true(m, ch * kChunk, std::min(n, (ch + 1) * kChunk));
-      }
-    });
-    for (int64_t ch = 0; ch < chunks; ++ch) start[ch + 1] += start[ch];
+    const std::vector<int64_t> start = chunk_starts(m, n);
+    const int64_t chunks = int64_t(start.size()) - 1;
     if (start[chunks] != values.size() || start[chunks] == 0) return start[chunks];
     by_size(itemsize(a.dtype()), [&](auto t) {
       using T = decltype(t);
