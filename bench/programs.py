@@ -7,8 +7,10 @@ cannot run a program leaves its cell as "-".
 
     python bench/programs.py [--repeat N] [--out PATH] [NAME_PREFIX ...]
 
-Prints a ratio table (NumPy's time over each, >1 = faster than NumPy); --out writes the times as
-JSON. Needs the corpus checkouts (scripts/program-corpus).
+Prints a ratio table (NumPy's time over each, >1 = faster than NumPy) and, on a GPU, a last
+column "vs cupy" (CuPy's time over accelpy's on cuda, >1 = accelpy faster: the only ratio for
+the programs written for CuPy, which NumPy cannot run), then each column's geometric mean;
+--out writes the times as JSON. Needs the corpus checkouts (scripts/program-corpus).
 """
 
 import argparse
@@ -22,7 +24,7 @@ import warnings
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "programs"))
 
-from corpus_timing import columns, median_times, program_seconds  # noqa: E402
+from corpus_timing import columns, geomean, median_times, program_seconds  # noqa: E402
 
 import runner  # noqa: E402
 
@@ -45,19 +47,28 @@ def main():
     labels = [c[0] for c in cols]
     # Each row is printed once measured, so that a run cut short by a time limit keeps its rows.
     print(f"==== programs: NumPy's time / each ({platform.node()}) ====")
-    print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{x:>13}" for x in labels[1:]))
+    # (label, numerator column, denominator column) of each ratio printed
+    ratios = [(label, "numpy", label) for label in labels[1:]]
+    if "cupy" in labels:
+        ratios.append(("vs cupy", "cupy", "accelpy cuda"))
+    print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{r[0]:>13}" for r in ratios))
+    seen = {r[0]: [] for r in ratios}
     for p in programs:
         fns = {label: functools.partial(program_seconds, p, module, device)
                for label, module, device in cols}
         row = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
         times[p.name] = row
-        base = row["numpy"]
         cells = []
-        for label in labels[1:]:
-            t = row[label]
-            cells.append(f"{base / t:12.2f}x" if t and base else f"{'-':>13}")
+        for label, num, den in ratios:
+            r = row[num] / row[den] if row[num] and row[den] else None
+            seen[label].append(r)
+            cells.append(f"{r:12.2f}x" if r else f"{'-':>13}")
+        base = row["numpy"]
         print(f"{p.name:16} {base * 1e3 if base else float('nan'):9.3f} " + " ".join(cells),
               flush=True)
+    means = [geomean(seen[r[0]]) for r in ratios]
+    print(f"{'geometric mean':26} " + " ".join(f"{m:12.2f}x" if m else f"{'-':>13}"
+                                                for m in means))
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"host": platform.node(), "columns": labels, "seconds": times}, f, indent=1)

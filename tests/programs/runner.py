@@ -347,8 +347,8 @@ def _to_numpy(value):
         return np.asarray(value)
     if isinstance(value, np.ndarray):
         return value if value.dtype.kind in "biufcmM" else None
-    if type(value).__module__.startswith("cupy"):  # bench/programs.py runs the CuPy port too
-        return value.get()
+    if type(value).__module__.startswith("cupy") and type(value).__name__ == "ndarray":
+        return value.get()  # bench/programs.py runs the CuPy port too (its arrays only)
     if type(value).__module__.startswith("accelpy") and type(value).__name__ == "ndarray":
         # Only arrays: `from accelpy import *` also brings objects such as r_, whose
         # never-ending __getitem__ NumPy would iterate as a sequence.
