@@ -134,34 +134,39 @@ void merge_common_subexpressions(Plan& plan, const Storage* keep) {
     // A reduction's result is written only by its own group's last step: a referenced
     // duplicate reduction (the same sum kept twice) is left alone.
     if (dup.external && op_class(dup.node->op) == OpClass::Reduction) continue;
-    PlanNode& r = plan.nodes[rep];
-    Storage* from = dup.node->output;
-    const std::shared_ptr<Storage> to = r.node->output->shared_from_this();
-    plan.keep_alive.push_back(from->shared_from_this());
-    for (int c : dup.consumers) {
-      for (Operand& in : plan.nodes[c].node->inputs) {
-        if (in.is_scalar() || in.array.storage().get() != from) continue;
-        const Array& a = in.array;
-        in.array =
-            Array::from_storage(to, a.dtype(), a.shape(), a.strides(), a.offset(), a.writeable());
-      }
-      bool listed = false;
-      for (int rc : r.consumers) listed = listed || rc == c;
-      if (!listed) r.consumers.push_back(c);
-    }
-    dup.consumers.clear();
-    // The duplicate no longer reads anything: its producers lose it as a consumer (else it
-    // would keep them out of their other consumers' groups).
-    for (const Operand& in : dup.node->inputs) {
-      const Node* p = pending_producer(in);
-      if (!p) continue;
-      auto& cons = plan.nodes[plan.index_of(p)].consumers;
-      const int* at = std::find(cons.begin(), cons.end(), int(i));
-      if (at != cons.end()) cons.erase(at);
-    }
-    dup.merged_into = rep;
-    if (dup.external) r.duplicates.push_back(int(i));
+    merge_duplicate(plan, int(i), rep);
   }
+}
+
+void merge_duplicate(Plan& plan, int i, int rep) {
+  PlanNode& dup = plan.nodes[i];
+  PlanNode& r = plan.nodes[rep];
+  Storage* from = dup.node->output;
+  const std::shared_ptr<Storage> to = r.node->output->shared_from_this();
+  plan.keep_alive.push_back(from->shared_from_this());
+  for (int c : dup.consumers) {
+    for (Operand& in : plan.nodes[c].node->inputs) {
+      if (in.is_scalar() || in.array.storage().get() != from) continue;
+      const Array& a = in.array;
+      in.array =
+          Array::from_storage(to, a.dtype(), a.shape(), a.strides(), a.offset(), a.writeable());
+    }
+    bool listed = false;
+    for (int rc : r.consumers) listed = listed || rc == c;
+    if (!listed) r.consumers.push_back(c);
+  }
+  dup.consumers.clear();
+  // The duplicate no longer reads anything: its producers lose it as a consumer (else it
+  // would keep them out of their other consumers' groups).
+  for (const Operand& in : dup.node->inputs) {
+    const Node* p = pending_producer(in);
+    if (!p) continue;
+    auto& cons = plan.nodes[plan.index_of(p)].consumers;
+    const int* at = std::find(cons.begin(), cons.end(), i);
+    if (at != cons.end()) cons.erase(at);
+  }
+  dup.merged_into = rep;
+  if (dup.external) r.duplicates.push_back(i);
 }
 
 }  // namespace accel::plan

@@ -82,6 +82,10 @@ class References {
 // somewhere else.
 void merge_common_subexpressions(Plan& plan, const Storage* keep);
 
+// One merge of merge_common_subexpressions: node `dup`'s consumers read node `rep` instead
+// (`rep` < `dup`). The plan cache replays a cached plan's merges with it, in the order made.
+void merge_duplicate(Plan& plan, int dup, int rep);
+
 struct GroupDraft {
   Group::Kind kind;
   Device device;

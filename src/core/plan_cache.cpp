@@ -194,9 +194,6 @@ const CachedPlan* find_plan(const PlanKey& key) {
 
 void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>& drafts) {
   if (!key.cacheable) return;
-  for (const PlanNode& pn : plan.nodes) {
-    if (pn.merged_into >= 0) return;
-  }
   ThreadCache& cache = thread_cache();
   if (cache.plans.size() >= kMaxCachedPlans) cache.plans.clear();
   Entry& e = cache.plans[key.hash];  // a colliding structure replaces the one cached
@@ -205,6 +202,7 @@ void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>
   c.groups.clear();
   c.node_group.clear();
   c.materialize.clear();
+  c.merges.clear();
   c.backend_state.reset();  // the replaced structure's
   for (GroupDraft& d : drafts) {
     // Reduction and Rows groups iterate over their reduction's input: that member gives the
@@ -218,13 +216,16 @@ void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>
     d.slot = std::make_shared<BackendSlot>();
     c.groups.push_back({d.kind, origin, d.members, d.row_axes, d.slot});
   }
-  for (const PlanNode& pn : plan.nodes) {
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const PlanNode& pn = plan.nodes[i];
     c.node_group.push_back(pn.group);
     c.materialize.push_back(pn.materialize);
+    if (pn.merged_into >= 0) c.merges.emplace_back(int(i), pn.merged_into);
   }
 }
 
 void replay(const CachedPlan& cached, Plan& plan, std::vector<GroupDraft>& drafts) {
+  for (const auto& [dup, rep] : cached.merges) merge_duplicate(plan, dup, rep);
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     plan.nodes[i].group = cached.node_group[i];
     plan.nodes[i].materialize = cached.materialize[i];

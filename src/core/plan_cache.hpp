@@ -11,8 +11,9 @@
 // producer writes it (offset 0, row-major), whether it is broadcast from one element, and the
 // index of the first operand viewing the same memory the same way. A shape class is the index of
 // the first equal shape in the plan, with the number of dimensions: the planner compares shapes
-// only with each other, so the same loop over other sizes reuses the plan. Plans in which CSE
-// merged nodes are not cached (replaying the merge would rewrite the graph; such loops plan).
+// only with each other, so the same loop over other sizes reuses the plan. The key holds every
+// fact CSE compares (shapes by class, views by equality, scalars by equal bits), so CSE merges
+// the same nodes under the same key: a cached plan keeps its merges and replays them.
 //
 // The entry is the grouping only (which plan nodes form which group, which results are
 // written); groups are built from the current nodes each time, since arrays, sizes and scalar
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "src/core/backend.hpp"
@@ -47,9 +49,10 @@ struct CachedGroup {
 };
 
 struct CachedPlan {
-  std::vector<CachedGroup> groups;  // in the order form_groups returned them
-  std::vector<int> node_group;      // per plan node
-  std::vector<char> materialize;    // per plan node
+  std::vector<CachedGroup> groups;          // in the order form_groups returned them
+  std::vector<int> node_group;              // per plan node
+  std::vector<char> materialize;            // per plan node
+  std::vector<std::pair<int, int>> merges;  // CSE's (duplicate, representative), in order made
   // The backend's own state for this plan (a recorded CUDA graph), filled by the backend that
   // runs it (Backend::begin_cached_run); mutable: the grouping stays as planned.
   mutable std::unique_ptr<CachedPlanState> backend_state;
@@ -63,12 +66,13 @@ void analyze_and_key(std::span<Storage* const> targets, Plan& plan, bool fusion,
 // The cached grouping for `key`, or null (counts a hit or a miss).
 const CachedPlan* find_plan(const PlanKey& key);
 
-// Remembers the groups form_groups made for `plan`, unless CSE merged any of its nodes, and
-// gives the drafts the cached groups' backend slots.
+// Remembers the merges CSE made in `plan` and the groups form_groups made, and gives the
+// drafts the cached groups' backend slots.
 void remember_plan(const PlanKey& key, const Plan& plan, std::vector<GroupDraft>& drafts);
 
-// The drafts of the cached plan for this plan's nodes (setting their group and materialize
-// marks, as form_groups would), written over `drafts` (whose vectors keep their capacity).
+// The cached plan's merges applied to this plan, and its drafts for this plan's nodes (setting
+// their group and materialize marks, as form_groups would), written over `drafts` (whose
+// vectors keep their capacity).
 void replay(const CachedPlan& cached, Plan& plan, std::vector<GroupDraft>& drafts);
 
 // Plans found in the cache and plans made (and offered to it) since the last reset.

@@ -139,8 +139,8 @@ def operand(rng, shape, dtype, layout):
 
 
 def body(xp, y, z):
-    """Three dependent steps of a loop (a chain over y, reading z). No two nodes are the same
-    computation (CSE would merge them, and such plans are not cached)."""
+    """Three dependent steps of a loop (a chain over y, reading z); no two nodes are the same
+    computation (test_plans_with_merged_subexpressions_replay_their_merges has some)."""
     for k in (2, 3, 4):
         y = (y * z + y) - z * k
     return y
@@ -258,3 +258,65 @@ def test_replayed_programs_keep_equal_scalars_apart_when_they_differ(rng, stats)
         r = ap.where(y > 0, y * 0 + c, d) + ap.where(y < 0, c, y)
         want = np.where(y_np > 0, y_np * 0 + c, d) + np.where(y_np < 0, c, y_np)
         assert_matches(r, want)
+
+
+def merged_body(xp, x, g, c, d):
+    """A layer norm (x - mean written twice: CSE merges the copies), y * c + y * d (merged when
+    c == d) and a duplicate the caller keeps."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    y = (x - mean) / xp.sqrt(var + 1e-5) * g
+    kept = y * c
+    return y * c + y * d, kept
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_plans_with_merged_subexpressions_replay_their_merges(rng, stats, dtype):
+    # A plan in which CSE merged nodes is cached with its merges, which a hit replays: results
+    # stay NumPy's and bit-identical to unfused evaluation, over other sizes and scalar values;
+    # c == d and c != d are other structures (equal scalars merge), so neither replays the other.
+    seen = set()
+    for rows, cols, c, d in ((5, 8, 2.0, 2.0), (5, 8, 2.0, 3.0), (3, 17, 0.5, 0.5),
+                             (0, 4, 1.0, 1.0), (6, 1, 4.0, -1.0), (5, 8, 2.0, 2.0)):
+        x_np = rng.standard_normal((rows, cols)).astype(dtype)
+        g_np = rng.uniform(0.5, 2, cols).astype(dtype)
+        x, g = ap.asarray(x_np.copy()), ap.asarray(g_np.copy())
+        fused = merged_body(ap, x, g, c, d)
+        ap.eval(*fused)
+        core._set_fusion(False)
+        unfused = merged_body(ap, x, g, c, d)
+        ap.eval(*unfused)
+        core._set_fusion(True)
+        want = merged_body(np, x_np, g_np, dtype(c), dtype(d))
+        for f, u, w in zip(fused, unfused, want, strict=True):
+            # (the sums cancel: a tolerance from the terms' size; bit-identity is the strict check)
+            eps = np.finfo(dtype).eps
+            assert_matches(f, w, rtol=64 * eps, atol=64 * eps * (np.abs(w).max(initial=0) + 1))
+            np.testing.assert_array_equal(ap.asnumpy(f), ap.asnumpy(u))
+        seen.add(c == d)
+    hits, misses = cache(stats)
+    assert hits >= 3 and seen == {True, False}
+
+
+def test_a_replayed_merge_keeps_each_arrays_own_memory(rng, stats):
+    # u and v are the same computation, merged: each keeps its own memory on every replay.
+    a_np = rng.standard_normal(40)
+    for k in range(3):
+        a = ap.asarray(a_np + k)
+        u, v = a * 3.0 + 1.0, a * 3.0 + 1.0
+        w = u - v * 0.5
+        ap.eval(u, v, w)
+        u[0] = -7.0
+        assert float(v[0]) == (a_np[0] + k) * 3.0 + 1.0
+        assert_matches(w, (a_np + k) * 3.0 + 1.0 - ((a_np + k) * 3.0 + 1.0) * 0.5)
+    assert cache(stats)[0] >= 2
+
+
+def test_a_merge_into_an_out_target_replays(rng, stats):
+    # The caller's out= view is never merged away, in planning or in replay.
+    x_np = rng.standard_normal((4, 6))
+    for _ in range(3):
+        x = ap.asarray(x_np.copy())
+        out = ap.zeros((4, 6))
+        ap.add(ap.exp(x) * 2.0, ap.exp(x) * 2.0, out=out)
+        np.testing.assert_allclose(ap.asnumpy(out), np.exp(x_np) * 4.0, rtol=1e-13)
