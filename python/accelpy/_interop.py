@@ -8,8 +8,10 @@
 - ``__array_ufunc__`` (NEP 13): ``np.sin(x)``, ``np.add(x, n, out=y)``, ``np.add.reduce(x)``,
   ``np.multiply.outer(x, y)``, ``np.add.at(x, i, v)`` run accelpy's ufunc of the same name
   (python/accelpy/_ufunc.py) and return accelpy arrays on the arrays' device; NumPy operands
-  move there. A ufunc or argument accelpy does not have returns NotImplemented, so NumPy
-  raises its TypeError.
+  move there. A ufunc of another library (scipy.special's, a Numba ``@vectorize``) or one of
+  NumPy's that accelpy has no function for runs in NumPy over host copies, its results coming
+  back to the arrays' device (a NumPy program keeps working, at the cost of the copies). An
+  argument accelpy does not take returns NotImplemented, so NumPy raises its TypeError.
 - ``__array_function__`` (NEP 18): ``np.concatenate([x, y])``, ``np.sum(x, axis=0)``, ... call
   the accelpy function of the same name in the same (sub)module. The map is looked up in the
   live namespace, so every function added to accelpy is dispatched without a table here.
@@ -139,7 +141,9 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NumPy's ufunc protocol (NEP 13): runs accelpy's ufunc of the same name, or the method
     asked for (reduce, accumulate, reduceat, outer, at), with NumPy's keywords."""
     ap = _accelpy()
-    target = getattr(ap, ufunc.__name__, None)
+    # Only NumPy's own ufuncs are accelpy's of the same name (a Numba ufunc may be called add).
+    numpy_ufunc = getattr(np, ufunc.__name__, None) is ufunc
+    target = getattr(ap, ufunc.__name__, None) if numpy_ufunc else None
     out = kwargs.get("out")
     outs = out if isinstance(out, tuple) else (out,)
     if not all(_is_operand(x) for x in (inputs[:1] if method in ("at", "reduceat") else inputs)):
@@ -150,11 +154,39 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if isinstance(target, _core.ufunc):
         fn = target if method == "__call__" else getattr(target, method)
         return fn(*_on_device(inputs, device), **kwargs)
-    if method != "__call__":
-        # Raised here rather than declined: NumPy 2.4 leaks a reference to the operand when
-        # every override of a reduction declines.
-        raise TypeError(f"accelpy does not implement {ufunc.__name__}.{method}")
-    return _call(ap, ufunc, _on_device(inputs, device), **kwargs)
+    if numpy_ufunc and method == "__call__" and _callable_in(ap, ufunc.__name__) is not None:
+        return _call(ap, ufunc, _on_device(inputs, device), **kwargs)
+    return _through_numpy(ufunc, method, inputs, kwargs, device)
+
+
+def _through_numpy(ufunc, method, inputs, kwargs, device):
+    """A ufunc accelpy has no kernel for, run by NumPy over host copies of the accelpy
+    operands (and keyword arrays: where=, out=); results come back as accelpy arrays on
+    `device`, out= arrays and at()'s first operand are written back."""
+    ap = _accelpy()
+
+    def host(v):
+        return ap.asnumpy(v) if isinstance(v, ndarray) else v
+
+    out = kwargs.pop("out", None)
+    outs = out if isinstance(out, tuple) else (out,)
+    host_outs = tuple(host(o) for o in outs)
+    if any(o is not None for o in outs):
+        kwargs["out"] = host_outs if isinstance(out, tuple) else host_outs[0]
+    args = [host(x) for x in inputs]
+    call = ufunc if method == "__call__" else getattr(ufunc, method)
+    result = call(*args, **{k: host(v) for k, v in kwargs.items()})
+    if method == "at":
+        inputs[0][...] = args[0]
+        return None
+    for o, h in zip(outs, host_outs, strict=True):
+        if o is not None:
+            o[...] = h
+    if any(o is not None for o in outs):
+        return out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if isinstance(result, tuple):
+        return tuple(ap.asarray(r, device=device) for r in result)
+    return ap.asarray(result, device=device)
 
 
 def _call(ap, ufunc, args, out=None, **kwargs):

@@ -83,9 +83,7 @@ LESSON_PROGRAMS = [
     _pdsh("02.02", "The-Basics-Of-NumPy-Arrays", compare="shapes"),
     # Ufuncs: arithmetic, absolute, trigonometry, exponents and logs, out=, reduce, accumulate,
     # outer (and scipy.special)
-    _pdsh("02.03", "Computation-on-arrays-ufuncs", requires=("scipy",),
-          xfail="needs scipy.special's ufuncs (erf, erfinv) to take accelpy arrays: accelpy's "
-          "__array_ufunc__ declines a ufunc it has no function of that name for"),
+    _pdsh("02.03", "Computation-on-arrays-ufuncs", requires=("scipy",), draws="numpy"),
     # Broadcasting: its rules, centring an array, plotting a 2-D function
     _pdsh("02.05", "Computation-on-arrays-broadcasting", compare="shapes",
           requires=("matplotlib",)),

@@ -260,7 +260,8 @@ def run_program(program: Program, module: str, device: str | None = None) -> Run
                thread_seconds + time.thread_time() - thread_start)
 
 
-# The legacy functions a program draws with; under `draws="numpy"` the module's are NumPy's.
+# The legacy functions a program draws with; under `draws="numpy"` the module's are NumPy's
+# (and default_rng NumPy's Generator).
 _DRAWS = ("rand", "randn", "randint", "random", "random_sample", "uniform", "normal", "choice",
           "permutation")
 
@@ -268,22 +269,33 @@ _DRAWS = ("rand", "randn", "randint", "random", "random_sample", "uniform", "nor
 @contextlib.contextmanager
 def _numpy_draws(mod):
     """mod.random's legacy functions drawing from NumPy's generator seeded as the NumPy run's
-    (`seed(0)`), each array moved to `mod`; restored afterwards."""
+    (`seed(0)`), and its default_rng making NumPy's Generator, each array moved to `mod`;
+    restored afterwards."""
     if mod is np:
         yield
         return
     state = np.random.RandomState(0)
-    saved = {name: getattr(mod.random, name) for name in _DRAWS}
+    saved = {name: getattr(mod.random, name) for name in (*_DRAWS, "default_rng")}
 
-    def drawing(name):
+    def moved(method):
         def draw(*args, **kwargs):
-            value = getattr(state, name)(*args, **kwargs)
+            value = method(*args, **kwargs)
             return mod.asarray(value) if isinstance(value, np.ndarray) else value
         return draw
 
+    class Generator:
+        """NumPy's Generator seeded as the program asks, its arrays moved to `mod`."""
+
+        def __init__(self, *args, **kwargs):
+            self._numpy = np.random.default_rng(*args, **kwargs)
+
+        def __getattr__(self, name):
+            return moved(getattr(self._numpy, name))
+
     try:
         for name in _DRAWS:
-            setattr(mod.random, name, drawing(name))
+            setattr(mod.random, name, moved(getattr(state, name)))
+        mod.random.default_rng = Generator
         yield
     finally:
         for name, fn in saved.items():

@@ -106,7 +106,7 @@ def test_ufunc_methods_run_accelpys_ufunc_methods(device, rng):
     np.add.at(n, [0, 1, 1], 1.0)
     assert_matches(a, n)
     with pytest.raises(TypeError):
-        np.isnat(a)  # a ufunc accelpy does not have
+        np.isnat(a)  # run by NumPy (accelpy has no isnat), which takes no float64
 
 
 def test_ufunc_accumulate_uses_the_scan_when_accelpy_has_one(device, monkeypatch, rng):
@@ -208,3 +208,33 @@ def test_array_conversion(device):
         assert not np.shares_memory(np.array(a), np.asarray(a))
     else:  # a host copy (see test_conversion.py)
         assert np.asarray(a).dtype == np.float64 and np.asarray(a).tolist() == [0, 1, 2, 3]
+
+
+def test_ufuncs_of_other_libraries_run_through_numpy(device, rng):
+    # A ufunc accelpy has no kernel for (scipy.special's, a Numba ufunc; here NumPy's test
+    # gufuncs) runs in NumPy over host copies: its results come back on the operands' device,
+    # out= arrays are written (where= respected), and the result is NumPy's.
+    from numpy._core import _umath_tests as ut
+
+    x, y = rng.standard_normal((4, 6)), rng.standard_normal((4, 6))
+    a, b = ap.asarray(x, device=device), ap.asarray(y, device=device)
+    got = ut.inner1d(a, b)
+    assert isinstance(got, ap.ndarray) and got.device == device
+    np.testing.assert_array_equal(ap.asnumpy(got), ut.inner1d(x, y))
+    out = ap.zeros(4, device=device)
+    assert ut.inner1d(a[:, ::-1], y, out=out) is out
+    np.testing.assert_array_equal(ap.asnumpy(out), ut.inner1d(x[:, ::-1], y))
+    assert ut.inner1d(a[0], b[0]).shape == ()
+
+
+def test_scipy_special_takes_accelpy_arrays(device, rng):
+    special = pytest.importorskip("scipy.special")
+    x = rng.uniform(-0.9, 0.9, (3, 5))
+    a = ap.asarray(x, device=device)
+    for fn in (special.erf, special.erfinv, special.gamma):
+        got = fn(a)
+        assert isinstance(got, ap.ndarray) and got.device == device
+        np.testing.assert_array_equal(ap.asnumpy(got), fn(x))
+    out = ap.full((3, 5), -1.0, device=device)
+    special.erf(a, out=out)
+    np.testing.assert_array_equal(ap.asnumpy(out), special.erf(x))
