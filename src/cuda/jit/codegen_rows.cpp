@@ -45,6 +45,10 @@ constexpr int kRowThreads = 256;
 constexpr int kRowRegisterWords = 64;
 constexpr int kMaxRowThreads = 1024;
 constexpr int kColumnLanes = 8;  // by_column: threads per row (blockDim.y)
+// Rows in registers of at most kCappedRowWords words per thread run kCappedThreadsPerSM threads
+// per SM (a 64-register cap): enough rows in flight to keep loads going while others reduce.
+constexpr int kCappedRowWords = 32;
+constexpr int kCappedThreadsPerSM = 1024;
 // Rows of at most kRowsInRegisters elements (the backend's long_row) are kept in registers.
 static_assert(int64_t(kRowElementsPerThread) * kMaxRowThreads == kRowsInRegisters);
 
@@ -257,10 +261,26 @@ std::string rows_kernel(const KernelPlan& p, const std::string& name) {
   out += "enum : int { TPO = " + str(p.tpo) + ", EPT = " + str(std::max(p.ept, 1)) + " };\n";
   out += "}  // namespace\n";
   const unsigned threads = p.block[0] * p.block[1];
+  // A row of 4-byte reals in registers, at most kCappedRowWords words of it per thread: a cap of
+  // 64 registers holds it (ptxas spills none for softmax, log-softmax, layer and RMS norm; a few
+  // bytes for standardisation), so ask for 1024 threads per SM (softmax 8192: 114 registers, 2
+  // blocks of 256 per SM, 1.52x the copy floor; capped, 1.06x on an H100). Wider or complex
+  // rows and float16's converted copies spilled up to 212 bytes under the cap: not capped.
+  int row_words = 0;
+  bool real32 = true;
+  for (size_t j = 0; j < g.inputs.size(); ++j) {
+    if (!s.cached[j]) continue;
+    const DType t = g.inputs[j].dtype();
+    row_words += 1;
+    real32 = real32 && (t == DType::Float32 || t == DType::Int32 || t == DType::UInt32);
+  }
+  const bool capped = persistent && real32 && p.ept * row_words <= kCappedRowWords;
+  const std::string bounds =
+      str(threads) + (capped ? ", " + str(kCappedThreadsPerSM / threads) : std::string());
   const std::string sig =
       p.byref ? "(const " + ns + "::Params* pp) {\n  const " + ns + "::Params& p = *pp;\n"
               : "(const " + ns + "::Params p) {\n";
-  out += "extern \"C\" __global__ void __launch_bounds__(" + str(threads) + ") " + name + sig;
+  out += "extern \"C\" __global__ void __launch_bounds__(" + bounds + ") " + name + sig;
   out += "  using namespace " + ns + ";\n";
   // by_column: accel_col_allreduce's 32 x kColumnLanes accumulators, reused by every reduction
   // (it synchronises before and after); else each reduction's own warp partials
