@@ -175,18 +175,10 @@ static CUresult cuStreamWriteValue32(void* s, CUdeviceptr addr, uint32_t value, 
   pthread_detach(t);
   return 0;
 }
-/* A stream made to wait for a pending event (FAKE_CUDA_EVENTS_PENDING) completes it, as a wait
-   does: what the stream queues next runs after the event's work. */
-static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) {
-  (void)s; (void)f;
-  *(uint64_t*)e = 0;
-  return 0;
-}
 /* An event's word: 1 while the work before its last record has not finished. That work finishes
    at once unless FAKE_CUDA_EVENTS_PENDING is set: then a recorded event stays pending until it
    is synchronised, queried once or waited for by a stream, as a real one does for a moment after
-   cuEventRecord. */
-/* The second word: when the work before its last record ends (FAKE_CUDA_BUSY_MS). */
+   cuEventRecord. The second word: when the work before its last record ends (FAKE_CUDA_BUSY_MS). */
 static CUresult cuEventCreate(void** e, unsigned f) {
   (void)f;
   *e = calloc(2, 8);
@@ -209,6 +201,13 @@ static CUresult cuEventQuery(void* e) {
   if (*(uint64_t*)e == 0 && ((double*)e)[1] <= now_ms()) return 0;
   *(uint64_t*)e = 0;
   return FAIL(600); /* CUDA_ERROR_NOT_READY */
+}
+/* A stream made to wait for a pending event (FAKE_CUDA_EVENTS_PENDING) completes it, as a
+   wait does: what the stream queues next runs after the event's work. */
+static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) {
+  (void)s; (void)f;
+  *(uint64_t*)e = 0;
+  return 0;
 }
 /* Nonzero, so that scripts which divide by it (bench/gpu.py --quick) run through. */
 static CUresult cuEventElapsedTime(float* ms, void* a, void* b) {

@@ -111,8 +111,12 @@ NB_MODULE(_core, m) {
   nb::set_leak_warnings(leaks != nullptr && std::string_view(leaks) == "1");
   nb::register_exception_translator(&translate);
   accel::set_interrupt_poll(&sigint_requested);
-  g_main_thread = nb::cast<unsigned long>(
-      nb::module_::import_("threading").attr("main_thread")().attr("ident"));
+  // Python's main thread: threading's answer when it is loaded, else this thread, as threading
+  // itself would decide on its first import (importing it here costs start-up time).
+  nb::object threading = nb::module_::import_("sys").attr("modules").attr("get")("threading");
+  g_main_thread = threading.is_none()
+                      ? PyThread_get_thread_ident()
+                      : nb::cast<unsigned long>(threading.attr("main_thread")().attr("ident"));
   accel::set_wait_interrupt_poll(&sigint_requested_while_waiting);
   accel::set_fp_error_report(&report_fp_errors);
   m.def(
