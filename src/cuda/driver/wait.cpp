@@ -5,7 +5,7 @@
 //   mapped pinned memory, behind the work; the host spins on the word for up to kSpin. One
 //   driver call, as the synchronizing call was, and no failed one (cuStreamQuery answers
 //   CUDA_ERROR_NOT_READY while work runs, which compute-sanitizer and users' API-error checks
-//   report); waits as short as a one-element read keep the driver's spinning latency.
+//   report); a wait as short as a one-element read spins, as the driver's own wait does.
 // - Slow (the work outlasts the spin): a blocking-sync event is recorded behind the work and a
 //   helper thread waits on it in cuEventSynchronize, which sleeps in the driver and returns a
 //   fault of the work as a synchronizing call does (a faulted context never writes the word).
