@@ -21,12 +21,20 @@
  * ctypes). FAKE_CUDA_VERSION (e.g. 13020) sets the version cuDriverGetVersion reports (13000
  * otherwise); from 13020 on, cuFuncGetParamCount is there too when FAKE_CUDA_PARAM_SIZES is given.
  *
+ * FAKE_CUDA_BUSY_MS=N makes every kernel launch keep "the GPU" busy N ms more (one queue for all
+ * streams), so that host waits take time and can be interrupted: synchronizing calls and copies
+ * into pageable memory sleep until then, events recorded meanwhile complete then, and a stream
+ * write (cuStreamWriteValue32) lands then, from a thread of its own. fake_cuda_sync_calls counts
+ * the synchronizing calls, fake_cuda_stream_writes the stream writes.
+ *
  *   cc -O2 -shared -fPIC -o fake_libcuda.so bench/fake_cuda_driver.c
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
@@ -51,6 +59,42 @@ static CUresult failed(const char* call, CUresult r) {
 static int driver_version(void) {
   const char* v = getenv("FAKE_CUDA_VERSION");
   return v ? atoi(v) : 13000;
+}
+
+/* FAKE_CUDA_BUSY_MS: when the queued "work" ends, in CLOCK_MONOTONIC milliseconds. */
+static double g_busy_until;
+static pthread_mutex_t g_busy_mutex = PTHREAD_MUTEX_INITIALIZER;
+unsigned long long fake_cuda_sync_calls, fake_cuda_stream_writes;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+static double busy_until(void) {
+  pthread_mutex_lock(&g_busy_mutex);
+  const double t = g_busy_until;
+  pthread_mutex_unlock(&g_busy_mutex);
+  return t;
+}
+static void sleep_until(double t) {
+  const double left = t - now_ms();
+  if (left <= 0) return;
+  struct timespec d = {(time_t)(left / 1e3), (long)((left - (double)(time_t)(left / 1e3) * 1e3) * 1e6)};
+  nanosleep(&d, NULL);
+}
+static void launch_keeps_busy(void) {
+  static int ms = -1;
+  if (ms < 0) ms = getenv("FAKE_CUDA_BUSY_MS") ? atoi(getenv("FAKE_CUDA_BUSY_MS")) : 0;
+  if (ms <= 0) return;
+  pthread_mutex_lock(&g_busy_mutex);
+  const double now = now_ms();
+  g_busy_until = (g_busy_until > now ? g_busy_until : now) + ms;
+  pthread_mutex_unlock(&g_busy_mutex);
+}
+static void wait_idle(void) {
+  __atomic_add_fetch(&fake_cuda_sync_calls, 1, __ATOMIC_RELAXED);
+  sleep_until(busy_until());
 }
 
 static CUresult cuInit(unsigned f) { (void)f; return 0; }
@@ -91,32 +135,79 @@ static CUresult cuDeviceCanAccessPeer(int* v, int a, int b) { (void)a; (void)b; 
 static CUresult cuDevicePrimaryCtxRetain(void** c, int d) { (void)d; *c = &g_ctx; return 0; }
 static CUresult cuCtxSetCurrent(void* c) { t_current = c; return 0; }
 static CUresult cuCtxGetCurrent(void** c) { *c = t_current; return 0; }
-static CUresult cuCtxSynchronize(void) { return 0; }
+static CUresult cuCtxSynchronize(void) { wait_idle(); return 0; }
 static CUresult cuCtxEnablePeerAccess(void* c, unsigned f) { (void)c; (void)f; return 0; }
 static CUresult cuStreamCreate(void** s, unsigned f) { (void)f; *s = malloc(8); return 0; }
 static CUresult cuStreamDestroy(void* s) { free(s); return 0; }
-static CUresult cuStreamSynchronize(void* s) { (void)s; return 0; }
-static CUresult cuStreamQuery(void* s) { (void)s; return 0; }
-static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) { (void)s; (void)e; (void)f; return 0; }
+static CUresult cuStreamSynchronize(void* s) { (void)s; wait_idle(); return 0; }
+static CUresult cuStreamQuery(void* s) {
+  (void)s;
+  return busy_until() > now_ms() ? FAIL(600) : 0; /* CUDA_ERROR_NOT_READY */
+}
+/* The write lands once the work before it is done: at once when idle, else from a thread. */
+typedef struct { volatile uint32_t* at; uint32_t value; double when; } PendingWrite;
+static void* land_write(void* arg) {
+  PendingWrite* w = (PendingWrite*)arg;
+  sleep_until(w->when);
+  __atomic_store_n(w->at, w->value, __ATOMIC_RELEASE);
+  free(w);
+  return NULL;
+}
+static CUresult cuStreamWriteValue32(void* s, CUdeviceptr addr, uint32_t value, unsigned flags) {
+  (void)s; (void)flags;
+  __atomic_add_fetch(&fake_cuda_stream_writes, 1, __ATOMIC_RELAXED);
+  volatile uint32_t* at = (volatile uint32_t*)(uintptr_t)addr;
+  const double when = busy_until();
+  if (when <= now_ms()) {
+    __atomic_store_n(at, value, __ATOMIC_RELEASE);
+    return 0;
+  }
+  PendingWrite* w = malloc(sizeof(PendingWrite));
+  if (!w) return FAIL(2);
+  w->at = at;
+  w->value = value;
+  w->when = when;
+  pthread_t t;
+  if (pthread_create(&t, NULL, land_write, w) != 0) {
+    free(w);
+    return FAIL(2);
+  }
+  pthread_detach(t);
+  return 0;
+}
 /* An event's word: 1 while the work before its last record has not finished. That work finishes
    at once unless FAKE_CUDA_EVENTS_PENDING is set: then a recorded event stays pending until it
-   is synchronised or queried once, as a real one does for a moment after cuEventRecord. */
+   is synchronised, queried once or waited for by a stream, as a real one does for a moment after
+   cuEventRecord. The second word: when the work before its last record ends (FAKE_CUDA_BUSY_MS). */
 static CUresult cuEventCreate(void** e, unsigned f) {
   (void)f;
-  *e = calloc(1, 8);
+  *e = calloc(2, 8);
   return *e ? 0 : FAIL(2);
 }
 static CUresult cuEventDestroy(void* e) { free(e); return 0; }
 static CUresult cuEventRecord(void* e, void* s) {
   (void)s;
   *(uint64_t*)e = getenv("FAKE_CUDA_EVENTS_PENDING") ? 1 : 0;
+  ((double*)e)[1] = busy_until();
   return 0;
 }
-static CUresult cuEventSynchronize(void* e) { *(uint64_t*)e = 0; return 0; }
+static CUresult cuEventSynchronize(void* e) {
+  __atomic_add_fetch(&fake_cuda_sync_calls, 1, __ATOMIC_RELAXED);
+  sleep_until(((double*)e)[1]);
+  *(uint64_t*)e = 0;
+  return 0;
+}
 static CUresult cuEventQuery(void* e) {
-  if (*(uint64_t*)e == 0) return 0;
+  if (*(uint64_t*)e == 0 && ((double*)e)[1] <= now_ms()) return 0;
   *(uint64_t*)e = 0;
   return FAIL(600); /* CUDA_ERROR_NOT_READY */
+}
+/* A stream made to wait for a pending event (FAKE_CUDA_EVENTS_PENDING) completes it, as a
+   wait does: what the stream queues next runs after the event's work. */
+static CUresult cuStreamWaitEvent(void* s, void* e, unsigned f) {
+  (void)s; (void)f;
+  *(uint64_t*)e = 0;
+  return 0;
 }
 /* Nonzero, so that scripts which divide by it (bench/gpu.py --quick) run through. */
 static CUresult cuEventElapsedTime(float* ms, void* a, void* b) {
@@ -159,6 +250,12 @@ static CUresult cuMemHostAlloc(void** p, size_t n, unsigned f) {
   }
   return 0;
 }
+/* Mapped pinned memory: the "device" address is the host one, as with unified addressing. */
+static CUresult cuMemHostGetDevicePointer(CUdeviceptr* d, void* p, unsigned f) {
+  (void)f;
+  *d = (CUdeviceptr)(uintptr_t)p;
+  return 0;
+}
 static CUresult cuMemFreeHost(void* p) {
   for (size_t i = 0; i < 256; ++i) {
     if (g_pinned[i].p == (char*)p) g_pinned[i].p = NULL;
@@ -171,8 +268,11 @@ static CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void* s, size_t n, void* 
   memcpy((void*)(uintptr_t)d, s, n);
   return 0;
 }
+static int is_pinned(const void* p);
 static CUresult cuMemcpyDtoHAsync(void* d, CUdeviceptr s, size_t n, void* st) {
   (void)st;
+  /* Into pageable memory the real driver returns once the copy is done, after the work. */
+  if (!is_pinned(d)) wait_idle();
   memcpy(d, (const void*)(uintptr_t)s, n);
   return 0;
 }
@@ -184,6 +284,13 @@ static CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, void* 
 static CUresult cuMemcpyPeerAsync(CUdeviceptr d, void* dc, CUdeviceptr s, void* sc, size_t n, void* st) {
   (void)dc; (void)sc;
   return cuMemcpyDtoDAsync(d, s, n, st);
+}
+static int is_pinned(const void* p) {
+  for (size_t i = 0; i < 256; ++i) {
+    const char* q = (const char*)p;
+    if (g_pinned[i].p && q >= g_pinned[i].p && q < g_pinned[i].p + g_pinned[i].n) return 1;
+  }
+  return 0;
 }
 /* Pinned host memory (cuMemHostAlloc) is host memory; every other pointer is device memory of
  * device 0, since "device memory" is host memory here. */
@@ -251,6 +358,7 @@ static CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, u
                                void** extra) {
   (void)f; (void)extra;
   ++fake_cuda_launches;
+  launch_keeps_busy();
   if (!g_params_parsed) parse_param_sizes();
   if (g_param_count && f == &g_user_function) {
     const unsigned config[7] = {gx, gy, gz, bx, by, bz, sm};
@@ -445,6 +553,7 @@ static const struct { const char* name; void* fn; } kEntries[] = {
     ENTRY(cuDeviceGetDefaultMemPool), ENTRY(cuMemPoolSetAttribute), ENTRY(cuMemPoolGetAttribute),
     ENTRY(cuMemPoolTrimTo), ENTRY(cuMemAllocFromPoolAsync), ENTRY(cuMemFreeAsync),
     ENTRY(cuMemGetInfo), ENTRY(cuMemHostAlloc), ENTRY(cuMemFreeHost), ENTRY(cuMemcpyHtoDAsync),
+    ENTRY(cuMemHostGetDevicePointer), ENTRY(cuStreamWriteValue32),
     ENTRY(cuMemcpyDtoHAsync), ENTRY(cuMemcpyDtoDAsync), ENTRY(cuMemcpyPeerAsync),
     ENTRY(cuPointerGetAttributes), ENTRY(cuPointerGetAttribute), ENTRY(cuModuleLoadData),
     ENTRY(cuModuleUnload), ENTRY(cuModuleGetFunction), ENTRY(cuLaunchKernel),

@@ -169,6 +169,15 @@ struct GraphStats {
 GraphStats graph_stats();
 void reset_graph_stats();
 
+// Host waits for the GPU (host reads, synchronize()), which Ctrl-C interrupts
+// (src/cuda/driver/wait.hpp): done within the first short spin, waited on asleep, interrupted.
+struct WaitStats {
+  uint64_t fast = 0;
+  uint64_t slow = 0;
+  uint64_t interrupted = 0;
+};
+WaitStats wait_stats();
+
 // TF32 tensor cores for float32 matmul (CUBLAS_COMPUTE_32F_FAST_TF32: inputs rounded to 10
 // mantissa bits). Off by default, as torch.backends.cuda.matmul.allow_tf32; process-wide.
 bool allow_tf32();

@@ -27,6 +27,15 @@ void interruption_point();
 // request is noted in the shared flag, so the workers stop at their next block.
 void poll_interrupt();
 
+// The poll for a thread that is waiting for a device (a CUDA stream) and may have let go of the
+// host environment's lock while it waits (Python's GIL, released so that other threads run): it
+// takes the lock briefly to look. Called every few milliseconds of such a wait, never per block.
+void set_wait_interrupt_poll(InterruptPoll poll);
+
+// interruption_point() for such a waiting thread: throws Interrupted when a request came, which
+// the host environment handles as for an evaluation.
+void wait_interruption_point();
+
 // Marks the calling thread as one that never polls (the thread pool's workers).
 void set_worker_thread();
 

@@ -104,7 +104,8 @@ def get_device_name(device: _DeviceArg = None) -> str:
 
 
 def synchronize(device: _DeviceArg = None) -> None:
-    """Waits for all work on the device; raises for a kernel fault since the last check."""
+    """Waits for all work on the device; raises for a kernel fault since the last check.
+    Ctrl-C interrupts the wait (KeyboardInterrupt); the work goes on in the background."""
     _c.synchronize(device)
 
 

@@ -194,6 +194,14 @@ void bind_cuda(nb::module_& parent) {
     return d;
   });
   m.def("reset_graph_stats", &cuda::reset_graph_stats);
+  m.def("_wait_stats", [] {
+    const cuda::WaitStats s = cuda::wait_stats();
+    nb::dict d;
+    d["fast"] = s.fast;
+    d["slow"] = s.slow;
+    d["interrupted"] = s.interrupted;
+    return d;
+  });
   m.def("wait_for_optimized_kernels", &cuda::wait_for_optimized_kernels, "timeout"_a,
         nb::call_guard<nb::gil_scoped_release>());
   m.def("finish_upgrades", &cuda::finish_upgrades, nb::call_guard<nb::gil_scoped_release>());

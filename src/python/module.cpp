@@ -30,6 +30,28 @@ bool sigint_requested() {
   return true;
 }
 
+// The same for a thread that waits for the GPU (a host read, synchronize()): the wait may have
+// released the GIL so that other threads run, so it is taken back for the look, every few
+// milliseconds. Only the main thread sees Python's signals, so other threads do not take the
+// GIL for nothing.
+unsigned long g_main_thread = 0;  // threading.main_thread().ident
+
+bool sigint_requested_while_waiting() {
+  if (!Py_IsInitialized() || PyThread_get_thread_ident() != g_main_thread) return false;
+  if (PyGILState_Check()) return sigint_requested();
+#if PY_VERSION_HEX >= 0x030D0000
+  if (Py_IsFinalizing()) return false;
+#else
+  if (_Py_IsFinalizing()) return false;
+#endif
+  if (PyGILState_GetThisThreadState() == nullptr) return false;
+  const PyGILState_STATE gil = PyGILState_Ensure();
+  const bool requested = PyOS_InterruptOccurred() != 0;
+  if (requested) PyErr_SetInterrupt();
+  PyGILState_Release(gil);
+  return requested;
+}
+
 // accelpy._fp_errors applies numpy.geterr()'s modes to what an evaluation raised; an exception
 // it raises (mode 'raise', a warning filter set to 'error') propagates out of the evaluation,
 // whose results are computed by then.
@@ -89,6 +111,13 @@ NB_MODULE(_core, m) {
   nb::set_leak_warnings(leaks != nullptr && std::string_view(leaks) == "1");
   nb::register_exception_translator(&translate);
   accel::set_interrupt_poll(&sigint_requested);
+  // Python's main thread: threading's answer when it is loaded, else this thread, as threading
+  // itself would decide on its first import (importing it here costs start-up time).
+  nb::object threading = nb::module_::import_("sys").attr("modules").attr("get")("threading");
+  g_main_thread = threading.is_none()
+                      ? PyThread_get_thread_ident()
+                      : nb::cast<unsigned long>(threading.attr("main_thread")().attr("ident"));
+  accel::set_wait_interrupt_poll(&sigint_requested_while_waiting);
   accel::set_fp_error_report(&report_fp_errors);
   m.def(
       "_set_fp_error_handler", [](nb::object handler) { g_fp_error_handler = std::move(handler); },

@@ -40,6 +40,7 @@ using CUgraph = CUgraph_st*;
 using CUgraphNode = CUgraphNode_st*;
 using CUgraphExec = CUgraphExec_st*;
 using cuuint64_t = uint64_t;
+using cuuint32_t = uint32_t;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -54,6 +55,7 @@ inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 inline constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 inline constexpr CUresult CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
 inline constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
+inline constexpr CUresult CUDA_ERROR_NOT_SUPPORTED = 801;
 
 // CUdevice_attribute
 inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
@@ -99,6 +101,7 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 inline constexpr unsigned CU_EVENT_BLOCKING_SYNC = 1;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
+inline constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 2;
 inline constexpr cuuint64_t CU_GET_PROC_ADDRESS_DEFAULT = 0;
 inline constexpr int CU_GET_PROC_ADDRESS_SUCCESS = 0;
 
@@ -145,6 +148,10 @@ using PFN_cuMemFreeAsync = CUresult (*)(CUdeviceptr, CUstream);
 using PFN_cuMemGetInfo = CUresult (*)(size_t*, size_t*);
 using PFN_cuMemHostAlloc = CUresult (*)(void**, size_t, unsigned);
 using PFN_cuMemFreeHost = CUresult (*)(void*);
+using PFN_cuMemHostGetDevicePointer = CUresult (*)(CUdeviceptr*, void*, unsigned);
+// Writes a word in stream order, after the work queued before it (flags 0: with a memory
+// barrier); the wait's completion word (wait.cpp).
+using PFN_cuStreamWriteValue32 = CUresult (*)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
 using PFN_cuMemcpyHtoDAsync = CUresult (*)(CUdeviceptr, const void*, size_t, CUstream);
 using PFN_cuMemcpyDtoHAsync = CUresult (*)(void*, CUdeviceptr, size_t, CUstream);
 using PFN_cuMemcpyDtoDAsync = CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream);

@@ -5,6 +5,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
+#include "src/cuda/driver/wait.hpp"
 #include "src/cuda/libraries/cub_library.hpp"
 #include "src/cuda/libraries/cufft.hpp"
 #include "src/cuda/libraries/cusolver.hpp"
@@ -166,7 +167,10 @@ void add_library_search_dirs(const std::vector<std::string>& dirs) { add_search_
 
 void synchronize(int device) {
   DeviceContext& c = context(device);
-  c.make_current();
+  // accelpy's streams first, interruptibly; then whatever else the context runs (other
+  // libraries' streams), which the driver alone can wait for.
+  wait_stream(c, c.default_stream);
+  if (const api::CUstream s = c.stream(); s != c.default_stream) wait_stream(c, s);
   check_sync(drv().cuCtxSynchronize(), "cuCtxSynchronize", device);
 }
 

@@ -6,6 +6,7 @@
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/driver/wait.hpp"
 
 namespace accel::cuda {
 
@@ -83,10 +84,7 @@ Stream Stream::current(int device) {
 int Stream::device() const { return impl_->device; }
 void* Stream::handle() const { return impl_->handle; }
 
-void Stream::synchronize() const {
-  context(impl_->device).make_current();
-  check_sync(drv().cuStreamSynchronize(impl_->handle), "cuStreamSynchronize", impl_->device);
-}
+void Stream::synchronize() const { wait_stream(context(impl_->device), impl_->handle); }
 
 bool Stream::query() const {
   context(impl_->device).make_current();
@@ -132,10 +130,7 @@ void Event::record(const Stream& stream) {
   impl_->recorded = true;
 }
 
-void Event::synchronize() const {
-  context(impl_->device).make_current();
-  check_sync(drv().cuEventSynchronize(impl_->handle), "cuEventSynchronize", impl_->device);
-}
+void Event::synchronize() const { wait_event(context(impl_->device), impl_->handle); }
 
 bool Event::query() const {
   context(impl_->device).make_current();

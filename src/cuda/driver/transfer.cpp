@@ -11,9 +11,11 @@
 #include "src/cuda/driver/transfer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -21,6 +23,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cpu/thread_pool.hpp"
+#include "src/cuda/driver/wait.hpp"
 
 namespace accel::cuda {
 
@@ -41,6 +44,24 @@ struct Staging {
   api::CUevent done[kBuffers] = {};
   bool busy[kBuffers] = {};
 };
+
+// Downloads of up to kDirect bytes land here first, so that the wait for them can be interrupted
+// (a copy into pageable memory returns only when done, after all the work queued before it).
+// After an interrupted wait the copy still writes the buffer: `in_flight` stays set until it
+// has, and downloads meanwhile wait for their work before the driver's own copy instead.
+struct Bounce {
+  std::mutex mutex;
+  void* buffer = nullptr;
+  std::atomic<bool> in_flight{false};
+};
+
+Bounce& bounce(DeviceContext& c) {
+  static Bounce* all = new Bounce[kMaxDevices];  // never destroyed: a copy may be in flight
+  Bounce& b = all[c.index];
+  std::lock_guard<std::mutex> lock(b.mutex);
+  if (!b.buffer) b.buffer = pinned_alloc(kDirect);
+  return b;
+}
 
 Staging& staging(DeviceContext& c) {
   static Staging* all[kMaxDevices] = {};
@@ -149,6 +170,20 @@ void copy_device_to_host(DeviceContext& c, const void* src, void* dst, size_t nb
   const Driver& d = drv();
   c.make_current();
   const api::CUstream s = c.stream();
+  if (nbytes <= kDirect) {
+    Bounce& b = bounce(c);
+    std::unique_lock<std::mutex> lock(b.mutex, std::try_to_lock);
+    if (lock.owns_lock() && !b.in_flight.load(std::memory_order_acquire)) {
+      check(d.cuMemcpyDtoHAsync(b.buffer, dptr(src), nbytes, s), "cuMemcpyDtoHAsync", c.index);
+      b.in_flight.store(true, std::memory_order_relaxed);
+      wait_stream(c, s, &b.in_flight);
+      std::memcpy(dst, b.buffer, nbytes);
+      return;
+    }
+  }
+  // Every other download first waits (interruptibly) for the work before it: what is left to
+  // wait for in the driver is the copy itself.
+  wait_stream(c, s);
   if (nbytes <= kDirect || is_pinned(dst)) {
     check(d.cuMemcpyDtoHAsync(dst, dptr(src), nbytes, s), "cuMemcpyDtoHAsync", c.index);
     check_sync(d.cuStreamSynchronize(s), "cuStreamSynchronize", c.index);

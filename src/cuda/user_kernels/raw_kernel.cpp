@@ -13,6 +13,7 @@
 #include "accel/interop.hpp"
 #include "accel/raw_kernel.hpp"
 #include "src/cuda/driver/context.hpp"
+#include "src/cuda/driver/wait.hpp"
 #include "src/cuda/graphs.hpp"
 #include "src/cuda/jit/compiler.hpp"
 #include "src/cuda/user_kernels/image_params.hpp"
@@ -340,8 +341,9 @@ api::CUstream stream_for(uintptr_t stream, int device) {
   return stream ? reinterpret_cast<api::CUstream>(stream) : context(device).stream();
 }
 
+// A synchronous copy waits interruptibly (Ctrl-C); what it queued may finish in the background.
 void finish(api::CUstream s, bool sync, int device) {
-  if (sync) check_sync(drv().cuStreamSynchronize(s), "cuStreamSynchronize", device);
+  if (sync) wait_stream(context(device), s);
 }
 
 }  // namespace
@@ -361,9 +363,12 @@ void memcpy_dtoh(void* dst, uintptr_t src, size_t nbytes, uintptr_t stream, bool
   const int device = pointer_device(src);
   context(device).make_current();
   const api::CUstream s = stream_for(stream, device);
+  // The queued work first, interruptibly: a copy into the caller's memory must not be left
+  // running when Ctrl-C stops the wait, and into pageable memory the copy waits for it anyway.
+  if (sync) wait_stream(context(device), s);
   check(drv().cuMemcpyDtoHAsync(dst, api::CUdeviceptr(src), nbytes, s), "cuMemcpyDtoHAsync",
         device);
-  finish(s, sync, device);
+  if (sync) check_sync(drv().cuStreamSynchronize(s), "cuStreamSynchronize", device);
 }
 
 void memcpy_dtod(uintptr_t dst, uintptr_t src, size_t nbytes, uintptr_t stream, bool sync) {

@@ -18,6 +18,7 @@
 
 // Captured before <cuda.h>, whose macros share these names.
 constexpr unsigned kMineHostAllocPortable = accel::cuda::api::CU_MEMHOSTALLOC_PORTABLE;
+constexpr unsigned kMineHostAllocDevicemap = accel::cuda::api::CU_MEMHOSTALLOC_DEVICEMAP;
 
 #if ACCEL_HAVE_CUDA_HEADERS
 #include <cuda.h>
@@ -170,6 +171,8 @@ static_assert(api::CU_STREAM_NON_BLOCKING == ::CU_STREAM_NON_BLOCKING);
 static_assert(api::CU_EVENT_DISABLE_TIMING == ::CU_EVENT_DISABLE_TIMING);
 static_assert(api::CU_EVENT_BLOCKING_SYNC == ::CU_EVENT_BLOCKING_SYNC);
 static_assert(kMineHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE);
+static_assert(kMineHostAllocDevicemap == CU_MEMHOSTALLOC_DEVICEMAP);
+static_assert(api::CUDA_ERROR_NOT_SUPPORTED == ::CUDA_ERROR_NOT_SUPPORTED);
 static_assert(api::CU_GET_PROC_ADDRESS_DEFAULT == ::CU_GET_PROC_ADDRESS_DEFAULT);
 static_assert(api::NVRTC_ERROR_COMPILATION == ::NVRTC_ERROR_COMPILATION);
 static_assert(sizeof(api::CUdeviceptr) == sizeof(::CUdeviceptr));
@@ -179,6 +182,8 @@ static_assert(std::is_same_v<api::nvrtcProgram, ::nvrtcProgram>);
 ACCEL_SAME_SIG(PFN_cuGetProcAddress_v2, ::cuGetProcAddress_v2);
 ACCEL_SAME_SIG(PFN_cuMemAllocFromPoolAsync, ::cuMemAllocFromPoolAsync);
 ACCEL_SAME_SIG(PFN_cuMemFreeAsync, ::cuMemFreeAsync);
+ACCEL_SAME_SIG(PFN_cuStreamWriteValue32, ::cuStreamWriteValue32);
+ACCEL_SAME_SIG(PFN_cuMemHostGetDevicePointer, ::cuMemHostGetDevicePointer);
 ACCEL_SAME_SIG(PFN_cuMemPoolSetAttribute, ::cuMemPoolSetAttribute);
 ACCEL_SAME_SIG(PFN_cuMemcpyHtoDAsync, ::cuMemcpyHtoDAsync_v2);
 ACCEL_SAME_SIG(PFN_cuMemcpyDtoHAsync, ::cuMemcpyDtoHAsync_v2);
