@@ -131,6 +131,30 @@ def test_out_fast_path_falls_back_to_numpys_errors(device, rng):
         ap.add(a, a, np.zeros(5))
 
 
+def test_repeated_calls_with_out_resolve_as_numpy_each_time(device, rng):
+    # The loop resolution NumPy accepted is remembered by the operands' dtypes (and a Python
+    # int's value): a call that differs in any of them is resolved, and refused, afresh.
+    n = rng.integers(0, 50, 6).astype(np.uint8)
+    a, o = to_device(n, device), ap.zeros(6, dtype=np.uint8, device=device)
+    f = ap.zeros(6, dtype=np.float32, device=device)
+    mask = to_device(n > 20, device)
+    for _ in range(3):
+        assert ap.add(a, 3, out=o, where=mask) is o
+    want = np.zeros(6, np.uint8)
+    np.add(n, 3, out=want, where=n > 20)
+    assert_matches(o, want)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        ap.add(a, 300, out=o, where=mask)
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(a, 1.5, out=o, where=mask)  # float64 into uint8 under same_kind
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(f, f, out=o, where=mask)
+    assert ap.add(f, a, out=f, where=mask) is f
+    assert ap.add(a, 3, out=o, where=mask, casting="unsafe") is o
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(a, 1.5, out=o, where=mask)  # still refused after other calls were accepted
+
+
 def test_dtype_signature_casting_order_subok(device, rng):
     n = rng.integers(-50, 50, (6,)).astype(np.int8)
     a = to_device(n, device)
