@@ -96,6 +96,30 @@ def _probe(x):
     return x if isinstance(x, PY_SCALARS) else np.empty(0, np.dtype(x.dtype))
 
 
+# Calls with out= or where= in a loop repeat one resolution: those NumPy accepted, by the
+# operands' dtypes (a Python int by its value too: NumPy refuses one its dtype cannot hold).
+_RESOLVED: set = set()
+
+
+def _resolve(uf, xs, outs, casting, dtype, signature):
+    """NumPy's loop resolution of the call (raises what NumPy raises), run on empty stand-ins."""
+    if dtype is None and signature is None:
+        key = (uf.__name__, casting,
+               *(x if type(x) is int else type(x) if isinstance(x, PY_SCALARS) else x.dtype
+                 for x in xs),
+               *(None if o is None else o.dtype for o in outs))
+        if key in _RESOLVED:
+            return
+    else:
+        key = None
+    resolution = {k: v for k, v in (("dtype", dtype), ("signature", signature)) if v is not None}
+    _numpy_ufunc(uf)(*(_probe(x) for x in xs),
+                     out=tuple(None if o is None else _probe(o) for o in outs),
+                     casting=casting, **resolution)
+    if key is not None and len(_RESOLVED) < 4096:
+        _RESOLVED.add(key)
+
+
 def _outputs(uf, positional, out):
     """The out tuple (one entry per output, None where not given)."""
     if positional:
@@ -119,11 +143,13 @@ def _outputs(uf, positional, out):
 
 def _write(o, r, mask=None):
     """r into out array o (broadcast to its shape; where mask is False, o keeps its values)."""
-    try:
-        shape = np.broadcast_shapes(tuple(o.shape), tuple(r.shape))
-    except ValueError:
-        shape = None
-    if shape != tuple(o.shape):
+    shape = o.shape
+    if r.shape != shape:
+        try:
+            shape = np.broadcast_shapes(shape, r.shape)
+        except ValueError:
+            shape = None
+    if shape != o.shape:
         raise ValueError(f"non-broadcastable output operand with shape {tuple(o.shape)} "
                          f"doesn't match the broadcast shape {tuple(r.shape)}")
     if r.dtype != o.dtype:
@@ -154,10 +180,7 @@ def call(uf, *args, out=None, where=True, dtype=None, casting="same_kind", order
     xs = [_operand(x, device) for x in args[:nin]]
     mask = None if where is True else asarray(where, dtype=np.bool_, device=device)
     # NumPy resolves the loop on empty stand-ins: its errors, and its dtypes for dtype=.
-    resolution = {k: v for k, v in (("dtype", dtype), ("signature", signature)) if v is not None}
-    _numpy_ufunc(uf)(*(_probe(x) for x in xs),
-                     out=tuple(None if o is None else _probe(o) for o in outs),
-                     casting=casting, **resolution)
+    _resolve(uf, xs, outs, casting, dtype, signature)
     if dtype is not None or signature is not None:
         sig = signature if signature is not None else (None,) * nin + (dtype,) * nout
         loop = _numpy_ufunc(uf).resolve_dtypes(

@@ -16,11 +16,6 @@ namespace accel::eager {
 
 namespace {
 
-// The CPU's step interpreter takes any layout up to this many elements; above it, only arrays
-// read and written in place (cpu/small_group.cpp). Other groups go to the block executor, whose
-// setup per evaluation is what computing at the call is meant to save.
-constexpr int64_t kAnyLayoutElements = 64;
-
 int64_t read_env() {
   const char* v = std::getenv("ACCELPY_EAGER_ELEMENTS");
   if (!v || !*v) return kDefaultMaxElements;
@@ -37,9 +32,10 @@ bool full_reduction(OpKind op, const Shape& shape, const std::vector<Operand>& i
          inputs[0].array.defined();
 }
 
-// `strides`: the result's layout; null for C order.
-bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device device,
-              const std::vector<Operand>& inputs) {
+// Operands and results may have any layout: the CPU's step interpreter (cpu/small_group.cpp)
+// gathers views that are not dense (a grid's interior, a broadcast column) by rows, as the block
+// executor would, without the executor's setup per evaluation that computing at the call saves.
+bool eligible(OpKind op, const Shape& shape, Device device, const std::vector<Operand>& inputs) {
   if (!device.is_cpu()) return false;
   int64_t n = 0;
   if (op_class(op) == OpClass::Elementwise) {
@@ -50,13 +46,10 @@ bool eligible(OpKind op, const Shape& shape, const Strides* strides, Device devi
     return false;
   }
   if (n == 0 || n > g_max_elements.load(std::memory_order_relaxed)) return false;
-  const bool any_layout = n <= kAnyLayoutElements;
-  if (!any_layout && strides && !is_row_major(shape, *strides)) return false;
   bool reads_array = false;
   for (const Operand& in : inputs) {
     if (!in.array.defined()) continue;
     if (in.array.is_pending() || !in.array.device().is_cpu()) return false;
-    if (!any_layout && !in.array.is_contiguous()) return false;
     reads_array = true;
   }
   // A node without array operands (full, arange) is a generator or a constant: left to fuse.
@@ -71,7 +64,7 @@ void set_max_elements(int64_t n) { g_max_elements.store(n < 0 ? 0 : n); }
 std::optional<Array> try_compute(OpKind op, DType dtype, const Shape& shape, const Strides* strides,
                                  Device device, std::vector<Operand>& inputs,
                                  const NodeParams& params) {
-  if (!eligible(op, shape, strides, device, inputs)) return std::nullopt;
+  if (!eligible(op, shape, device, inputs)) return std::nullopt;
   // The node lives on this frame: nothing pending is made, nothing reads it afterwards.
   Node node(op, dtype, device, shape, std::move(inputs), params, strides);
   Backend& backend = backend_for(device);

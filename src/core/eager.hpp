@@ -24,8 +24,8 @@ int64_t max_elements();
 void set_max_elements(int64_t n);
 
 // Computes the elementwise node (op, dtype, shape, strides, device, inputs, params) now when it
-// is one of those: on the CPU, every array operand computed, at most max_elements() elements,
-// read and written in place (or small enough for any layout). A reduction over every axis of
+// is one of those: on the CPU, every array operand computed, at most max_elements() elements, in
+// any layout (views of a grid, broadcast operands). A reduction over every axis of
 // such an array (at most max_elements() of them) too: a loop that reads a sum each iteration
 // would otherwise make its node and evaluate it at once. Otherwise returns nothing and leaves
 // `inputs` as it was, for the pending node.

@@ -16,10 +16,6 @@ namespace accel::eager {
 
 namespace {
 
-// As in eager.cpp: the step interpreter takes any layout up to this many elements, above it
-// only arrays read and written in place.
-constexpr int64_t kAnyLayoutElements = 64;
-
 // The first and one-past-the-last element offsets `a` touches in its storage.
 std::pair<int64_t, int64_t> extent(const Array& a) {
   int64_t lo = a.offset(), hi = a.offset();
@@ -30,14 +26,19 @@ std::pair<int64_t, int64_t> extent(const Array& a) {
   return {lo, hi + 1};
 }
 
-// Whether `src` may be read in place while `dst` is written: other memory, or disjoint parts of
-// one storage. The interpreter reads a contiguous input where it lies and writes a contiguous
-// output directly, so overlapping ranges (a[1:] = a[:-1]) go the evaluator's way, through a copy.
-bool disjoint(const Array& dst, const Array& src) {
+// Whether `src` may be read while `dst` is written: other memory, disjoint parts of one storage,
+// or, within one block, views the step interpreter does not read or write in place. It gathers a
+// source that is not dense before its step runs and writes a destination that is not dense after
+// it (x[1:-1, 0] = x[1:-1, 1] reads every value before writing one); a dense source and a dense
+// destination are read and written in one pass, so overlapping ranges of those (a[1:] = a[:-1])
+// go the evaluator's way, through a copy. Above one block (a raised bound) the block executor
+// writes block by block: there any overlap goes that way.
+bool may_read_while_writing(const Array& dst, const Array& src) {
   if (dst.storage() != src.storage()) return !dst.storage()->overlaps(*src.storage());
   const auto [dlo, dhi] = extent(dst);
   const auto [slo, shi] = extent(src);
-  return dhi <= slo || shi <= dlo;
+  if (dhi <= slo || shi <= dlo) return true;
+  return dst.size() <= kDefaultMaxElements && !(dst.is_contiguous() && src.is_contiguous());
 }
 
 // Whether nothing may read or write dst's memory later than now: it is computed, nothing pending
@@ -53,15 +54,13 @@ bool free_to_write(const Storage& s) {
 bool try_assign(const Array& dst, const Array* src, const Scalar* value) {
   const int64_t n = dst.size();
   if (!dst.device().is_cpu() || n == 0 || n > max_elements()) return false;
-  const bool any_layout = n <= kAnyLayoutElements;
-  if (!any_layout && !dst.is_contiguous()) return false;
   if (src) {
-    if (!src->device().is_cpu() || (!any_layout && !src->is_contiguous())) return false;
+    if (!src->device().is_cpu()) return false;
     // A pending value is computed first, as its own group: the bits are those of the write
     // fused with it (fused and unfused agree), and what it reads of dst is the old values.
     if (src->is_pending()) src->eval();
   }
-  if (!free_to_write(*dst.storage()) || (src && !disjoint(dst, *src))) return false;
+  if (!free_to_write(*dst.storage()) || (src && !may_read_while_writing(dst, *src))) return false;
   // The one-step group the evaluator would run for the write: a cast of the value (a fill for a
   // scalar) whose output is dst itself, on the CPU's step interpreter.
   std::vector<Operand> inputs;

@@ -15,9 +15,8 @@ namespace accel::eager {
 
 // Writes `src` (an array of dst's shape: broadcast already) or, when src is null, `value` into
 // dst now, when dst is on the CPU, computed, written by nothing pending, read by nothing pending,
-// not shared with other storages, and small (eager::max_elements(); any layout up to 64
-// elements, C-contiguous arrays above). A pending src is computed first. Returns false, having
-// written nothing, otherwise.
+// not shared with other storages, and small (eager::max_elements(), in any layout). A pending src
+// is computed first. Returns false, having written nothing, otherwise.
 bool try_assign(const Array& dst, const Array* src, const Scalar* value);
 
 }  // namespace accel::eager

@@ -1,20 +1,16 @@
-// Groups over a few elements (scalars and short rows in Python loops: the 0-d chains behind
-// float(), bool() and assert, corner and edge updates of small grids) and dense groups of up to
-// one block (kBlock elements: loop bodies over arrays of a few thousand elements, and their
-// sums) run as an interpreter over the group's steps: each step's precompiled loop is called
+// Groups of up to one block (kBlock elements, in any layout: the 0-d chains behind float(),
+// bool() and assert, corner and edge updates of small grids, loop bodies over arrays of a few
+// thousand elements or over views of them, such as a grid's interior, and their sums) run as an
+// interpreter over the group's steps: each step's precompiled loop is called
 // once over all the elements, without the block executor's layout analysis, program binding
 // and thread dispatch, which cost more than the work itself at this size. The loops are the
-// block executor's (program.cpp), called over the same single block in the same order, so the
-// results agree bit for bit.
+// block executor's (program.cpp), and none depends on where an element lies in its block (tails
+// run as padded vectors), so the results agree bit for bit.
 #pragma once
 
 #include "src/core/group.hpp"
 
 namespace accel::cpu {
-
-// Up to this many elements an elementwise group runs on the interpreter whatever its operands'
-// layouts (strided ones are gathered element by element).
-inline constexpr int64_t kSmallGroupElements = 64;
 
 // Runs `group` (an elementwise group) if it is small enough; false (nothing done) otherwise.
 bool run_small_group(const Group& group);

@@ -51,8 +51,10 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2) {
   return elementwise(op, {&a, &b});
 }
 
-nb::object finish(Array result, nb::handle out, const char* casting) {
-  if (!out.is_valid() || out.is_none()) return nb::cast(std::move(result));
+namespace {
+// The array `out` names (itself or a 1-tuple holding it), checked against `result` as NumPy
+// checks an output operand.
+nb::handle checked_out(const Array& result, nb::handle out, const char* casting) {
   nb::handle target = out;
   if (PyTuple_Check(out.ptr())) {
     if (PyTuple_GET_SIZE(out.ptr()) != 1)
@@ -60,7 +62,7 @@ nb::object finish(Array result, nb::handle out, const char* casting) {
     target = PyTuple_GET_ITEM(out.ptr(), 0);
   }
   if (!nb::isinstance<Array>(target)) throw TypeError("out= must be an accelpy.ndarray");
-  const Array dst = nb::cast<Array>(target);
+  const Array& dst = nb::cast<const Array&>(target);
   if (!can_cast(result.dtype(), dst.dtype(), casting)) {
     throw TypeError("Cannot cast output from dtype('" + std::string(dtype_name(result.dtype())) +
                     "') to dtype('" + std::string(dtype_name(dst.dtype())) +
@@ -70,7 +72,24 @@ nb::object finish(Array result, nb::handle out, const char* casting) {
     throw ValueError("non-broadcastable output operand with shape " + shape_str(dst.shape()) +
                      " doesn't match the broadcast shape " + shape_str(result.shape()));
   }
-  assign(dst, std::move(result));  // moved: computed straight into out
+  return target;
+}
+}  // namespace
+
+nb::object finish(Array result, nb::handle out, const char* casting) {
+  if (!out.is_valid() || out.is_none()) return nb::cast(std::move(result));
+  const nb::handle target = checked_out(result, out, casting);
+  assign(nb::cast<const Array&>(target), std::move(result));  // moved: computed straight into out
+  return nb::borrow(target);
+}
+
+nb::object finish_where(Array result, nb::handle out, const Array& mask) {
+  const nb::handle target = checked_out(result, out, "same_kind");
+  const Array dst = nb::cast<Array>(target);
+  if (result.dtype() != dst.dtype()) result = astype(result, dst.dtype());
+  Array kept = where(mask, std::move(result), dst);
+  if (kept.shape() != dst.shape()) throw ValueError("where= broadcasts beyond out");
+  assign(dst, std::move(kept));
   return nb::borrow(target);
 }
 

@@ -2,12 +2,13 @@
 // vectorcall. A plain call (nin positional operands, no keywords; or with one out array,
 // positional or `out=`) of an op-table row goes straight to the core's elementwise op (no Python
 // frame, no argument tuple, no nanobind argument parsing), so `ap.add(x, y)` costs no more than
-// calling the bound function did; other ufuncs' plain calls go to their function (`fast`). Every
-// other call (keywords, positional out) and the methods (reduce, accumulate, reduceat, outer, at)
-// go to one Python implementation of NumPy's conventions (python/accelpy/_ufunc.py), registered
-// with _set_ufunc_impl. The attributes NumPy's ufuncs have (__name__, __doc__, nin, nout, types,
-// identity, ...) live in the instance's
-// __dict__, set by the Python side when it makes the ufunc.
+// calling the bound function did; other ufuncs' plain calls go to their function (`fast`). So
+// does a call of an op-table row with `out=` and a bool `where=` array (where it is False, out
+// keeps its values: a where() of the result and out, written into out). Every other call
+// (keywords, positional out) and the methods (reduce, accumulate, reduceat, outer, at) go to one
+// Python implementation of NumPy's conventions (python/accelpy/_ufunc.py), registered with
+// _set_ufunc_impl. The attributes NumPy's ufuncs have (__name__, __doc__, nin, nout, types,
+// identity, ...) live in the instance's __dict__, set by the Python side when it makes the ufunc.
 #include <Python.h>
 #include <structmember.h>
 
@@ -20,6 +21,7 @@
 #include <nanobind/stl/string.h>
 
 #include "src/python/bindings.hpp"
+#include "src/python/convert.hpp"
 
 namespace accel::python {
 
@@ -73,6 +75,26 @@ nb::handle single_out(const UfuncObject* u, PyObject* const* args, Py_ssize_t na
   return args[nargs];
 }
 
+// The out and where arrays of a call that is plain but for `out=` and `where=` (in either order,
+// where= a bool array): the output array, with *mask set; an invalid handle otherwise.
+nb::handle out_and_where(const UfuncObject* u, PyObject* const* args, Py_ssize_t nargs,
+                         PyObject* kwnames, const Array** mask) {
+  if (kwnames == nullptr || nargs != u->nin || PyTuple_GET_SIZE(kwnames) != 2) return {};
+  nb::handle out, where;
+  for (Py_ssize_t i = 0; i < 2; ++i) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, i);
+    if (PyUnicode_CompareWithASCIIString(name, "out") == 0) {
+      out = args[nargs + i];
+    } else if (PyUnicode_CompareWithASCIIString(name, "where") == 0) {
+      where = args[nargs + i];
+    }
+  }
+  if (!out.is_valid() || !where.is_valid() || !nb::isinstance<Array>(out)) return {};
+  *mask = as_array(where);
+  if (*mask == nullptr || (*mask)->dtype() != DType::Bool) return {};
+  return out;
+}
+
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
@@ -93,6 +115,17 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
       try {
         return finish(apply_elementwise(*u->op, args[0], x2), out).release().ptr();
       } catch (...) {
+      }
+    } else {
+      const Array* mask = nullptr;
+      if (const nb::handle target = out_and_where(u, args, nargs, kwnames, &mask);
+          target.is_valid()) {
+        try {
+          return finish_where(apply_elementwise(*u->op, args[0], x2), target, *mask)
+              .release()
+              .ptr();
+        } catch (...) {
+        }
       }
     }
   }

@@ -48,6 +48,10 @@ Array apply_elementwise(OpKind op, nb::handle x1, nb::handle x2 = nb::handle());
 // Handles NumPy's out= argument: writes `result` into `out` (when given) and returns it.
 // Ufuncs cast into out with "same_kind", reductions with "unsafe", as in NumPy.
 nb::object finish(Array result, nb::handle out, const char* casting = "same_kind");
+// The same with NumPy's where= (a bool array): where it is False, out keeps its values. Raises
+// where the Python implementation of ufunc calls (_ufunc.py) handles or words the case its own
+// way (a mask that broadcasts the result beyond out), for the caller to fall back to it.
+nb::object finish_where(Array result, nb::handle out, const Array& mask);
 
 // NumPy's order= argument of reshape and ravel: 'C' or 'F' ('A' and 'K' resolved for `a`);
 // ValueError naming `fn` for anything else. Shared by the module functions and the methods.

@@ -82,6 +82,47 @@ def test_eager_results_are_the_deferred_bits_fused_or_not(rng, dtype):
                 assert to_numpy(got).dtype == want.dtype, name
 
 
+# Views of two 40 x 50 grids, taken in each library (a copy would be contiguous): what a stencil
+# or an n-body step computes on, each up to the bound.
+VIEWS = [
+    ("interior", lambda a, b: (a[1:-1, 1:-1], b[2:, :-2])),
+    ("negative strides", lambda a, b: (a[::-1, ::-1], b)),
+    ("transposed", lambda a, b: (a.T, b[::-1].T)),
+    ("columns", lambda a, b: (a[:, 3], b[:, 7])),
+    ("broadcast column", lambda a, b: (a, b[:, :1])),
+    ("broadcast row over a strided view", lambda a, b: (a[::2], b[3])),
+    ("0-d against a reversed view", lambda a, b: (a[1, 1:2].reshape(()), b[:, ::-1])),
+    ("a strided view of one grid against itself", lambda a, b: (a[:-1, 1:], a[1:, :-1])),
+]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eager_views_are_the_deferred_bits_and_numpys_values(rng, dtype):
+    a_np = random_values(rng, (40, 50), dtype, low=-5, high=5)
+    b_np = random_values(rng, (40, 50), dtype, low=-5, high=5)
+    a, b = ap.asarray(a_np.copy()), ap.asarray(b_np.copy())
+    ap.eval(a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # overflow in the integer dtypes
+        for name, views in VIEWS:
+            x, y = views(a, b)
+            with ap.fusion.eager(0):
+                fused = with_fusion(True, functools.partial(_chain_bits, x, y))
+                unfused = with_fusion(False, functools.partial(_chain_bits, x, y))
+            with ap.fusion.eager(2048):
+                ap.fusion.reset_stats()
+                results = _chain(ap, x, y)
+                assert not any(r._is_pending() for r in results), name  # made at the call
+                eager = [_bits(r) for r in results]
+            assert eager == fused == unfused, name
+            for got, want in zip(results, _chain(np, *views(a_np, b_np)), strict=True):
+                np.testing.assert_allclose(to_numpy(got), want, rtol=1e-3, err_msg=name)
+                assert to_numpy(got).dtype == want.dtype, name
+            reduced = [_bits(r) for r in _reductions(ap, x)]
+            with ap.fusion.eager(0):
+                assert reduced == with_fusion(True, functools.partial(_reduction_bits, x)), name
+
+
 def _reductions(xp, a):
     """Full reductions a loop reads each iteration (a 0-d result each)."""
     out = [a.sum(), a.max(), a.min(), xp.any(a), xp.all(a), a.sum(keepdims=True)]
@@ -160,8 +201,12 @@ def test_what_stays_deferred():
         assert not (small + 1)._is_pending()  # at it
         grid = ap.asarray(np.ones((20, 20)))
         ap.eval(grid)
-        assert (grid[:, ::2] + 1)._is_pending()  # 200 elements, not read in place
-        assert not (grid[:6, ::2] + 1)._is_pending()  # 60 elements: any layout
+        assert not (grid[:, ::2] + 1)._is_pending()  # 200 strided elements: any layout
+        assert not (grid[1:-1, 1:-1].T * grid[:-2, 1:-1])._is_pending()
+        assert not (grid[:, :1] + grid)._is_pending()  # a broadcast operand
+        larger = ap.asarray(np.ones((50, 50)))
+        ap.eval(larger)
+        assert (larger[:, ::-1] + 1)._is_pending()  # 2500 elements: above the bound
         pending = big.sum(keepdims=True) * small  # a pending operand
         assert pending._is_pending()
         assert big.sum()._is_pending()  # a full reduction of more than the bound

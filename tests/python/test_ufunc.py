@@ -131,6 +131,130 @@ def test_out_fast_path_falls_back_to_numpys_errors(device, rng):
         ap.add(a, a, np.zeros(5))
 
 
+def _spy_on_the_python_call():
+    """Replaces the Python implementation's general call with one that counts its calls."""
+    import types
+
+    from accelpy import _ufunc
+
+    calls = []
+
+    def call(*args, **kwargs):
+        calls.append(args[0].__name__)
+        return _ufunc.call(*args, **kwargs)
+
+    methods = {m: getattr(_ufunc, m) for m in ("reduce", "accumulate", "reduceat", "outer", "at")}
+    ap._core._set_ufunc_impl(types.SimpleNamespace(call=call, **methods))
+    restore = types.SimpleNamespace(call=_ufunc.call, **methods)
+    return calls, lambda: ap._core._set_ufunc_impl(restore)
+
+
+# (name, operand dtypes, out dtype, the operands' and out's shapes, the mask's shape): calls with
+# out= and a bool where= array, as an n-body step makes them (np.divide(steer, norm, out=steer,
+# where=norm != 0)), in layouts and dtypes.
+WHERE_CALLS = [
+    ("divide", (np.float32, np.float32), np.float32, ((64, 2), (64, 1)), (64, 1)),
+    ("multiply", (np.float64, np.float64), np.float64, ((5, 4), (4,)), (5, 4)),
+    ("add", (np.int32, np.int32), np.float64, ((3, 7), (3, 7)), (7,)),  # cast into out
+    ("subtract", (np.uint8, np.uint8), np.int16, ((6,), (6,)), ()),  # a 0-d mask
+    ("sqrt", (np.float32,), np.float32, ((4, 5),), (4, 5)),
+    ("negative", (np.int64,), np.int64, ((),), ()),  # 0-d
+    ("maximum", (np.float16, np.float16), np.float16, ((0, 3), (3,)), (3,)),  # empty
+]
+
+
+@pytest.mark.parametrize(
+    "name,dts,out_dt,shapes,mask_shape,layout",
+    [(*call, layout) for call in WHERE_CALLS
+     for layout in ("contiguous", "strided out", "reversed operands", "out is x")
+     # out aliases x where x has out's shape and dtype
+     if layout != "out is x"
+     or (call[3][0] == np.broadcast_shapes(*call[3]) and call[1][0] == call[2])],
+)
+def test_out_and_where_arrays_at_the_call(device, rng, name, dts, out_dt, shapes, mask_shape,
+                                          layout):
+    npu, apu = getattr(np, name), getattr(ap, name)
+    ops = [random_values(rng, sh, dt, low=1, high=9) for sh, dt in zip(shapes, dts, strict=True)]
+    out_shape = np.broadcast_shapes(*shapes)
+    mask = rng.random(mask_shape) < 0.5
+    if layout == "out is x":
+        out_np = ops[0]
+        out_ap = to_device(out_np, device)
+        ap_ops = [out_ap] + [to_device(o, device) for o in ops[1:]]
+        np_ops = [out_np] + ops[1:]
+    else:
+        np_ops, ap_ops = ops, [to_device(o, device) for o in ops]
+        if layout == "reversed operands":
+            np_ops = [o[::-1] if o.ndim else o for o in np_ops]
+            ap_ops = [o[::-1] if o.ndim else o for o in ap_ops]
+        full = random_values(rng, out_shape + (2,), out_dt, low=1, high=9)
+        if layout == "strided out":
+            out_np = full[..., 1]
+            out_ap = to_device(full, device)[..., 1]
+        else:
+            out_np = full[..., 0].copy()
+            out_ap = to_device(out_np, device)
+    calls, restore = _spy_on_the_python_call()
+    try:
+        with np.errstate(all="ignore"):
+            got = apu(*ap_ops, out=out_ap, where=to_device(mask, device))
+            again = apu(*ap_ops, where=to_device(mask, device), out=out_ap)  # either order
+            npu(*np_ops, out=out_np, where=mask)
+            npu(*np_ops, where=mask, out=out_np)
+    finally:
+        restore()
+    assert got is out_ap and again is out_ap
+    assert calls == []  # at the call, without the Python implementation
+    assert_matches(out_ap, out_np)
+
+
+def test_out_and_where_that_the_call_leaves_to_python(device, rng):
+    x_np = rng.standard_normal((4, 5))
+    x = to_device(x_np, device)
+    calls, restore = _spy_on_the_python_call()
+    try:
+        with pytest.raises(ValueError, match="non-broadcastable output"):
+            ap.add(x, 1.0, out=ap.zeros((5,), device=device), where=to_device(x_np[0] > 0,
+                                                                               device))
+        out = ap.zeros((4, 5), device=device)
+        want = np.zeros((4, 5))
+        ap.add(x, 1.0, out=out, where=(x_np < 0).tolist())  # a list
+        np.add(x_np, 1.0, out=want, where=(x_np < 0).tolist())
+        with pytest.raises(ValueError):
+            ap.add(x, 1.0, out=out, where=to_device(np.ones((2, 4, 5), bool), device))
+        with pytest.raises(np._core._exceptions.UFuncTypeError):
+            ap.add(x, 1.0, out=ap.zeros((4, 5), np.int32, device=device),
+                   where=to_device(x_np > 0, device))
+    finally:
+        restore()
+    assert len(calls) == 4
+    assert_matches(out, want)
+
+
+def test_repeated_calls_with_out_resolve_as_numpy_each_time(device, rng):
+    # The loop resolution NumPy accepted is remembered by the operands' dtypes (and a Python
+    # int's value): a call that differs in any of them is resolved, and refused, afresh.
+    n = rng.integers(0, 50, 6).astype(np.uint8)
+    a, o = to_device(n, device), ap.zeros(6, dtype=np.uint8, device=device)
+    f = ap.zeros(6, dtype=np.float32, device=device)
+    mask = to_device(n > 20, device)
+    for _ in range(3):
+        assert ap.add(a, 3, out=o, where=mask) is o
+    want = np.zeros(6, np.uint8)
+    np.add(n, 3, out=want, where=n > 20)
+    assert_matches(o, want)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        ap.add(a, 300, out=o, where=mask)
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(a, 1.5, out=o, where=mask)  # float64 into uint8 under same_kind
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(f, f, out=o, where=mask)
+    assert ap.add(f, a, out=f, where=mask) is f
+    assert ap.add(a, 3, out=o, where=mask, casting="unsafe") is o
+    with pytest.raises(np._core._exceptions.UFuncTypeError):
+        ap.add(a, 1.5, out=o, where=mask)  # still refused after other calls were accepted
+
+
 def test_dtype_signature_casting_order_subok(device, rng):
     n = rng.integers(-50, 50, (6,)).astype(np.int8)
     a = to_device(n, device)
