@@ -207,16 +207,22 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
     }
     return s;
   }
-  if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
-  if (PyComplex_Check(p)) {
+  if (PyFloat_CheckExact(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_CheckExact(p)) {
     return Scalar::weak_complex({PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)});
   }
+  // NumPy's scalars are typed (NEP 50), numpy.float64 and numpy.complex128 too, although they
+  // subclass Python's float and complex: float32 array + float64(1) is float64, as in NumPy.
   if (g_numpy_generic.is_valid() && PyObject_IsInstance(p, g_numpy_generic.ptr()) == 1) {
     const DType dt = to_dtype(obj.attr("dtype"));
     nb::object v = obj.attr("item")();
     std::optional<Scalar> s = to_scalar(v);
     if (!s) return std::nullopt;
     return s->cast(dt);
+  }
+  if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_Check(p)) {
+    return Scalar::weak_complex({PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)});
   }
   return std::nullopt;
 }
