@@ -149,10 +149,12 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         # scalar operators call the ufunc rather than defer to x's reflected operator; the
         # operands need no conversion.
         target = _UFUNCS.get(ufunc)
-        if target is not None and all(
-            type(x) is ndarray or isinstance(x, _SCALARS) for x in inputs
-        ):
-            return target(*inputs)
+        if target is not None:
+            for x in inputs:
+                if type(x) is not ndarray and not isinstance(x, _SCALARS):
+                    break
+            else:
+                return target(*inputs)
     ap = _accelpy()
     target = getattr(ap, ufunc.__name__, None)
     out = kwargs.get("out")

@@ -20,15 +20,18 @@ namespace {
 // so these give its types, values, casting and errors exactly, at its cost.
 constexpr int kGetNDArrayCVersion = 0;
 constexpr int kScalar = 60;
+constexpr int kScalarAsCtype = 62;
 constexpr int kPack = 65;  // NumPy 2.0 and newer
 constexpr unsigned kNumPy2Abi = 0x02000000;
 
 using ScalarFn = PyObject* (*)(void*, PyObject*, PyObject*);
 using PackFn = int (*)(PyObject*, void*, PyObject*);
+using AsCtypeFn = void (*)(PyObject*, void*);
 
 struct NumPyApi {
   ScalarFn scalar = nullptr;
   PackFn pack = nullptr;
+  AsCtypeFn as_ctype = nullptr;
   std::array<PyObject*, kNumDTypes> descrs{};  // borrowed: the dtype objects live as long as us
   PyObject* generic = nullptr;                 // numpy.generic, the base of NumPy's scalars
 };
@@ -43,6 +46,7 @@ NumPyApi load_api() {
   NumPyApi api;
   api.scalar = reinterpret_cast<ScalarFn>(table[kScalar]);
   api.pack = reinterpret_cast<PackFn>(table[kPack]);
+  api.as_ctype = reinterpret_cast<AsCtypeFn>(table[kScalarAsCtype]);
   for (int i = 0; i < kNumDTypes; ++i) api.descrs[size_t(i)] = dtype_object(DType(i)).ptr();
   api.generic = nb::module_::import_("numpy").attr("generic").ptr();
   return api;
@@ -126,6 +130,8 @@ nb::object numpy_scalar(const void* data, DType dt) {
   if (!s) throw nb::python_error();
   return nb::steal(s);
 }
+
+void numpy_scalar_bytes(PyObject* scalar, void* out) { api().as_ctype(scalar, out); }
 
 nb::object read_element(const Array& a, nb::handle key) {
   if (!a.device().is_cpu()) return nb::object();

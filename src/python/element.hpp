@@ -15,6 +15,9 @@ namespace nb = nanobind;
 // np.bool, np.complex64, ml_dtypes' bfloat16, ...), as numpy.ndarray's a[i] returns it.
 nb::object numpy_scalar(const void* data, DType dt);
 
+// The value of NumPy's scalar `scalar` of a builtin dtype (not bfloat16), as its dtype's bytes.
+void numpy_scalar_bytes(PyObject* scalar, void* out);
+
 // The element of computed or pending CPU array `a` at `key` when `key` selects one element
 // (an integer per axis, or () on a 0-d array); a null object when it does not, or when `a` is
 // not on the CPU. Pending work is computed first.
