@@ -2,7 +2,7 @@
 
 #include <array>
 #include <cstring>
-#include <string>
+#include <stdexcept>
 #include <variant>
 #include <vector>
 
