@@ -86,7 +86,8 @@ def register_dispatch():
 def _with_accelpy_meta(name, *args, meta=None, **kwargs):
     import dask.array as da
 
-    meta = empty((), dtype=kwargs.get("dtype") or np.float64) if meta is None else meta
+    # One dimension, not 0-d: Dask takes x[()] of a 0-d meta, which on the CPU is NumPy's scalar.
+    meta = empty((0,), dtype=kwargs.get("dtype") or np.float64) if meta is None else meta
     with config.set({"array.backend": "numpy"}):
         return getattr(da, name)(*args, meta=meta, **kwargs)
 
@@ -135,6 +136,6 @@ class AccelpyBackendEntrypoint(_backends.ArrayBackendEntrypoint):
     def arange(*args, like=None, **kwargs):
         import dask.array as da
 
-        like = empty(()) if like is None else like
+        like = empty((0,)) if like is None else like  # not 0-d: see _with_accelpy_meta
         with config.set({"array.backend": "numpy"}):
             return da.arange(*args, like=like, **kwargs)

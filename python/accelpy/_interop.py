@@ -137,9 +137,26 @@ def _on_device(values, device):
     return [ap.asarray(v, device=device) if isinstance(v, np.ndarray) else v for v in values]
 
 
+# NumPy's ufuncs -> accelpy's of the same name, for array_ufunc's common case.
+_UFUNCS: dict[Any, Any] = {}
+_SCALARS = (np.generic, int, float, complex)
+
+
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NumPy's ufunc protocol (NEP 13): runs accelpy's ufunc of the same name, or the method
     asked for (reduce, accumulate, reduceat, outer, at), with NumPy's keywords."""
+    if method == "__call__" and not kwargs:
+        # The common case first: NumPy's scalar beside accelpy arrays (np.float64(2) * x, and a
+        # CPU array's element, which is NumPy's scalar, in arithmetic with arrays). NumPy's
+        # scalar operators call the ufunc rather than defer to x's reflected operator; the
+        # operands need no conversion.
+        target = _UFUNCS.get(ufunc)
+        if target is not None:
+            for x in inputs:
+                if type(x) is not ndarray and not isinstance(x, _SCALARS):
+                    break
+            else:
+                return target(*inputs)
     ap = _accelpy()
     # Only NumPy's own ufuncs are accelpy's of the same name (a Numba ufunc may be called add).
     numpy_ufunc = getattr(np, ufunc.__name__, None) is ufunc
@@ -152,6 +169,7 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return NotImplemented  # results go to accelpy arrays only
     device = _device_of(inputs + outs)
     if isinstance(target, _core.ufunc):
+        _UFUNCS.setdefault(ufunc, target)
         fn = target if method == "__call__" else getattr(target, method)
         return fn(*_on_device(inputs, device), **kwargs)
     if numpy_ufunc and method == "__call__" and _callable_in(ap, ufunc.__name__) is not None:

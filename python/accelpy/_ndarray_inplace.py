@@ -88,8 +88,9 @@ def resize(self: ndarray, *new_shape: Any, refcheck: bool = True) -> None:
 
 
 class flatiter:  # noqa: N801 - NumPy's name
-    """``ndarray.flat``: the elements in C order as a 1-D sequence. Reading, indexing and slicing
-    give arrays (iteration gives NumPy scalars from one host copy); assigning
+    """``ndarray.flat``: the elements in C order as a 1-D sequence. Slicing and array indices
+    give arrays, one element is a[i]'s (NumPy's scalar on the CPU), iteration gives NumPy
+    scalars from one host copy; assigning
     (``a.flat[i] = v``) writes the array, repeating `v` as NumPy does when it is shorter."""
 
     def __init__(self, a: ndarray) -> None:

@@ -15,6 +15,7 @@
 #include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/element.hpp"
 
 namespace accel::python {
 
@@ -212,13 +213,14 @@ void bind_array(nb::module_& m) {
             if (a.ndim() == 0) throw TypeError("iteration over a 0-d array");
             return ArrayIterator{nb::borrow(self), 0, a.shape()[0]};
           },
-          nb::sig("def __iter__(self) -> Iterator[ndarray]"))
+          nb::sig("def __iter__(self) -> Iterator[Any]"))
       .def(
           "__getitem__", [](nb::handle self, nb::handle key) { return get_item(self, key); },
-          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> ndarray"))
+          "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> Any"))
       .def(
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
+            if (write_element(a, key, value)) return;
             index_assign(a, to_index(key, a.device()), assigned_value(a, value));
           },
           "key"_a.none(), "value"_a.none(),

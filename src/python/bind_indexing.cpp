@@ -4,7 +4,6 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <variant>
 
@@ -12,6 +11,7 @@
 #include "src/python/array_base.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/element.hpp"
 
 namespace accel::python {
 
@@ -66,20 +66,14 @@ bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
 
 nb::object get_item(nb::handle self, nb::handle key) {
   const Array& a = nb::cast<const Array&>(self);
+  // One element of a CPU array: NumPy's scalar, a copy, as NumPy gives it.
+  if (nb::object element = read_element(a, key); element.is_valid()) return element;
   const std::vector<Index> idx = to_index(key, a.device());
   if (!is_scalar_index(idx, a.ndim())) return view_of(self, a, index(a, idx));
-  // NumPy's scalar as accelpy gives it: a 0-d copy on the array's device, marked so that
-  // in-place operators rebind. An element of computed host memory is copied now, as NumPy reads
-  // it (no node: the loops of small programs read many); otherwise the copy is lazy like any
-  // result, computed before the source is next written.
-  Array out;
-  if (a.device().is_cpu() && !a.is_pending()) {
-    const Array element = index(a, idx);
-    out = Array::empty({}, a.dtype(), a.device());
-    std::memcpy(out.data(), element.data(), itemsize(a.dtype()));
-  } else {
-    out = copy(index(a, idx));
-  }
+  // On a GPU, CuPy's scalar: a 0-d copy on the device (a host scalar would synchronize), marked
+  // so that in-place operators rebind; lazy like any result, computed before the source is
+  // next written.
+  Array out = copy(index(a, idx));
   out.impl()->scalar_value = true;
   return nb::cast(std::move(out));
 }

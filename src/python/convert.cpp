@@ -11,6 +11,7 @@
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
 #include "src/core/eval.hpp"
+#include "src/python/element.hpp"
 #include "src/python/process_ref.hpp"
 
 namespace accel::python {
@@ -207,9 +208,20 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
     }
     return s;
   }
-  if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
-  if (PyComplex_Check(p)) {
+  if (PyFloat_CheckExact(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_CheckExact(p)) {
     return Scalar::weak_complex({PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)});
+  }
+  // NumPy's scalars are typed (NEP 50), numpy.float64 and numpy.complex128 too, although they
+  // subclass Python's float and complex: float32 array + float64(1) is float64, as in NumPy.
+  for (int i = 0; i < kNumDTypes; ++i) {
+    // NumPy's own scalar types, read directly (bfloat16's, ml_dtypes', below).
+    if (i == int(DType::BFloat16) ||
+        Py_TYPE(p) != reinterpret_cast<PyTypeObject*>(g_types[i].ptr()))
+      continue;
+    alignas(16) unsigned char bytes[16];
+    numpy_scalar_bytes(p, bytes);
+    return Scalar::from_bytes(DType(i), bytes);
   }
   if (g_numpy_generic.is_valid() && PyObject_IsInstance(p, g_numpy_generic.ptr()) == 1) {
     const DType dt = to_dtype(obj.attr("dtype"));
@@ -217,6 +229,10 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
     std::optional<Scalar> s = to_scalar(v);
     if (!s) return std::nullopt;
     return s->cast(dt);
+  }
+  if (PyFloat_Check(p)) return Scalar::weak_float(PyFloat_AS_DOUBLE(p));
+  if (PyComplex_Check(p)) {
+    return Scalar::weak_complex({PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p)});
   }
   return std::nullopt;
 }

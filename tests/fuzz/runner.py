@@ -44,6 +44,14 @@ def to_numpy(xp, v):
     return ap.asnumpy(v) if isinstance(v, ap.ndarray) else np.asarray(v)
 
 
+def scalar_type(xp, v):
+    """The type of one element read: NumPy's scalar (accelpy's on the CPU too); a 0-d array on
+    a GPU counts as the scalar of its dtype (CuPy's rule there)."""
+    if xp is not np and isinstance(v, xp.ndarray) and v.device.type != "cpu":
+        return v.dtype.type.__name__
+    return type(v).__name__
+
+
 def run(program, xp, upto=None):
     """Executes `program` on module `xp`; reads the variables it bound."""
     ns = namespace(xp)
@@ -65,6 +73,8 @@ def run(program, xp, upto=None):
             layout = None
             if s.layout and hasattr(v, "flags") and np.ndim(v) >= 2:
                 layout = (bool(v.flags.c_contiguous), bool(v.flags.f_contiguous))
+            elif s.kind == "index_scalar":
+                layout = ("scalar", scalar_type(xp, v))
             elif s.kind == "view" and s.ins and s.ins[0] in ns:
                 base = ns[s.ins[0]]
                 layout = ("shares", bool(xp.shares_memory(v, base)),
@@ -163,6 +173,8 @@ def compare(program, expected, got, vars_=None, bitwise=False, what_error="excep
 def layout_mismatch(i, e, g):
     """Contiguity differs (a computed result), or whether a view shares its input's memory
     does: because the input's layout differs, or (a new bug) not."""
+    if e[0] == "scalar":
+        return Mismatch(i, "scalar type", f"expected {e[1]}, got {g[1]}")
     if e[0] != "shares":
         return Mismatch(i, "layout", f"(C, F)-contiguous: expected {e}, got {g}")
     what = "aliasing" if e[2:] == g[2:] else "aliasing (input layout differs)"

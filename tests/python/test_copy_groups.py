@@ -25,7 +25,7 @@ def _layout(rng, name, dtype, specials=True):
         "negstride": ((80, 60), (slice(None, None, -1), slice(None, None, -2))),
         "transposed": ((40, 70), "T"),
         "3d": ((6, 20, 30), (slice(None), slice(2, -1), slice(None, None, -1))),
-        "0d": ((), ()),
+        "0d": ((), ...),  # a 0-d view (() would give the scalar)
         "empty": ((0, 40), ()),
         "one_column": ((300, 7), (slice(None), slice(6, 7))),
         "large": ((800, 700), ()),  # past the single-thread bound: the block executor copies

@@ -219,7 +219,7 @@ INDEXING = [
 ]
 
 CONVERSIONS = [
-    ("len of 0-d", lambda xp, a: len(a[0, 0]), TypeError, r"len\(\) of unsized object", True),
+    ("len of 0-d", lambda xp, a: len(a[0, 0, ...]), TypeError, r"len\(\) of unsized object", True),
     ("bool of several", lambda xp, a: bool(a), ValueError, r"more than one element", True),
     ("bool of empty", lambda xp, a: bool(a[:0]), ValueError, r"empty array", True),
     ("int of several", lambda xp, a: int(a[0]), TypeError, r"shape \(3,\)", True),
@@ -227,12 +227,12 @@ CONVERSIONS = [
     ("complex of empty", lambda xp, a: complex(a[:0]), TypeError, r"shape \(0, 3\)", True),
     ("item of several", lambda xp, a: a.item(), ValueError, r"size 1.*size 6", True),
     ("item of empty", lambda xp, a: a[:0].item(), ValueError, r"has size 0", True),
-    ("__index__ of float", lambda xp, a: operator.index(a[0, 0]), TypeError,
+    ("__index__ of float", lambda xp, a: operator.index(a[0, 0, ...]), TypeError,
      r"integer scalar arrays.*float64 array of shape \(\)", True),
     ("__index__ of 1-d int", lambda xp, a: [1, 2][a[0, :1].astype(xp.int64)], TypeError,
      r"int64 array of shape \(1,\)", True),
     ("__index__ of bool", lambda xp, a: range(bools(xp, a)[0, 0]), TypeError, r"bool", True),
-    ("iter of 0-d", lambda xp, a: iter(a[0, 0]), TypeError, r"0-d", True),
+    ("iter of 0-d", lambda xp, a: iter(a[0, 0, ...]), TypeError, r"0-d", True),
     ("hash", lambda xp, a: hash(a), TypeError, r"unhashable", True),
 ]
 
