@@ -230,6 +230,11 @@ static CUresult cuMemAllocFromPoolAsync(CUdeviceptr* p, size_t n, void* pool, vo
   if (fake_cuda_fail_allocs_after > 0) --fake_cuda_fail_allocs_after;
   void* m = aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m) return FAIL(2);
+  /* FAKE_CUDA_ZERO_MEMORY: "device" memory reads zeros, so a count read back (no kernel wrote
+     it) is 0 on every run instead of whatever the heap held. */
+  static int zero = -1;
+  if (zero < 0) zero = getenv("FAKE_CUDA_ZERO_MEMORY") != NULL;
+  if (zero) memset(m, 0, n);
   *p = (CUdeviceptr)(uintptr_t)m;
   return 0;
 }
