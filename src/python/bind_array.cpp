@@ -221,7 +221,8 @@ void bind_array(nb::module_& m) {
           "__setitem__",
           [](const Array& a, nb::handle key, nb::handle value) {
             if (write_element(a, key, value)) return;
-            index_assign(a, to_index(key, a.device()), assigned_value(a, value));
+            const nb::object v = device_element_value(a, key, value);
+            index_assign(a, to_index(key, a.device()), assigned_value(a, v));
           },
           "key"_a.none(), "value"_a.none(),
           nb::sig("def __setitem__(self, key: Any, value: ArrayLike, /) -> None"))

@@ -163,4 +163,14 @@ bool write_element(const Array& a, nb::handle key, nb::handle value) {
   return true;
 }
 
+nb::object device_element_value(const Array& a, nb::handle key, nb::handle value) {
+  if (a.device().is_cpu() || !is_number(value.ptr())) return nb::borrow(value);
+  if (!is_element_index(to_index(key, a.device()), a.ndim())) return nb::borrow(value);
+  // NumPy's casting and errors (an int out of range: OverflowError), as the CPU's write.
+  alignas(16) unsigned char bytes[16];
+  const NumPyApi& np = api();
+  if (np.pack(np.descrs[size_t(a.dtype())], bytes, value.ptr()) < 0) throw nb::python_error();
+  return numpy_scalar(bytes, a.dtype());
+}
+
 }  // namespace accel::python

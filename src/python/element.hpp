@@ -28,4 +28,9 @@ nb::object read_element(const Array& a, nb::handle key);
 // Returns false, having done nothing, for any other case.
 bool write_element(const Array& a, nb::handle key, nb::handle value);
 
+// The value the general path writes for a[key] = value on a GPU: for an integer per axis and a
+// number, NumPy's scalar of a's dtype converted with NumPy's casting (NumPy's errors: an int out
+// of range raises OverflowError); else the value itself.
+nb::object device_element_value(const Array& a, nb::handle key, nb::handle value);
+
 }  // namespace accel::python

@@ -289,10 +289,15 @@ def test_plans_with_merged_subexpressions_replay_their_merges(rng, stats, dtype)
         core._set_fusion(True)
         want = merged_body(np, x_np, g_np, dtype(c), dtype(d))
         for f, u, w in zip(fused, unfused, want, strict=True):
-            # (the sums cancel: a tolerance from the terms' size; bit-identity is the strict check)
+            # (the sums cancel: a tolerance from the terms' size; bit-identity is the strict check
+            # on the CPU, whose fused sums keep the unfused order; CUDA's row kernels do not, D60)
             eps = np.finfo(dtype).eps
-            assert_matches(f, w, rtol=64 * eps, atol=64 * eps * (np.abs(w).max(initial=0) + 1))
-            np.testing.assert_array_equal(ap.asnumpy(f), ap.asnumpy(u))
+            tol = {"rtol": 64 * eps, "atol": 64 * eps * (np.abs(w).max(initial=0) + 1)}
+            assert_matches(f, w, **tol)
+            if x.device.type == "cpu":
+                np.testing.assert_array_equal(ap.asnumpy(f), ap.asnumpy(u))
+            else:
+                assert_matches(f, ap.asnumpy(u), **tol)
         seen.add(c == d)
     hits, misses = cache(stats)
     assert hits >= 3 and seen == {True, False}
