@@ -3,8 +3,8 @@ CUDA backend keeps IndexingBackend::place's default, the selection of the mask's
 (its counting and scan kernels) then a scatter; the CPU's block pass must not run on device
 memory. No kernel runs on the fake driver, so its "device" memory is zeroed
 (FAKE_CUDA_ZERO_MEMORY) and the count read back is 0: the assignment ends in the ValueError of
-a count that does not match (heap garbage there made the test flaky); the GPU suite (test_mask_place.py,
-test_mask_runs.py) checks values."""
+a count that does not match (heap garbage there made the test flaky); the GPU suite
+(test_mask_place.py, test_mask_runs.py) checks values."""
 
 from test_cuda_host_path import fake_driver, pytestmark, run_fake  # noqa: F401 - fixture
 
