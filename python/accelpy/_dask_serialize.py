@@ -3,7 +3,9 @@
 * "dask" (TCP and every other transport): the header names dtype, shape and device kind; the one
   frame is the elements in C order, a view of a CPU array's own memory (no copy, no pickle of
   the contents) or one host copy of a GPU array's. The receiver puts the chunk on its own
-  default device of that kind: a worker's GPU when the sender's chunk was on a GPU.
+  default device, whatever the sender's was: a GPU worker's GPU, a CPU worker's memory (CPU
+  workers on a machine with GPUs included: their chunks and what the client sends them, such as
+  a creation function's prototype made on the client's GPU, must meet on one device).
 * "cuda" (UCX, with ucxx/distributed-ucxx): the frame is the device buffer itself, described
   by the CUDA array interface, and the chunk is rebuilt on the receiving GPU without the host.
 
@@ -18,14 +20,6 @@ from ._core import asnumpy, get_default_device, ndarray
 from ._creation import asarray, ascontiguousarray
 
 _registered = False
-
-
-def _landing_device(kind):
-    """The receiver's device for a chunk that was on a device of this kind."""
-    default = get_default_device()
-    if default.type == kind:
-        return default
-    return kind  # "cpu", or the receiver's first GPU when its default is the CPU
 
 
 def _header(x):
@@ -43,7 +37,7 @@ def deserialize_host(header, frames):
     dtype = np.dtype(header["dtype"])
     host = np.frombuffer(frame, dtype=dtype, count=int(np.prod(header["shape"], dtype=np.int64)))
     host = host.reshape(header["shape"])
-    return asarray(host, device=_landing_device(header["device"]))
+    return asarray(host, device=get_default_device())
 
 
 def serialize_device(x):

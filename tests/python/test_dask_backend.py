@@ -96,6 +96,25 @@ def test_non_contiguous_chunks_travel_in_c_order(rng, device):
     assert_matches(protocol.deserialize(header, frames), n[::-2, 1::3].T, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("sent_from", ["cpu", "cuda"])
+@pytest.mark.parametrize("receiver", ["cpu", "cuda"])
+def test_host_frames_land_on_the_receivers_default_device(rng, sent_from, receiver):
+    # A CPU worker on a machine with GPUs gets what the client made on its GPU (a creation
+    # function's prototype): it must land beside the worker's own chunks, and the reverse.
+    if receiver == "cuda" and not ap.cuda.is_available():
+        pytest.skip("needs a GPU")
+    n = rng.standard_normal((3, 4))
+    header, frames = _dask_serialize.serialize_host(ap.asarray(n, device="cpu"))
+    before = ap.get_default_device()
+    ap.set_default_device(receiver)
+    try:
+        y = _dask_serialize.deserialize_host(dict(header, device=sent_from), frames)
+    finally:
+        ap.set_default_device(before)
+    assert y.device.type == receiver
+    assert_matches(y, n, rtol=0, atol=0)
+
+
 def test_cuda_family_refuses_cpu_arrays():
     with pytest.raises(TypeError, match="CUDA arrays"):
         _dask_serialize.serialize_device(ap.ones(3, device="cpu"))
