@@ -11,7 +11,10 @@ whose tests failed; the logs of every run go to --out. Not counted, and listed a
 of other libraries in the process (no accelpy frame), and initcheck's reads of unwritten memory
 inside cuSOLVER, cuBLAS or cuFFT (their workspace). Exit status 0 only when every tool
 reported 0 errors, every run finished, and every test passed. `--files` (ACCELPY_SANITIZE_FILES)
-also takes test ids: test_linalg.py::test_eig.
+also takes test ids: test_linalg.py::test_eig, or `all`: every test file of tests/python, for
+every tool. The whole suite under four tools outlasts one 10-minute GPU call, so `--shard K/N`
+(ACCELPY_SANITIZE_SHARD) takes the K-th of N slices of the runs (by file name, the same slices on
+every machine): N calls cover the suite.
 
 racecheck and synccheck check shared memory and barriers, so they run over the files whose
 kernels have them (users' kernels, row reductions and softmax, reductions, sorting) and the
@@ -275,6 +278,23 @@ def tally(result):
     return Tally(max(errors, 0), warnings, kinds, calls, tests, peers, vendor, unprinted)
 
 
+def plan(tools, files, seeds, shard="1/1"):
+    """The (tool, target) runs: each tool over the seeds and its files (`files`: "" for the
+    tool's slice, "all" for every test file, else comma-separated names), then the K-th of N
+    slices ("K/N") of them, round robin over a fixed order so that each slice gets a like share
+    of every tool and file."""
+    k, n = (int(v) for v in shard.split("/"))
+    if not 1 <= k <= n:
+        raise ValueError(f"--shard {shard}: want K/N with 1 <= K <= N")
+    every_file = sorted(f for f in os.listdir(TESTS) if f.startswith("test_") and f.endswith(".py"))
+    jobs = []
+    for tool in tools:
+        chosen = every_file if files == "all" else files.split(",") if files else TOOLS[tool]
+        jobs += [(tool, s) for s in seeds]
+        jobs += [(tool, os.path.join(TESTS, f)) for f in chosen]
+    return sorted(jobs)[k - 1 :: n]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sanitizer", required=True, help="the compute-sanitizer executable")
@@ -289,7 +309,12 @@ def main():
     ap.add_argument(
         "--files",
         default=os.environ.get("ACCELPY_SANITIZE_FILES", ""),
-        help="comma-separated test files instead of each tool's slice",
+        help="comma-separated test files instead of each tool's slice, or 'all'",
+    )
+    ap.add_argument(
+        "--shard",
+        default=os.environ.get("ACCELPY_SANITIZE_SHARD", "1/1"),
+        help="K/N: only the K-th of N slices of the runs (1-based)",
     )
     ap.add_argument(
         "--api-errors",
@@ -308,11 +333,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     deadline = time.monotonic() + args.seconds
     seeds = sorted(os.path.join(SEEDS, f) for f in os.listdir(SEEDS) if f.endswith(".py"))
-    jobs = []
-    for tool in args.tools.split(","):
-        files = args.files.split(",") if args.files else TOOLS[tool]
-        jobs += [(tool, s) for s in seeds]
-        jobs += [(tool, os.path.join(TESTS, f)) for f in files]
+    try:
+        jobs = plan(args.tools.split(","), args.files, seeds, args.shard)
+    except ValueError as e:
+        ap.error(str(e))
     # Test files before the short seed runs, which fill the end; racecheck's first, since it
     # follows every shared-memory access (the slowest tool where kernels use shared memory).
     jobs.sort(key=lambda j: (j[1].startswith(SEEDS), j[0] != "racecheck"))

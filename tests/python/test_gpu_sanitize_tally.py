@@ -6,6 +6,8 @@ reads of uninitialized memory inside cuSOLVER, cuBLAS or cuFFT (the vendor libra
 import importlib.util
 import os
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 spec = importlib.util.spec_from_file_location(
     "gpu_sanitize", os.path.join(ROOT, "scripts", "gpu_sanitize.py"))
@@ -148,3 +150,18 @@ def test_kernel_names():
     assert name("    at static __global__ void DeviceScanKernel<Policy<64>>(int)") == (
         "DeviceScanKernel<Policy<64>>")
     assert name("    by thread (7,0,0) in block (0,0,0)") is None
+
+
+def test_shards_cover_every_run_once():
+    seeds = ["/seed/a.py", "/seed/b.py"]
+    whole = gpu_sanitize.plan(["memcheck", "racecheck"], "all", seeds)
+    assert len(whole) == 2 * (len(seeds) + len(
+        [f for f in os.listdir(gpu_sanitize.TESTS) if f.startswith("test_") and f.endswith(".py")]))
+    shards = [gpu_sanitize.plan(["memcheck", "racecheck"], "all", seeds, f"{k}/3")
+              for k in (1, 2, 3)]
+    assert sorted(sum(shards, [])) == sorted(whole)
+    assert max(map(len, shards)) - min(map(len, shards)) <= 1
+    assert gpu_sanitize.plan(["synccheck"], "", []) == sorted(
+        ("synccheck", os.path.join(gpu_sanitize.TESTS, f)) for f in gpu_sanitize.SHARED)
+    with pytest.raises(ValueError, match="K/N"):
+        gpu_sanitize.plan(["memcheck"], "", seeds, "4/3")
