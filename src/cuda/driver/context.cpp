@@ -5,6 +5,7 @@
 
 #include "accel/errors.hpp"
 #include "src/cuda/driver/allocator.hpp"
+#include "src/cuda/driver/transfer.hpp"
 #include "src/cuda/driver/wait.hpp"
 #include "src/cuda/libraries/cub_library.hpp"
 #include "src/cuda/libraries/cufft.hpp"
@@ -81,6 +82,9 @@ void init_context(DeviceContext& c, int index) {
   // may use, so their synchronization does not serialize ours.
   check(d.cuStreamCreate(&c.default_stream, api::CU_STREAM_NON_BLOCKING), "cuStreamCreate", index);
   init_pool(c);
+  // Pinned host memory now, not at a first wait or read behind a running kernel (wait.hpp).
+  prepare_waits(c);
+  prepare_transfers(c);
 }
 
 }  // namespace

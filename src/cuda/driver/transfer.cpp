@@ -165,6 +165,8 @@ void copy_host_to_device(DeviceContext& c, const void* src, void* dst, size_t nb
   }
 }
 
+void prepare_transfers(DeviceContext& c) { bounce(c); }
+
 void copy_device_to_host(DeviceContext& c, const void* src, void* dst, size_t nbytes) {
   if (nbytes == 0) return;
   const Driver& d = drv();

@@ -20,6 +20,10 @@ void copy_peer(DeviceContext& from, const void* src, DeviceContext& c, void* dst
 
 bool is_pinned(const void* ptr);
 
+// Makes the pinned buffer of small downloads of c's device now, while the device is idle (see
+// prepare_waits: made at a first host read behind a long kernel, it kept Ctrl-C waiting).
+void prepare_transfers(DeviceContext& c);
+
 // memcpy with non-temporal stores (downloads' staging copies: the destination is not read
 // again by this CPU soon); any alignment and size.
 void host_stream_copy(void* dst, const void* src, size_t n);

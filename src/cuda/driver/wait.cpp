@@ -238,6 +238,8 @@ void wait_stream(DeviceContext& c, api::CUstream s, std::atomic<bool>* in_flight
   slow_wait(c, w, s, in_flight);
 }
 
+void prepare_waits(DeviceContext& c) { waits_of(c); }
+
 void wait_event(DeviceContext& c, api::CUevent event) {
   c.make_current();
   DeviceWaits& w = waits_of(c);

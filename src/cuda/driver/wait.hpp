@@ -17,6 +17,11 @@ namespace accel::cuda {
 // queued work writes.
 void wait_stream(DeviceContext& c, api::CUstream s, std::atomic<bool>* in_flight = nullptr);
 
+// Makes the completion words (pinned host memory) of c's device now. Called as the context is
+// created, while the device is idle: cuMemHostAlloc can wait for the kernels that run, so a
+// first wait that made them behind a long kernel was not interruptible.
+void prepare_waits(DeviceContext& c);
+
 // The same for the work before `event`'s last record (an event of c's device).
 void wait_event(DeviceContext& c, api::CUevent event);
 
