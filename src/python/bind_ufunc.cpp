@@ -22,7 +22,6 @@
 
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
-#include "src/python/element.hpp"
 
 namespace accel::python {
 
@@ -32,8 +31,8 @@ namespace {
 
 struct UfuncObject {
   PyObject_HEAD vectorcallfunc vectorcall;
-  PyObject* fast;  // the op's function, called with the nin operands alone
-  PyObject* dict;  // __name__, __doc__, nin, nout, types, ...
+  PyObject* fast;   // the op's function, called with the nin operands alone
+  PyObject* dict;   // __name__, __doc__, nin, nout, types, ...
   PyObject* numpy;  // NumPy's ufunc of the row, for calls on numbers alone (null: none)
   Py_ssize_t nin;
   std::optional<OpKind> op;  // the op-table row `fast` applies, if it is one
@@ -114,32 +113,12 @@ bool only_numbers(PyObject* const* args, Py_ssize_t n) {
   return true;
 }
 
-// A plain call of numbers alone gives, on the CPU, NumPy's scalar, as NumPy's ufuncs do
-// (np.sqrt(np.float64(2)) is np.float64), so that a loop's scalar work after an element read
-// (`np.sqrt(dx**2 + dy**2)`) stays in NumPy's scalars instead of becoming 0-d arrays whose every
-// later operation costs several times as much. NumPy's ufunc computes it when the row has one
-// (its types, values, warnings and errors under the error state both libraries share, at its
-// cost: a quarter of a 0-d evaluation's); otherwise the core's 0-d result is read as NumPy's
-// scalar. On a GPU the 0-d device array stays (a host scalar there would be a synchronization
-// hidden in an expression).
-nb::object numbers_result(Array result) {
-  if (result.ndim() != 0 || !result.device().is_cpu()) return nb::cast(std::move(result));
-  return numpy_scalar(result.data(), result.dtype());
-}
-
-// The same for the result of the op's bound function (`fast`, whose errors are NumPy's): its
-// element, read through ndarray's own indexing, so that an error of the evaluation (an error
-// state of "raise") reaches Python as its exception.
-PyObject* numbers_element(PyObject* result) {
-  const Array* a = result ? as_array(result) : nullptr;
-  if (a == nullptr || a->ndim() != 0 || !a->device().is_cpu()) return result;
-  PyObject* empty = PyTuple_New(0);
-  PyObject* element = empty ? PyObject_GetItem(result, empty) : nullptr;
-  Py_XDECREF(empty);
-  Py_DECREF(result);
-  return element;
-}
-
+// A plain call of numbers alone is, on the CPU, NumPy's ufunc's call, so it gives NumPy's
+// scalar as NumPy does (np.sqrt(np.float64(2)) is np.float64), with NumPy's types, values,
+// warnings and errors under the error state both libraries share: a loop's scalar work after an
+// element read (`np.sqrt(dx**2 + dy**2)`) stays in NumPy's scalars instead of becoming 0-d
+// arrays, whose every later operation costs several times as much. On a GPU the 0-d device
+// array stays (a host scalar there would be a synchronization hidden in an expression).
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
@@ -150,15 +129,8 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
     // Errors are rare: on one, the call is made again by `fast` (plain calls) or by the Python
     // implementation (with out), which raise NumPy's exception type and message, or handle
     // what finish() does not (an out larger than the operands' broadcast shape).
-    if (plain && only_numbers(args, nargs)) {
-      if (u->numpy != nullptr && default_device().is_cpu()) {
-        return PyObject_Vectorcall(u->numpy, args, nargsf, nullptr);
-      }
-      try {
-        return numbers_result(apply_elementwise(*u->op, args[0], x2)).release().ptr();
-      } catch (...) {
-      }
-      return numbers_element(PyObject_Vectorcall(u->fast, args, nargsf, nullptr));
+    if (plain && u->numpy != nullptr && only_numbers(args, nargs) && default_device().is_cpu()) {
+      return PyObject_Vectorcall(u->numpy, args, nargsf, nullptr);
     }
     if (plain) {
       try {
