@@ -176,15 +176,10 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
         if copy and out is obj:
             out = obj.copy()
         return out
-    if (type(obj) is list or type(obj) is tuple) and obj and dtype is None and device is None \
-            and copy is not False and all(type(x) is ndarray for x in obj):
-        # A flat sequence of accelpy arrays (np.array([x * c, x * s]) in a loop): stacked as it
-        # is, without converting each part.
-        return _core.stack(obj)
     if (type(obj) is tuple or type(obj) is list) and dtype is None and copy is not False:
-        # A flat sequence of Python numbers (a mask or coefficients given as a tuple, converted
-        # at every call of a loop): made in the core as NumPy would make it (None for anything
-        # else, and on a GPU).
+        # A flat sequence of Python numbers and NumPy scalars (a mask or coefficients given as a
+        # tuple, a loop's np.array([fmag * c, fmag * s]) of elements, converted at every call):
+        # made in the core as NumPy would make it (None for anything else, and on a GPU).
         out = _core._from_sequence(obj, device)
         if out is not None:
             return out
@@ -194,6 +189,11 @@ def asarray(obj: ArrayLike, dtype: DTypeLike | None = None, device: DeviceLike |
             arr = np.asarray(obj)
             if arr.dtype in _FROM_PY_SCALARS:
                 return _core._from_numpy(arr, None, device, copy, True)
+    if (type(obj) is list or type(obj) is tuple) and obj and dtype is None and device is None \
+            and copy is not False and all(type(x) is ndarray for x in obj):
+        # A flat sequence of accelpy arrays (np.array([x * c, x * s]) in a loop): stacked as it
+        # is, without converting each part.
+        return _core.stack(obj)
     if isinstance(obj, (list, tuple)) and _holds_arrays(obj):
         # Sequences of accelpy arrays stack where the arrays are (NumPy would need host copies).
         if copy is False:

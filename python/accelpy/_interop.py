@@ -137,7 +137,8 @@ def _on_device(values, device):
     return [ap.asarray(v, device=device) if isinstance(v, np.ndarray) else v for v in values]
 
 
-# NumPy's ufuncs -> accelpy's of the same name, for array_ufunc's common case.
+# NumPy's ufuncs -> accelpy's of the same name, for array_ufunc's common case; ndarray's
+# __array_ufunc__ (a C method, _core._array_ufunc_method) reads it too.
 _UFUNCS: dict[Any, Any] = {}
 _SCALARS = (np.generic, int, float, complex)
 

@@ -218,7 +218,8 @@ METHODS: dict[str, Any] = {
     "__sizeof__": sizeof,
     "__reduce__": reduce,
     "__dask_tokenize__": dask_tokenize,
-    "__array_ufunc__": _interop.array_ufunc,
+    # Its common case (a plain call on arrays and numbers) in C, the rest in Python.
+    "__array_ufunc__": _core._array_ufunc_method(_interop.array_ufunc, _interop._UFUNCS),
     "__array_function__": _interop.array_function,
     "__array_namespace__": _interop.array_namespace,
     "to_device": to_device,

@@ -58,7 +58,8 @@ def make(fast: F, name: str, module: str, doc: str | None = None) -> F:
     # A bound function of the core is an op-table row of the same name: its plain calls skip
     # the function (see bind_ufunc.cpp); a function written in Python is called.
     op = None if isinstance(fast, types.FunctionType) else fast.__name__
-    uf = _core._make_ufunc(fast, npu.nin, op)
+    # Its calls on numbers alone are NumPy's (a NumPy scalar on the CPU, as NumPy gives).
+    uf = _core._make_ufunc(fast, npu.nin, op, npu if npu.nout == 1 else None)
     loops = [t for t in npu.types if set(t.replace("->", "")) <= _TYPE_CODES]
     attrs = {
         "__name__": npu.__name__, "__qualname__": npu.__name__, "__module__": module,

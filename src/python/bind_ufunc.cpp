@@ -31,8 +31,9 @@ namespace {
 
 struct UfuncObject {
   PyObject_HEAD vectorcallfunc vectorcall;
-  PyObject* fast;  // the op's function, called with the nin operands alone
-  PyObject* dict;  // __name__, __doc__, nin, nout, types, ...
+  PyObject* fast;   // the op's function, called with the nin operands alone
+  PyObject* dict;   // __name__, __doc__, nin, nout, types, ...
+  PyObject* numpy;  // NumPy's ufunc of the row, for calls on numbers alone (null: none)
   Py_ssize_t nin;
   std::optional<OpKind> op;  // the op-table row `fast` applies, if it is one
 };
@@ -95,6 +96,29 @@ nb::handle out_and_where(const UfuncObject* u, PyObject* const* args, Py_ssize_t
   return out;
 }
 
+// Whether every operand is a number (Python's bool, float, complex, int within int64 or a
+// NumPy scalar of accelpy's dtypes): no array among them.
+bool only_numbers(PyObject* const* args, Py_ssize_t n) {
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* x = args[i];
+    if (PyLong_CheckExact(x)) {
+      int overflow = 0;
+      PyLong_AsLongLongAndOverflow(x, &overflow);
+      if (overflow) return false;  // NumPy would compute on Python objects
+    } else if (!PyFloat_CheckExact(x) && !PyBool_Check(x) && !PyComplex_CheckExact(x) &&
+               !numpy_builtin_scalar(x)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A plain call of numbers alone is, on the CPU, NumPy's ufunc's call, so it gives NumPy's
+// scalar as NumPy does (np.sqrt(np.float64(2)) is np.float64), with NumPy's types, values,
+// warnings and errors under the error state both libraries share: a loop's scalar work after an
+// element read (`np.sqrt(dx**2 + dy**2)`) stays in NumPy's scalars instead of becoming 0-d
+// arrays, whose every later operation costs several times as much. On a GPU the 0-d device
+// array stays (a host scalar there would be a synchronization hidden in an expression).
 PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
@@ -105,6 +129,9 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
     // Errors are rare: on one, the call is made again by `fast` (plain calls) or by the Python
     // implementation (with out), which raise NumPy's exception type and message, or handle
     // what finish() does not (an out larger than the operands' broadcast shape).
+    if (plain && u->numpy != nullptr && only_numbers(args, nargs) && default_device().is_cpu()) {
+      return PyObject_Vectorcall(u->numpy, args, nargsf, nullptr);
+    }
     if (plain) {
       try {
         return nb::cast(apply_elementwise(*u->op, args[0], x2)).release().ptr();
@@ -132,6 +159,49 @@ PyObject* ufunc_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
   if (plain) return PyObject_Vectorcall(u->fast, args, nargsf, nullptr);
   return call_impl(0, self, args, nargs, kwnames);
 }
+
+// ndarray.__array_ufunc__'s common case in C: NumPy's scalar operators do not defer to an
+// operand that defines __array_ufunc__ (`np.complex128(z) - x` calls np.subtract, which calls
+// x.__array_ufunc__), so a CPU array's element in arithmetic with arrays comes here. A plain
+// call of a NumPy ufunc that g_ufunc_table maps to accelpy's, on accelpy arrays and numbers,
+// is that ufunc's call; everything else goes to the Python implementation (g_array_ufunc).
+PyObject* g_array_ufunc = nullptr;  // the Python method, called as (self, ufunc, method, ...)
+PyObject* g_ufunc_table = nullptr;  // {numpy ufunc: accelpy ufunc}, filled by the Python side
+
+PyObject* array_ufunc_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                             PyObject* kwnames) {
+  if (kwnames == nullptr && nargs >= 3 && nargs <= 4 && PyUnicode_Check(args[1]) &&
+      PyUnicode_CompareWithASCIIString(args[1], "__call__") == 0) {
+    PyObject* target = PyDict_GetItemWithError(g_ufunc_table, args[0]);  // borrowed
+    if (target == nullptr && PyErr_Occurred()) return nullptr;
+    bool operands = target != nullptr;
+    for (Py_ssize_t i = 2; operands && i < nargs; ++i) {
+      operands = as_array(args[i]) != nullptr || only_numbers(args + i, 1);
+    }
+    if (operands) return PyObject_Vectorcall(target, args + 2, size_t(nargs - 2), nullptr);
+  }
+  constexpr Py_ssize_t kOnStack = 8;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nargs + nkw + 1 > kOnStack) {
+    nb::list all;
+    all.append(nb::handle(self));
+    for (Py_ssize_t i = 0; i < nargs; ++i) all.append(nb::handle(args[i]));
+    nb::dict kw;
+    for (Py_ssize_t i = 0; i < nkw; ++i) kw[PyTuple_GET_ITEM(kwnames, i)] = args[nargs + i];
+    return PyObject_Call(g_array_ufunc, nb::tuple(all).ptr(), kw.ptr());
+  }
+  PyObject* buf[kOnStack];
+  buf[0] = self;
+  for (Py_ssize_t i = 0; i < nargs + nkw; ++i) buf[i + 1] = args[i];
+  return PyObject_Vectorcall(g_array_ufunc, buf, size_t(nargs + 1), kwnames);
+}
+
+PyMethodDef g_array_ufunc_def = {
+    "__array_ufunc__",
+    reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&array_ufunc_method)),
+    METH_FASTCALL | METH_KEYWORDS,
+    "NumPy's ufunc protocol (NEP 13): runs accelpy's ufunc of the same name, or the method "
+    "asked for (reduce, accumulate, reduceat, outer, at), with NumPy's keywords."};
 
 template <size_t Which>
 PyObject* ufunc_method(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -182,6 +252,7 @@ int ufunc_traverse(PyObject* self, visitproc visit, void* arg) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
   Py_VISIT(u->fast);
   Py_VISIT(u->dict);
+  Py_VISIT(u->numpy);
   Py_VISIT(Py_TYPE(self));
   return 0;
 }
@@ -190,6 +261,7 @@ int ufunc_clear(PyObject* self) {
   auto* u = reinterpret_cast<UfuncObject*>(self);
   Py_CLEAR(u->fast);
   Py_CLEAR(u->dict);
+  Py_CLEAR(u->numpy);
   return 0;
 }
 
@@ -244,13 +316,14 @@ void bind_ufunc(nb::module_& m) {
 
   m.def(
       "_make_ufunc",
-      [](nb::handle fast, Py_ssize_t nin, std::optional<std::string> op) {
+      [](nb::handle fast, Py_ssize_t nin, std::optional<std::string> op, nb::handle numpy) {
         if (!PyCallable_Check(fast.ptr())) throw nb::type_error("fast must be callable");
         auto* u = PyObject_GC_New(UfuncObject, g_type);
         if (u == nullptr) throw nb::python_error();
         u->vectorcall = &ufunc_vectorcall;
         u->fast = nb::borrow(fast).release().ptr();
         u->dict = PyDict_New();
+        u->numpy = op && !numpy.is_none() ? nb::borrow(numpy).release().ptr() : nullptr;
         u->nin = nin;
         new (&u->op) std::optional<OpKind>(op ? elementwise_op(op->c_str()) : std::nullopt);
         PyObject_GC_Track(u);
@@ -260,10 +333,24 @@ void bind_ufunc(nb::module_& m) {
         }
         return nb::steal(reinterpret_cast<PyObject*>(u));
       },
-      "fast"_a, "nin"_a, "op"_a = nb::none(),
+      "fast"_a, "nin"_a, "op"_a = nb::none(), "numpy"_a = nb::none(),
       "A new accelpy.ufunc whose plain calls (nin positional operands) apply the op-table row "
-      "`op` (when given; `fast` must be its function) or call `fast`; its attributes are set by "
-      "the caller.");
+      "`op` (when given; `fast` must be its function) or call `fast`; with `op`, calls on "
+      "numbers alone on the CPU call `numpy` (NumPy's ufunc of the row) when given; its "
+      "attributes are set by the caller.");
+  m.def(
+      "_array_ufunc_method",
+      [](nb::handle fallback, nb::dict table) {
+        Py_XSETREF(g_array_ufunc, nb::borrow(fallback).release().ptr());
+        Py_XSETREF(g_ufunc_table, nb::borrow(table).release().ptr());
+        auto* type = reinterpret_cast<PyTypeObject*>(nb::type<Array>().ptr());
+        PyObject* descr = PyDescr_NewMethod(type, &g_array_ufunc_def);
+        if (descr == nullptr) throw nb::python_error();
+        return nb::steal(descr);
+      },
+      "fallback"_a, "table"_a,
+      "ndarray.__array_ufunc__ (a method descriptor): plain calls of the NumPy ufuncs `table` "
+      "maps to accelpy's, on accelpy arrays and numbers, call those; the rest `fallback`.");
   m.def(
       "_set_ufunc_impl",
       [](nb::handle impl) {

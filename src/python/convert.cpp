@@ -196,6 +196,19 @@ Scalar python_int(PyObject* p) {
 
 }  // namespace
 
+std::optional<Scalar> numpy_builtin_scalar(PyObject* p) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    // NumPy's own scalar types, read directly (bfloat16's, ml_dtypes', is not one of them).
+    if (i == int(DType::BFloat16) ||
+        Py_TYPE(p) != reinterpret_cast<PyTypeObject*>(g_types[i].ptr()))
+      continue;
+    alignas(16) unsigned char bytes[16];
+    numpy_scalar_bytes(p, bytes);
+    return Scalar::from_bytes(DType(i), bytes);
+  }
+  return std::nullopt;
+}
+
 std::optional<Scalar> to_scalar(nb::handle obj) {
   PyObject* p = obj.ptr();
   if (PyBool_Check(p)) return Scalar::weak_bool(p == Py_True);
@@ -214,15 +227,7 @@ std::optional<Scalar> to_scalar(nb::handle obj) {
   }
   // NumPy's scalars are typed (NEP 50), numpy.float64 and numpy.complex128 too, although they
   // subclass Python's float and complex: float32 array + float64(1) is float64, as in NumPy.
-  for (int i = 0; i < kNumDTypes; ++i) {
-    // NumPy's own scalar types, read directly (bfloat16's, ml_dtypes', below).
-    if (i == int(DType::BFloat16) ||
-        Py_TYPE(p) != reinterpret_cast<PyTypeObject*>(g_types[i].ptr()))
-      continue;
-    alignas(16) unsigned char bytes[16];
-    numpy_scalar_bytes(p, bytes);
-    return Scalar::from_bytes(DType(i), bytes);
-  }
+  if (std::optional<Scalar> s = numpy_builtin_scalar(p)) return s;
   if (g_numpy_generic.is_valid() && PyObject_IsInstance(p, g_numpy_generic.ptr()) == 1) {
     const DType dt = to_dtype(obj.attr("dtype"));
     nb::object v = obj.attr("item")();

@@ -25,6 +25,9 @@ nb::object dtype_object(DType dt);
 DType to_dtype(nb::handle obj);
 std::optional<DType> to_dtype_opt(nb::handle obj);
 
+// The typed scalar of an object whose type is exactly one of NumPy's scalar types of accelpy's
+// dtypes (numpy.float32, numpy.float64, ...; not ml_dtypes' bfloat16); nullopt otherwise.
+std::optional<Scalar> numpy_builtin_scalar(PyObject* p);
 // Python bool/int/float/complex (weak) or a NumPy scalar (typed); nullopt for other objects.
 std::optional<Scalar> to_scalar(nb::handle obj);
 // to_scalar for a value headed into an array of `dtype`: a Python int beyond int64/uint64 is
@@ -33,8 +36,8 @@ std::optional<Scalar> to_scalar_for(nb::handle obj, std::optional<DType> dtype);
 // An ndarray, or an array-like converted on `device` (NumPy arrays, lists, buffers...).
 Array to_array(nb::handle obj, std::optional<Device> device = std::nullopt);
 // A flat list or tuple of at most 256 Python bools, ints (within int64), floats and complex
-// numbers as the fresh array NumPy would make of it, on a CPU `device` (default: the default
-// device); nullopt for anything else (convert_sequence.cpp).
+// numbers and NumPy's scalars of accelpy's dtypes as the fresh array NumPy would make of it, on a
+// CPU `device` (default: the default device); nullopt for anything else (convert_sequence.cpp).
 std::optional<Array> small_sequence(nb::handle obj, std::optional<Device> device);
 // The Array of an accelpy.ndarray (or subclass) instance; null for any other object. Tests the
 // type directly: nanobind's isinstance and cast first look the bound type up by its C++ type.

@@ -20,16 +20,19 @@ namespace {
 // so these give its types, values, casting and errors exactly, at its cost.
 constexpr int kGetNDArrayCVersion = 0;
 constexpr int kScalar = 60;
+constexpr int kFromScalar = 61;
 constexpr int kScalarAsCtype = 62;
 constexpr int kPack = 65;  // NumPy 2.0 and newer
 constexpr unsigned kNumPy2Abi = 0x02000000;
 
 using ScalarFn = PyObject* (*)(void*, PyObject*, PyObject*);
+using FromScalarFn = PyObject* (*)(PyObject*, PyObject*);
 using PackFn = int (*)(PyObject*, void*, PyObject*);
 using AsCtypeFn = void (*)(PyObject*, void*);
 
 struct NumPyApi {
   ScalarFn scalar = nullptr;
+  FromScalarFn from_scalar = nullptr;
   PackFn pack = nullptr;
   AsCtypeFn as_ctype = nullptr;
   std::array<PyObject*, kNumDTypes> descrs{};  // borrowed: the dtype objects live as long as us
@@ -45,6 +48,7 @@ NumPyApi load_api() {
     throw std::runtime_error("accelpy needs NumPy 2.0 or newer");
   NumPyApi api;
   api.scalar = reinterpret_cast<ScalarFn>(table[kScalar]);
+  api.from_scalar = reinterpret_cast<FromScalarFn>(table[kFromScalar]);
   api.pack = reinterpret_cast<PackFn>(table[kPack]);
   api.as_ctype = reinterpret_cast<AsCtypeFn>(table[kScalarAsCtype]);
   for (int i = 0; i < kNumDTypes; ++i) api.descrs[size_t(i)] = dtype_object(DType(i)).ptr();
@@ -141,7 +145,20 @@ nb::object read_element(const Array& a, nb::handle key) {
 }
 
 bool write_element(const Array& a, nb::handle key, nb::handle value) {
-  if (!a.device().is_cpu() || !a.writeable() || !is_number(value.ptr())) return false;
+  if (!a.device().is_cpu() || !a.writeable()) return false;
+  // A 0-d CPU array (a reduction's result: `D[i, j] = np.sqrt((w**2).sum())`) is stored as
+  // NumPy stores a 0-d NumPy array of its value: NumPy's casts and warnings for arrays, not its
+  // scalars' (int8[i] = np.uint8(200) raises OverflowError; an array of it wraps to -56).
+  nb::object held;
+  if (const Array* v = as_array(value); v && v->ndim() == 0 && v->device().is_cpu()) {
+    // Computed first: it may read a's old value.
+    const nb::object scalar = numpy_scalar(v->data(), v->dtype());
+    held = nb::steal(api().from_scalar(scalar.ptr(), nullptr));
+    if (!held.is_valid()) throw nb::python_error();
+    value = held;
+  } else if (!is_number(value.ptr())) {
+    return false;
+  }
   // Index and value are checked before anything is written or evaluated: a bad one raises with
   // the array and its pending readers untouched.
   const int64_t off = fast_offset(a, key.ptr());

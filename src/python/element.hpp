@@ -23,9 +23,9 @@ void numpy_scalar_bytes(PyObject* scalar, void* out);
 // not on the CPU. Pending work is computed first.
 nb::object read_element(const Array& a, nb::handle key);
 
-// a[key] = value for a CPU array, an integer per axis and a Python or NumPy number: converts
-// the value with NumPy's casting (NumPy's errors), runs the write barrier and stores it.
-// Returns false, having done nothing, for any other case.
+// a[key] = value for a CPU array, an integer per axis and a Python or NumPy number or a 0-d CPU
+// array (computed first): converts the value with NumPy's casting (NumPy's errors), runs the
+// write barrier and stores it. Returns false, having done nothing, for any other case.
 bool write_element(const Array& a, nb::handle key, nb::handle value);
 
 // The value the general path writes for a[key] = value on a GPU: for an integer per axis and a

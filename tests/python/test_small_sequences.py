@@ -1,6 +1,6 @@
-"""Flat lists and tuples of Python numbers made arrays in the core (convert_sequence.cpp), the
-literal-list path of accelpy.array, and iteration's end without a StopIteration object: NumPy's
-dtypes, values and errors."""
+"""Flat lists and tuples of Python numbers and NumPy scalars made arrays in the core
+(convert_sequence.cpp), the literal-list path of accelpy.array, and iteration's end without a
+StopIteration object: NumPy's dtypes, values and errors."""
 
 import numpy as np
 import pytest
@@ -24,15 +24,16 @@ SEQUENCES = [
     [float("nan"), float("inf"), -0.0],
     [complex(float("nan"), -0.0)],
     list(range(256)),
+    [np.float32(1.5), 2.0],  # NumPy's scalars too, promoted as np.array promotes them
+    [True, np.bool_(False)],
 ]
-# NumPy's way (None from the core): past int64, NumPy scalars, nested, empty, long, subclasses.
+# NumPy's way (None from the core): past int64, nested, empty, long, arrays among the items.
 OTHERS = [
     [2**63],
-    [np.float32(1.5), 2.0],
     [[1, 2], [3, 4]],
     [],
     list(range(257)),
-    [True, np.bool_(False)],
+    [np.float64(1.0), np.array(2.0)],  # a NumPy array among the items
 ]
 
 
