@@ -1,6 +1,7 @@
 #include "accel/storage.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -121,13 +122,18 @@ std::vector<std::shared_ptr<Node>> take_pending_readers(Storage& storage) {
   // whenever the allocator placed its nodes otherwise: a plan-cache miss, and on a GPU a kernel
   // compiled again in the middle of a loop.
   if (readers.size() > 1) {
-    std::vector<std::pair<Node*, size_t>> seen;
-    seen.reserve(readers.size());
-    for (size_t i = 0; i < readers.size(); ++i) seen.emplace_back(readers[i].get(), i);
-    std::sort(seen.begin(), seen.end());
-    std::vector<bool> duplicate(readers.size(), false);
+    struct Seen {
+      const Node* node;
+      size_t at;
+    };
+    SmallVector<Seen, 16> seen;
+    for (size_t i = 0; i < readers.size(); ++i) seen.push_back({readers[i].get(), i});
+    std::sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) {
+      return a.node != b.node ? std::less<const Node*>()(a.node, b.node) : a.at < b.at;
+    });
+    SmallVector<bool, 16> duplicate(readers.size(), false);
     for (size_t i = 1; i < seen.size(); ++i) {
-      if (seen[i].first == seen[i - 1].first) duplicate[seen[i].second] = true;
+      if (seen[i].node == seen[i - 1].node) duplicate[seen[i].at] = true;
     }
     size_t kept = 0;
     for (size_t i = 0; i < readers.size(); ++i) {
