@@ -248,7 +248,7 @@ namespace {
 // another storage over the same memory (NumPy memory wrapped twice).
 bool reads_other_view(const Array& value, const Plan& plan, const Array& dst) {
   const auto aliases = [&](const Array& a) {
-    if (a.storage() == dst.storage()) return !a.same_view(dst) && byte_ranges_overlap(a, dst);
+    if (a.storage() == dst.storage()) return !a.same_view(dst) && may_share_elements(a, dst);
     return a.storage()->overlaps(*dst.storage());
   };
   if (aliases(value)) return true;

@@ -1,6 +1,7 @@
 #include "accel/storage.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -114,9 +115,32 @@ std::vector<std::shared_ptr<Node>> take_pending_readers(Storage& storage) {
   };
   take(storage);
   for (const std::shared_ptr<Storage>& s : storages) take(*s);
-  // A node reading the memory twice (x + x, or through two shared storages) is listed once.
-  std::sort(readers.begin(), readers.end());
-  readers.erase(std::unique(readers.begin(), readers.end()), readers.end());
+  // A node reading the memory twice (x + x, or through two shared storages) is listed once, at
+  // its first place. The readers stay in the order they were made: they are the evaluation's
+  // targets, whose order decides the plan's node order, hence the plan-cache key and the
+  // generated kernel's step order. Ordered by address, a loop body made a new structure
+  // whenever the allocator placed its nodes otherwise: a plan-cache miss, and on a GPU a kernel
+  // compiled again in the middle of a loop.
+  if (readers.size() > 1) {
+    struct Seen {
+      const Node* node;
+      size_t at;
+    };
+    SmallVector<Seen, 16> seen;
+    for (size_t i = 0; i < readers.size(); ++i) seen.push_back({readers[i].get(), i});
+    std::sort(seen.begin(), seen.end(), [](const Seen& a, const Seen& b) {
+      return a.node != b.node ? std::less<const Node*>()(a.node, b.node) : a.at < b.at;
+    });
+    SmallVector<bool, 16> duplicate(readers.size(), false);
+    for (size_t i = 1; i < seen.size(); ++i) {
+      if (seen[i].node == seen[i - 1].node) duplicate[seen[i].at] = true;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < readers.size(); ++i) {
+      if (!duplicate[i]) readers[kept++] = std::move(readers[i]);
+    }
+    readers.resize(kept);
+  }
   return readers;
 }
 

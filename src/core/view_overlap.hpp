@@ -1,10 +1,11 @@
-// Whether two views of one storage can touch the same bytes, from their byte ranges: an
-// assignment whose value reads only ranges disjoint from the destination's can compute straight
-// into it (x[0, 1:-1] = -x[1, 1:-1]), one that reads an overlapping other view cannot.
+// Whether two views of one storage can touch the same elements: an assignment whose value reads
+// only elements the destination does not hold can compute straight into it (x[0, 1:-1] =
+// -x[1, 1:-1], x[1:-1, 0] = -x[1:-1, 1]), one that reads an overlapping other view cannot.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 
 #include "accel/array.hpp"
 
@@ -29,6 +30,26 @@ inline bool byte_ranges_overlap(const Array& a, const Array& b) {
   const auto [a0, a1] = byte_range(a);
   const auto [b0, b1] = byte_range(b);
   return a0 < a1 && b0 < b1 && a0 < b1 && b0 < a1;
+}
+
+// Whether views `a` and `b` of the same storage may share an element. Exact where both views
+// step by multiples of one number m (the gcd of their strides over dimensions longer than one)
+// and their first elements differ modulo m: every element of either lies at its first element's
+// residue, so none is shared (columns of a grid: x[1:-1, 0] and x[1:-1, 1], whose byte ranges
+// interleave). Otherwise as byte_ranges_overlap. Views of another element size are compared by
+// bytes alone.
+inline bool may_share_elements(const Array& a, const Array& b) {
+  if (!byte_ranges_overlap(a, b)) return false;
+  if (itemsize(a.dtype()) != itemsize(b.dtype())) return true;
+  int64_t m = 0;
+  for (const Array* v : {&a, &b}) {
+    for (int d = 0; d < v->ndim(); ++d) {
+      if (v->shape()[d] > 1)
+        m = std::gcd(m, v->strides()[d] < 0 ? -v->strides()[d] : v->strides()[d]);
+    }
+  }
+  if (m == 0) return a.offset() == b.offset();  // one element each
+  return m == 1 || a.offset() % m == b.offset() % m;
 }
 
 }  // namespace accel

@@ -33,8 +33,7 @@ thread_local const LoadedKernel* t_last_kernel = nullptr;
 // The plan and parameter bytes of this thread's launches: reused, so that a launch allocates
 // no host memory for them (run_kernel never runs inside itself).
 struct LaunchBuffers {
-  KernelPlan plan;
-  PlanSignature signature;  // of the group `plan` was made for
+  LaunchPlans plans;
   std::vector<unsigned char> params;
 };
 thread_local LaunchBuffers t_launch;
@@ -43,8 +42,7 @@ void run_kernel(DeviceContext& c, const Group& g) {
   c.make_current();
   t_last_kernel = nullptr;
   LaunchBuffers& buffers = t_launch;
-  KernelPlan& plan = buffers.plan;
-  make_plan_cached(g, c.props, c.index, plan, buffers.signature);
+  KernelPlan& plan = make_plan_cached(g, c.props, c.index, buffers.plans);
   if (plan.strategy == Strategy::Elementwise ? plan.n == 0 : plan.outputs_n == 0) return;
   const LoadedKernel& k = get_kernel(c, plan);
   t_last_kernel = &k;

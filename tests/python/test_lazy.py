@@ -172,6 +172,31 @@ def test_in_place_operator_writes_no_temporary(rng, stats):
     assert_matches(a, (a_np + 1.0) * 3.0)
 
 
+@pytest.mark.parametrize(
+    "dst, src, groups",
+    [
+        ((slice(1, -1), 0), (slice(1, -1), 1), 1),  # a grid's edge column from the next one
+        ((slice(1, -1), -1), (slice(-2, 0, -1), -2), 1),  # reversed, from the column before
+        ((slice(None), slice(0, None, 2)), (slice(None), slice(1, None, 2)), 1),  # even from odd
+        ((slice(1, None), 0), (slice(None, -1), 0), 2),  # a column shifted along itself
+        ((slice(None), slice(0, 6)), (slice(None), slice(2, 8)), 2),  # overlapping blocks
+        ((slice(1, -1), slice(1, 3)), (slice(1, -1), slice(0, 2)), 2),  # shares column 1
+    ],
+)
+def test_writes_from_interleaved_views_need_no_temporary(rng, device, deferred, dst, src, groups):
+    """A write whose value reads another view of the destination's array computes straight
+    into it when no element is shared (one group), even where the byte ranges interleave
+    (columns); views that share elements go through a temporary (two groups). NumPy's values
+    either way: the value is read whole before anything is written."""
+    x_np = rng.uniform(-4, 4, (10, 12))
+    x = ap.asarray(x_np.copy())
+    ap.fusion.reset_stats()
+    x[dst] = -x[src] * 2.0
+    x_np[dst] = -x_np[src] * 2.0
+    assert ap.fusion.stats()["groups_run"] == groups
+    assert_matches(x, x_np)
+
+
 # ---- deep chains ---------------------------------------------------------------------------
 
 

@@ -325,3 +325,35 @@ def test_a_merge_into_an_out_target_replays(rng, stats):
         out = ap.zeros((4, 6))
         ap.add(ap.exp(x) * 2.0, ap.exp(x) * 2.0, out=out)
         np.testing.assert_allclose(ap.asnumpy(out), np.exp(x_np) * 4.0, rtol=1e-13)
+
+
+def test_a_writes_pending_readers_plan_alike_wherever_their_nodes_lie(rng, stats):
+    """A write into memory that pending work reads evaluates that work first (the write
+    barrier), its readers as the targets. They are taken in the order they were made, not by
+    their nodes' addresses: with the junk below freed in another order each step, the readers'
+    nodes land elsewhere each step, and a key that followed the addresses made a new plan (and
+    on a GPU compiled a new kernel) in the middle of the loop. The game of life's step."""
+    z_np = rng.integers(0, 2, (12, 20))
+    z = ap.asarray(z_np.copy())
+    w = ap.asarray(rng.uniform(size=32))
+    shuffle = np.random.default_rng(5)
+    misses = []
+    for _ in range(12):
+        junk = [w * float(k) for k in range(16)]
+        for k in shuffle.permutation(len(junk)):
+            junk[k] = None
+        before = cache(stats)[1]
+        n = z[:-2, :-2] + z[:-2, 2:] + z[2:, :-2] + z[2:, 2:]
+        birth = (n == 3) & (z[1:-1, 1:-1] == 0)
+        survive = ((n == 2) | (n == 3)) & (z[1:-1, 1:-1] == 1)
+        z[...] = 0
+        z[1:-1, 1:-1] = birth | survive
+        misses.append(cache(stats)[1] - before)
+        n_np = z_np[:-2, :-2] + z_np[:-2, 2:] + z_np[2:, :-2] + z_np[2:, 2:]
+        alive = ((n_np == 3) & (z_np[1:-1, 1:-1] == 0)) | (
+            ((n_np == 2) | (n_np == 3)) & (z_np[1:-1, 1:-1] == 1)
+        )
+        z_np[...] = 0
+        z_np[1:-1, 1:-1] = alive
+    assert misses[2:] == [0] * 10, misses
+    assert_matches(z, z_np)

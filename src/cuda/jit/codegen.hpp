@@ -90,11 +90,25 @@ void size_reduction(KernelPlan& plan, const DeviceProperties& props, int blocks_
 // What an elementwise plan depends on besides addresses: the device, shapes, strides, dtypes and
 // the steps' wiring (sizes and strides included, unlike the key).
 using PlanSignature = SmallVector<int64_t, 64>;
-// make_plan into `plan`, which was made last for a group of signature `last` (empty: none).
-// When `group` has that signature too, only the plan's addresses and alignment flag are
-// refreshed: a loop of one operation plans once. `last` becomes the group's signature.
-void make_plan_cached(const Group& group, const DeviceProperties& props, int device,
-                      KernelPlan& plan, PlanSignature& last);
+// The plans one thread made last for elementwise groups, by signature. A loop body launches
+// several groups in turn (a stencil, its boundary writes, a reduction): with one plan kept, each
+// launch planned again; with a few, each of them is planned once.
+struct LaunchPlans {
+  static constexpr size_t kEntries = 16;
+  struct Entry {
+    PlanSignature signature;  // empty: unused
+    KernelPlan plan;
+  };
+  std::vector<Entry> entries;  // kEntries once used (on the heap: the owner is a thread-local)
+  size_t next = 0;             // the entry a miss replaces (round robin)
+  KernelPlan other;            // the plan of a group that is not elementwise (planned every time)
+  uint64_t hits = 0;           // for tests
+};
+// The plan to launch `group` with, made into `plans` (which the launch path keeps per thread,
+// so that a launch allocates nothing here). An elementwise group of a signature planned before
+// gets that plan with only its addresses and alignment flag refreshed.
+KernelPlan& make_plan_cached(const Group& group, const DeviceProperties& props, int device,
+                             LaunchPlans& plans);
 
 struct KernelSource {
   std::string code;                  // kernels only; compile with program_prelude() in front

@@ -491,26 +491,31 @@ void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
 
 }  // namespace
 
-void make_plan_cached(const Group& g, const DeviceProperties& props, int device, KernelPlan& p,
-                      PlanSignature& last) {
+KernelPlan& make_plan_cached(const Group& g, const DeviceProperties& props, int device,
+                             LaunchPlans& plans) {
   if (g.kind != Group::Kind::Elementwise) {
-    last.clear();
-    make_plan(g, props, p);
-    return;
+    make_plan(g, props, plans.other);
+    return plans.other;
   }
   PlanSignature sig;
   elementwise_signature(g, device, sig);
-  if (!last.empty() && sig == last) {
+  if (plans.entries.empty()) plans.entries.resize(LaunchPlans::kEntries);
+  for (LaunchPlans::Entry& e : plans.entries) {
+    if (e.signature.empty() || e.signature != sig) continue;
     // Same signature, so the same plan up to the addresses it carries.
+    KernelPlan& p = e.plan;
     p.group = &g;
     for (size_t j = 0; j < g.inputs.size(); ++j) p.inputs[j].ptr = base_of(g.inputs[j]);
     for (size_t j = 0; j < g.outputs.size(); ++j) p.outputs[j].ptr = base_of(g.outputs[j].dest);
     if (p.contiguous) p.aligned = vectors_aligned(p);
-    return;
+    ++plans.hits;
+    return p;
   }
-  last.clear();
-  make_plan(g, props, p);
-  last = sig;
+  LaunchPlans::Entry& e = plans.entries[plans.next++ % LaunchPlans::kEntries];
+  e.signature.clear();  // unused until the plan below is made: make_plan may throw
+  make_plan(g, props, e.plan);
+  e.signature = sig;
+  return e.plan;
 }
 
 size_t partial_bytes(const KernelPlan& p) {

@@ -105,7 +105,7 @@ TEST(CudaCodegen, FlatPlansMatchMergedDimensions) {
   EXPECT_TRUE(many.contiguous);
 }
 
-// The launch path's plan memo: a group with the signature of the last one reuses its plan with
+// The launch path's plan memo: a group with the signature of a recent one reuses its plan with
 // fresh addresses; whatever the sequence, the plan is the one make_plan makes.
 TEST(CudaCodegen, CachedPlansEqualFreshPlans) {
   Batch b;
@@ -128,22 +128,29 @@ TEST(CudaCodegen, CachedPlansEqualFreshPlans) {
   groups.push_back(group({7, 9}, {18, 2}, 1 << 24));
   groups.push_back(group({7, 9}, {}, 1 << 22, DType::Float64));
   groups.push_back(group({1 << 20}, {}, 1 << 22));
-  KernelPlan cached;
-  PlanSignature last;
-  int hits = 0;
-  for (const auto& g : groups) {
-    const bool hit = !last.empty();
-    const std::string before = cached.key;
-    make_plan_cached(*g, h100(), 0, cached, last);
-    const KernelPlan fresh = make_plan(*g, h100());
-    hits += hit && cached.key == before ? 1 : 0;
-    EXPECT_EQ(cached.key, fresh.key);
-    EXPECT_EQ(cached.aligned, fresh.aligned);
-    EXPECT_EQ(cached.grid[0], fresh.grid[0]);
-    EXPECT_EQ(cached.group, g.get());
-    EXPECT_EQ(pack_params(cached), pack_params(fresh));
+  // Twice through the list: the second round finds each group's plan (fewer groups than
+  // entries), with this round's addresses.
+  LaunchPlans plans;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& g : groups) {
+      const KernelPlan& cached = make_plan_cached(*g, h100(), 0, plans);
+      const KernelPlan fresh = make_plan(*g, h100());
+      EXPECT_EQ(cached.key, fresh.key);
+      EXPECT_EQ(cached.aligned, fresh.aligned);
+      EXPECT_EQ(cached.grid[0], fresh.grid[0]);
+      EXPECT_EQ(cached.group, g.get());
+      EXPECT_EQ(pack_params(cached), pack_params(fresh));
+    }
   }
-  EXPECT_GT(hits, 0);
+  // Groups 1, 2 and 5 differ from the group before them only in addresses.
+  EXPECT_EQ(plans.hits, 3 + groups.size());
+  // More signatures than entries: the oldest are replaced, and every plan is still right.
+  for (int64_t n = 1; n <= int64_t(2 * LaunchPlans::kEntries); ++n) {
+    auto g = group({n, 3}, {}, 1 << 22);
+    const KernelPlan& cached = make_plan_cached(*g, h100(), 0, plans);
+    EXPECT_EQ(pack_params(cached), pack_params(make_plan(*g, h100())));
+    groups.push_back(std::move(g));
+  }
 }
 
 TEST(CudaCodegen, KeyDependsOnStructureOnly) {
