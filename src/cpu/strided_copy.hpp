@@ -88,22 +88,23 @@ void walk_runs(const Shape& shape, const std::array<const Strides*, K>& strides,
   }
   for (size_t k = 0; k < K; ++k) stride[k] = (*strides[k])[nd - 1];
   const int64_t inner = shape[nd - 1];
+  // A first run from the middle of a row, then whole rows, then the last one's beginning.
+  int64_t count = std::min(n, inner - idx[nd - 1]);
   int64_t pos = 0;
-  while (pos < n) {
-    const int64_t count = std::min(n - pos, inner - idx[nd - 1]);
+  for (;;) {
     fn(offset, stride, count, pos);
     pos += count;
-    if (pos >= n) break;
-    // Carry into the outer dimensions.
-    for (size_t k = 0; k < K; ++k) offset[k] += (inner - idx[nd - 1]) * stride[k];
-    idx[nd - 1] = inner;
-    for (size_t d = nd - 1; d > 0 && idx[d] == shape[d]; --d) {
+    if (pos >= n) return;
+    // The next row: back to this row's first element, then carry into the outer dimensions.
+    for (size_t k = 0; k < K; ++k) offset[k] -= idx[nd - 1] * stride[k];
+    idx[nd - 1] = 0;
+    for (size_t d = nd - 1; d-- > 0;) {
+      for (size_t k = 0; k < K; ++k) offset[k] += (*strides[k])[d];
+      if (++idx[d] < shape[d]) break;
+      for (size_t k = 0; k < K; ++k) offset[k] -= shape[d] * (*strides[k])[d];
       idx[d] = 0;
-      ++idx[d - 1];
-      for (size_t k = 0; k < K; ++k) {
-        offset[k] += (*strides[k])[d - 1] - shape[d] * (*strides[k])[d];
-      }
     }
+    count = std::min(n - pos, inner);
   }
 }
 
