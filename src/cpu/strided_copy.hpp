@@ -1,7 +1,8 @@
 // Moving elements between strided views and packed blocks by their size alone: the block
 // executor's gathers and scatters (program.cpp), the small-group interpreter's (small_group.cpp)
-// and the same-dtype copy group (copy_group.cpp). A move does not look at the dtype, so each
-// loop is compiled once per element size rather than once per dtype.
+// and the same-dtype copy group (copy_group.cpp); the indexing loops (indexing.cpp) use the
+// dispatch. A move does not look at the dtype, so each loop is compiled once per element size
+// rather than once per dtype.
 #pragma once
 
 #include <algorithm>
@@ -45,9 +46,8 @@ bool with_item_type(size_t size, F&& f) {
 
 // Copies `count` elements of T from src (every `in_stride` elements) to dst (every
 // `out_stride`). Dense on both sides: memmove, because the evaluator lets a copy write the very
-// view it reads (`a[...] = a`). Dense on one side: a loop with that side's stride known to be 1,
-// which the compiler vectorizes. Elements are moved by memcpy: a view of bytes need not be
-// aligned to its dtype.
+// view it reads (`a[...] = a`). Dense on one side: a loop with that side's stride known to be 1.
+// Elements are moved by memcpy: a view of bytes need not be aligned to its dtype.
 template <class T>
 void copy_items(const char* src, int64_t in_stride, char* dst, int64_t out_stride, int64_t count) {
   constexpr auto item = int64_t(sizeof(T));
