@@ -115,8 +115,8 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None
         device: DeviceLike | None = None) -> ndarray:
     """Ones on diagonal `k` of an N x M matrix, zeros elsewhere (numpy.eye). A `k` beyond the
     matrix (any Python int) gives zeros, as in NumPy."""
-    N = _integer(N, "eye", "N")
-    M = None if M is None else _integer(M, "eye", "M")
+    N = _size(N, "eye", "N")
+    M = None if M is None else _size(M, "eye", "M")
     k = _integer(k, "eye", "k")
     bound = max(N, N if M is None else M) + 1
     return _core.eye(N, M, max(-bound, min(k, bound)), dtype, device=device)
@@ -129,6 +129,14 @@ def _integer(value: Any, fn: str, name: str) -> int:
     except TypeError:
         raise TypeError(f"{fn}: {name} must be an integer, got "
                         f"'{type(value).__name__}'") from None
+
+
+def _size(value: Any, fn: str, name: str) -> int:
+    """_integer(value) as a dimension: past 64 bits NumPy's ValueError."""
+    value = _integer(value, fn, name)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError("Maximum allowed dimension exceeded")
+    return value
 
 
 __all__ = [
@@ -387,7 +395,7 @@ def full_like(a: ArrayLike, fill_value: complex, dtype: DTypeLike | None = None,
 def identity(n: int, dtype: DTypeLike | None = None, *,
              device: DeviceLike | None = None) -> ndarray:
     """The n x n identity matrix."""
-    return _core.eye(_integer(n, "identity", "n"), dtype=dtype, device=device)
+    return _core.eye(_size(n, "identity", "n"), dtype=dtype, device=device)
 
 
 def asanyarray(a: ArrayLike, dtype: Any = None, order: str | None = None, *, device: Any = None,
@@ -444,7 +452,7 @@ def from_dlpack(x: Any, /, *, device: DeviceLike | None = None,
 def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -> Any:
     """The index grid of an array of shape `dimensions` (numpy.indices): one stacked array of
     shape (N, *dimensions), or with `sparse` a tuple of broadcastable aranges."""
-    dims = tuple(operator.index(d) for d in dimensions)
+    dims = tuple(_size(d, "indices", "dimensions") for d in dimensions)
     n = len(dims)
     grids = []
     for i, d in enumerate(dims):

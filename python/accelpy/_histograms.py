@@ -20,6 +20,7 @@ from . import _core
 from ._core import ndarray
 from ._creation import asarray, host_values
 from ._dtypes import promoted_dtype
+from ._util import c_long
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
@@ -40,7 +41,7 @@ def bincount(x: ArrayLike, weights: ArrayLike | None = None, minlength: int = 0)
     at least `minlength` of them (numpy.bincount)."""
     x = asarray(x)
     w = None if weights is None else asarray(weights, device=x.device)
-    return _core._bincount(x, w, operator.index(minlength))
+    return _core._bincount(x, w, c_long(minlength))
 
 
 def histogram_bin_edges(a: ArrayLike, bins: int | Sequence[float] | ArrayLike = 10,

@@ -28,6 +28,7 @@ from ._creation import (
 )
 from ._dtypes import promoted_dtype
 from ._rearranging import resize
+from ._util import c_long
 
 if TYPE_CHECKING:
     from ._core import ArrayLike
@@ -334,5 +335,4 @@ def choose(a: ArrayLike, choices: Sequence[ArrayLike], out: ndarray | None = Non
 
 def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> ndarray:
     """The diagonal `offset` of axes axis1 and axis2, as the last axis of a read-only view."""
-    return _core._diagonal(asarray(a), operator.index(offset), operator.index(axis1),
-                           operator.index(axis2))
+    return _core._diagonal(asarray(a), c_long(offset), c_long(axis1), c_long(axis2))

@@ -9,19 +9,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import _core
-from ._core import ndarray, tri  # noqa: F401 - tri is bound in C++; re-exported with its kin
-from ._creation import asarray
+from ._core import ndarray
+from ._creation import _size, asarray
 from ._dtypes import promote_types
+from ._util import c_long
 
 if TYPE_CHECKING:
-    from ._core import ArrayLike
+    from ._core import ArrayLike, DeviceLike, DTypeLike
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: DTypeLike | None = None, *,
+        device: DeviceLike | None = None) -> ndarray:
+    """Ones at and below the k-th diagonal of an N x M array, zeros above (numpy.tri); lazy.
+    Sizes and k past 64 bits raise NumPy's ValueError and OverflowError."""
+    M = None if M is None else _size(M, "tri", "M")
+    return _core.tri(_size(N, "tri", "N"), M, c_long(k), dtype, device=device)
 
 
 def _tri(m, k, lower):
     m = asarray(m)
     if m.ndim == 0:
         raise TypeError("tril/triu of a 0-d array: the input needs at least one dimension")
-    k = operator.index(k)
+    k = c_long(k)
     rows = m.shape[-2] if m.ndim >= 2 else m.shape[-1]  # 1-D: an (n, n) mask, as NumPy
     # The mask is a lazy generator of the matrix's shape: for 2-D inputs it fuses into the
     # where (one kernel reading m once); batches broadcast it.
@@ -46,7 +55,7 @@ def diag(v: ArrayLike, k: int = 0) -> ndarray:
     v = asarray(v)
     k = operator.index(k)
     if v.ndim == 2:
-        return _core._diagonal(v, k, 0, 1)
+        return _core._diagonal(v, c_long(k), 0, 1)
     if v.ndim != 1:
         raise ValueError("Input must be 1- or 2-d.")
     n = v.shape[0] + abs(k)

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._creation import _integer, asarray, host_values
+from ._creation import _integer, _size, asarray, host_values
 from ._dtypes import promoted_dtype
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def linspace(start: Any, stop: Any, num: Any = 50, endpoint: Any = True, retstep
     bit for bit as ``numpy.linspace``; with ``retstep``, also the spacing (a NumPy scalar).
     start and stop may be arrays (accelpy's, read back, or NumPy's): the samples then go along
     `axis` of the result."""
-    num = _integer(num, "linspace", "num")
+    num = _size(num, "linspace", "num")
     scalars = (int, float, complex, np.generic)
     if not (isinstance(start, scalars) and isinstance(stop, scalars)) or axis != 0:
         return _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype,

@@ -8,7 +8,6 @@ gathered with ``take`` on the array's device."""
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import asarray, host_values
-from ._util import along_axis, normalize_axes, normalize_axis
+from ._util import along_axis, c_long, normalize_axes, normalize_axis
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -76,11 +75,16 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
     if type(shift) is int and type(axis) is int and -(2**63) <= shift < 2**63:
         # One shift along one axis (a stencil's neighbours): one call into the core instead of
         # the pairs' broadcast, two slices, the join and its layout from here (decisions D95).
-        return _core._roll_axis(a, shift, axis)
+        try:
+            return _core._roll_axis(a, shift, axis)
+        except TypeError:  # an axis past 64 bits: normalize_axis below raises NumPy's error
+            pass
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     axes = [normalize_axis(ax, a.ndim) for ax in axes]
-    pairs = np.broadcast(np.asarray(shifts, dtype=np.int64), np.asarray(axes))
+    # NumPy's pairing: any shift int() takes, a Python int past int64 too (an object array).
+    pairs = np.broadcast(shift, axes)
+    if pairs.ndim > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
     total = {}
     for s, ax in pairs:
         total[int(ax)] = total.get(int(ax), 0) + int(s)
@@ -102,8 +106,7 @@ def roll(a: ArrayLike, shift: int | Sequence[int], axis: Axes = None) -> ndarray
 def tile(A: ArrayLike, reps: int | Sequence[int]) -> ndarray:
     """A repeated `reps` times along each axis (numpy.tile): one broadcast, copied once."""
     A = asarray(A)
-    reps = tuple(operator.index(r) for r in reps) if isinstance(reps, (tuple, list)) else (
-        operator.index(reps),)
+    reps = tuple(c_long(r) for r in reps) if isinstance(reps, (tuple, list)) else (c_long(reps),)
     if any(r < 0 for r in reps):
         raise ValueError("negative dimensions are not allowed")
     d = max(len(reps), A.ndim)
@@ -152,6 +155,8 @@ def repeat(a: ArrayLike, repeats: ArrayLike, axis: int | None = None) -> ndarray
         reps = np.asarray(repeats.tolist(), dtype=np.dtype(repeats.dtype))
     else:
         reps = np.asarray(repeats)
+    if reps.dtype == object and all(type(r) is int for r in reps.reshape(-1).tolist()):
+        raise OverflowError("Python int too large to convert to C long")  # NumPy's, past 64 bits
     if reps.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{reps.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")

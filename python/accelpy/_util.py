@@ -7,6 +7,14 @@ import operator
 import numpy as np
 
 
+def c_long(value):
+    """operator.index(value), with NumPy's OverflowError past 64 bits (its conversion to C)."""
+    value = operator.index(value)
+    if not -(2**63) <= value < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    return value
+
+
 def normalize_axis(axis, ndim):
     if isinstance(axis, (bool, np.bool_)):
         raise TypeError("'bool' object cannot be interpreted as an integer (axis)")
@@ -15,6 +23,8 @@ def normalize_axis(axis, ndim):
     except TypeError:
         raise TypeError(f"an integer is required for the axis, got {type(axis).__name__}") from None
     if not -ndim <= axis < ndim:
+        if not -(2**63) <= axis < 2**63:  # NumPy's C conversion fails before its bounds check
+            raise OverflowError("Python int too large to convert to C long")
         raise np.exceptions.AxisError(axis, ndim)
     return axis % ndim
 

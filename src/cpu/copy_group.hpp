@@ -7,7 +7,7 @@
 #pragma once
 
 #include "src/core/group.hpp"
-#include "src/cpu/program.hpp"
+#include "src/cpu/layout.hpp"
 
 namespace accel::cpu {
 

@@ -14,31 +14,12 @@
 #endif
 
 #include "accel/storage.hpp"
+#include "src/cpu/strided_copy.hpp"
 #include "src/cpu/thread_pool.hpp"
 
 namespace accel::cpu {
 
 namespace {
-
-struct Bytes16 {
-  alignas(8) unsigned char b[16];
-};
-
-template <class F>
-void by_size(size_t size, F&& f) {
-  switch (size) {
-    case 1:
-      return f(uint8_t{});
-    case 2:
-      return f(uint16_t{});
-    case 4:
-      return f(uint32_t{});
-    case 8:
-      return f(uint64_t{});
-    default:
-      return f(Bytes16{});
-  }
-}
 
 template <class T>
 T* element0(const Array& a) {
@@ -167,7 +148,7 @@ void run_map(const IndexMap& map, bool parallel) {
 
 template <bool kScatter>
 void dispatch(const IndexMap& map) {
-  by_size(itemsize(map.base.dtype()), [&](auto t) {
+  with_item_type(itemsize(map.base.dtype()), [&](auto t) {
     using T = decltype(t);
     switch (map.mode) {
       case IndexMode::Raise:
@@ -317,7 +298,7 @@ class CpuIndexing final : public IndexingBackend {
         }
       });
     };
-    by_size(itemsize(dt), write);
+    with_item_type(itemsize(dt), write);
     return out;
   }
   int64_t place(const Array& a, const Array& mask, const Array& values) override {
@@ -326,7 +307,7 @@ class CpuIndexing final : public IndexingBackend {
     const std::vector<int64_t> start = chunk_starts(m, n);
     const int64_t chunks = int64_t(start.size()) - 1;
     if (start[chunks] != values.size() || start[chunks] == 0) return start[chunks];
-    by_size(itemsize(a.dtype()), [&](auto t) {
+    with_item_type(itemsize(a.dtype()), [&](auto t) {
       using T = decltype(t);
       T* out = element0<T>(a);
       const T* v = element0<const T>(values);

@@ -9,6 +9,7 @@
 #include "accel/errors.hpp"
 #include "accel/storage.hpp"
 #include "src/core/fp_errors.hpp"
+#include "src/cpu/strided_copy.hpp"
 
 #if defined(__AVX__) || defined(__SSE2__)
 #include <immintrin.h>
@@ -24,83 +25,6 @@ size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 const char* base_of(const Array& a) {
   return static_cast<const char*>(a.storage()->data()) +
          a.offset() * static_cast<int64_t>(itemsize(a.dtype()));
-}
-
-// Walks linear indices [start, start + n) of `shape` in C order and calls
-// fn(offset, stride, count, pos) for each run along the last dimension: `count` elements whose
-// element offsets are offset + j * stride, landing at positions pos + j of the block.
-template <class Fn>
-void walk(const Shape& shape, const Strides& strides, int64_t start, int64_t n, Fn&& fn) {
-  const size_t nd = shape.size();
-  SmallVector<int64_t, 6> idx(nd, 0);
-  int64_t offset = 0;
-  int64_t rem = start;
-  for (size_t d = nd; d-- > 0;) {
-    idx[d] = rem % shape[d];
-    rem /= shape[d];
-    offset += idx[d] * strides[d];
-  }
-  const int64_t inner = shape[nd - 1], inner_stride = strides[nd - 1];
-  int64_t pos = 0;
-  while (pos < n) {
-    const int64_t count = std::min(n - pos, inner - idx[nd - 1]);
-    fn(offset, inner_stride, count, pos);
-    pos += count;
-    if (pos >= n) break;
-    // Carry into the outer dimensions.
-    offset += (inner - idx[nd - 1]) * inner_stride;
-    idx[nd - 1] = inner;
-    for (size_t d = nd - 1; d > 0 && idx[d] == shape[d]; --d) {
-      offset -= shape[d] * strides[d];
-      idx[d] = 0;
-      ++idx[d - 1];
-      offset += strides[d - 1];
-    }
-  }
-}
-
-struct Bytes16 {
-  uint64_t lo, hi;
-};
-
-template <class T>
-void copy_strided(const char* src, int64_t stride, int64_t count, char* dst) {
-  const T* s = reinterpret_cast<const T*>(src);
-  T* d = reinterpret_cast<T*>(dst);
-  if (stride == 1) {
-    std::memcpy(d, s, static_cast<size_t>(count) * sizeof(T));
-  } else {
-    for (int64_t j = 0; j < count; ++j) d[j] = s[j * stride];
-  }
-}
-
-template <class T>
-void store_strided(const char* src, char* dst, int64_t stride, int64_t count) {
-  const T* s = reinterpret_cast<const T*>(src);
-  T* d = reinterpret_cast<T*>(dst);
-  if (stride == 1) return void(std::memcpy(d, s, size_t(count) * sizeof(T)));  // vectorized
-  for (int64_t j = 0; j < count; ++j) d[j * stride] = s[j];
-}
-
-template <class F>
-void by_itemsize(size_t isz, F&& f) {
-  switch (isz) {
-    case 1:
-      f(uint8_t{});
-      break;
-    case 2:
-      f(uint16_t{});
-      break;
-    case 4:
-      f(uint32_t{});
-      break;
-    case 8:
-      f(uint64_t{});
-      break;
-    default:
-      f(Bytes16{});
-      break;
-  }
 }
 
 // Copies a block of results to a destination that is not read again soon, with non-temporal
@@ -141,61 +65,6 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides) {
 }
 
 }  // namespace
-
-Layout make_layout(const Group& group, const std::vector<int>& perm) {
-  Layout lay;
-  auto permute = [&](const Strides& s) {
-    Strides out;
-    for (int p : perm) out.push_back(s[p]);
-    return out;
-  };
-  for (int p : perm) lay.shape.push_back(group.shape[p]);
-  for (const Array& in : group.inputs) lay.inputs.push_back(permute(in.strides()));
-  for (const GroupOutput& out : group.outputs) {
-    lay.outputs.push_back(out.dest.shape() == group.shape ? permute(out.dest.strides())
-                                                          : Strides{});
-  }
-  lay.index = permute(contiguous_strides(group.shape));
-
-  // Drop unit dimensions and merge neighbours that every operand walks as one.
-  auto all_strides = [&](auto&& fn) {
-    for (Strides& s : lay.inputs) fn(s);
-    for (Strides& s : lay.outputs) {
-      if (!s.empty()) fn(s);
-    }
-    fn(lay.index);
-  };
-  if (shape_size(lay.shape) == 0) {
-    lay.shape = {0};
-    all_strides([](Strides& s) { s = {0}; });
-    return lay;
-  }
-  Shape shape;
-  std::vector<int> keep;
-  for (size_t d = 0; d < lay.shape.size(); ++d) {
-    if (lay.shape[d] != 1) keep.push_back(int(d));
-  }
-  all_strides([&](Strides& s) {
-    Strides t;
-    for (int d : keep) t.push_back(s[d]);
-    s = t;
-  });
-  for (int d : keep) shape.push_back(lay.shape[d]);
-  for (size_t d = shape.size(); d-- > 1;) {
-    bool mergeable = true;
-    all_strides([&](Strides& s) { mergeable = mergeable && s[d - 1] == s[d] * shape[d]; });
-    if (!mergeable) continue;
-    shape[d - 1] *= shape[d];
-    shape.erase(shape.begin() + d);
-    all_strides([&](Strides& s) { s.erase(s.begin() + d - 1); });
-  }
-  if (shape.empty()) {
-    shape = {1};
-    all_strides([](Strides& s) { s = {0}; });
-  }
-  lay.shape = shape;
-  return lay;
-}
 
 // Where a step reads one operand from in a block.
 struct ArgRef {
@@ -477,7 +346,7 @@ void Program::prepare(Scratch& scratch) const {
   for (size_t i = 0; i < inputs_.size(); ++i) {
     const Operand& op = inputs_[i];
     if (!op.broadcast) continue;
-    by_itemsize(op.itemsize, [&](auto t) {
+    with_item_type(op.itemsize, [&](auto t) {
       using T = decltype(t);
       T value;
       std::memcpy(&value, op.base, sizeof(T));
@@ -486,36 +355,13 @@ void Program::prepare(Scratch& scratch) const {
   }
   for (const Constant& con : c.constants) {
     const ScalarArg& scalar = scalar_of(group_, con.step, con.arg);
-    by_itemsize(itemsize(scalar.dtype), [&](auto t) {
+    with_item_type(itemsize(scalar.dtype), [&](auto t) {
       using T = decltype(t);
       T value;
       std::memcpy(&value, scalar.bytes, sizeof(T));
       std::fill_n(reinterpret_cast<T*>(scratch.memory + con.at), n, value);
     });
   }
-}
-
-void Program::gather(const Operand& op, int64_t start, int64_t n, char* dst) const {
-  by_itemsize(op.itemsize, [&](auto t) {
-    using T = decltype(t);
-    walk(shape_, op.strides, start, n,
-         [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-           copy_strided<T>(op.base + off * int64_t(sizeof(T)), stride, count,
-                           dst + pos * int64_t(sizeof(T)));
-         });
-  });
-}
-
-void Program::scatter(const Operand& op, int64_t start, int64_t n, const char* src) const {
-  char* base = const_cast<char*>(op.base);
-  by_itemsize(op.itemsize, [&](auto t) {
-    using T = decltype(t);
-    walk(shape_, op.strides, start, n,
-         [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-           store_strided<T>(src + pos * int64_t(sizeof(T)), base + off * int64_t(sizeof(T)), stride,
-                            count);
-         });
-  });
 }
 
 void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
@@ -529,7 +375,8 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     } else if (op.broadcast) {
       scratch.inputs[i] = mem + c.input_buffers[i];  // filled by prepare()
     } else {
-      gather(op, start, n, mem + c.input_buffers[i]);
+      move_packed(true, shape_, op.strides, start, n, op.itemsize, const_cast<char*>(op.base),
+                  mem + c.input_buffers[i]);
       scratch.inputs[i] = mem + c.input_buffers[i];
     }
   }
@@ -540,10 +387,10 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
     if (index_.contiguous) {
       for (int64_t i = 0; i < n; ++i) index[i] = start + i;
     } else {
-      walk(shape_, index_.strides, start, n,
-           [&](int64_t off, int64_t stride, int64_t count, int64_t pos) {
-             for (int64_t j = 0; j < count; ++j) index[pos + j] = off + j * stride;
-           });
+      walk_runs<1>(shape_, {&index_.strides}, start, n,
+                   [&](const auto& off, const auto& stride, int64_t count, int64_t pos) {
+                     for (int64_t j = 0; j < count; ++j) index[pos + j] = off[0] + j * stride[0];
+                   });
     }
   }
   for (size_t k = 0; k < c.steps.size(); ++k) {
@@ -585,7 +432,8 @@ void Program::run(int64_t start, int64_t n, Scratch& scratch) const {
       char* to = const_cast<char*>(dest.base) + offset;
       const size_t bytes = size_t(n) * cs.out_itemsize;
       if (!dest.contiguous) {
-        scatter(dest, start, n, out);
+        move_packed(false, shape_, dest.strides, start, n, dest.itemsize,
+                    const_cast<char*>(dest.base), out);
       } else if (stream_) {
         stream_copy(to, out, bytes);
       } else {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "src/core/group.hpp"
+#include "src/cpu/layout.hpp"
 #include "src/cpu/loops.hpp"
 
 namespace accel::cpu {
@@ -28,18 +29,6 @@ namespace accel::cpu {
 inline constexpr int64_t kBlock = 2048;
 // Groups writing at least this many bytes store their results with non-temporal stores.
 inline constexpr int64_t kStreamBytes = int64_t(32) << 20;
-
-// The layout of the iteration space: a shape, and for each operand its strides in elements
-// over that shape. The linear index walks the shape in C order.
-struct Layout {
-  Shape shape;
-  std::vector<Strides> inputs;   // one per Group::inputs
-  std::vector<Strides> outputs;  // one per Group::outputs
-  Strides index;                 // maps to the logical C-order flat index (for generators)
-};
-
-// Reorders dimensions by `perm` and merges neighbours that every operand can walk as one.
-Layout make_layout(const Group& group, const std::vector<int>& perm);
 
 class Program {
  public:
@@ -78,8 +67,6 @@ class Program {
     bool broadcast = false;  // every stride is 0: one element, its block filled once
   };
 
-  void gather(const Operand& op, int64_t start, int64_t n, char* dst) const;
-  void scatter(const Operand& op, int64_t start, int64_t n, const char* src) const;
   void prepare(Scratch& scratch) const;
 
   const Group& group_;

@@ -6,6 +6,7 @@
 #include "src/core/fp_errors.hpp"
 #include "src/cpu/loops.hpp"
 #include "src/cpu/program.hpp"
+#include "src/cpu/strided_copy.hpp"
 
 namespace accel::cpu {
 
@@ -17,81 +18,6 @@ size_t align_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
 char* element_base(const Array& a) {
   return static_cast<char*>(a.storage()->data()) + a.offset() * int64_t(itemsize(a.dtype()));
-}
-
-// Moves the n elements of a view (of `shape`, `strides` in elements, first element at `view`)
-// to or from `packed`, where they lie in C order: a row (the last dimension) at a time, by
-// memcpy where the row is contiguous and by a loop typed by the item size otherwise, so that a
-// 32 x 32 interior of a grid costs 32 row copies rather than 1,024 calls.
-template <class T>
-void move_row(bool gather, char* view, int64_t stride, int64_t len, char* packed) {
-  T* v = reinterpret_cast<T*>(view);
-  T* p = reinterpret_cast<T*>(packed);
-  if (gather) {
-    for (int64_t i = 0; i < len; ++i) std::memcpy(p + i, v + i * stride, sizeof(T));
-  } else {
-    for (int64_t i = 0; i < len; ++i) std::memcpy(v + i * stride, p + i, sizeof(T));
-  }
-}
-
-struct Item16 {
-  char bytes[16];
-};
-
-void move_elements(bool gather, const Shape& shape, const Strides& strides, int64_t n, size_t isz,
-                   char* view, char* packed) {
-  const int nd = int(shape.size());
-  const int64_t len = nd ? shape[nd - 1] : 1;
-  const int64_t step = nd ? strides[nd - 1] : 0;
-  const size_t row_bytes = size_t(len) * isz;
-  int64_t index[kMaxDims] = {};
-  int64_t off = 0;  // of the row's first element, in elements
-  for (int64_t done = 0; done < n; done += len) {
-    char* at = view + off * int64_t(isz);
-    if (step == 1 && gather) {
-      std::memcpy(packed, at, row_bytes);
-    } else if (step == 1) {
-      std::memcpy(at, packed, row_bytes);
-    } else {
-      switch (isz) {
-        case 1:
-          move_row<uint8_t>(gather, at, step, len, packed);
-          break;
-        case 2:
-          move_row<uint16_t>(gather, at, step, len, packed);
-          break;
-        case 4:
-          move_row<uint32_t>(gather, at, step, len, packed);
-          break;
-        case 8:
-          move_row<uint64_t>(gather, at, step, len, packed);
-          break;
-        case 16:
-          move_row<Item16>(gather, at, step, len, packed);
-          break;
-        default:
-          for (int64_t i = 0; i < len; ++i) {
-            char* e = at + i * step * int64_t(isz);
-            char* p = packed + i * int64_t(isz);
-            if (gather) {
-              std::memcpy(p, e, isz);
-            } else {
-              std::memcpy(e, p, isz);
-            }
-          }
-          break;
-      }
-    }
-    packed += row_bytes;
-    for (int d = nd - 2; d >= 0; --d) {
-      if (++index[d] < shape[d]) {
-        off += strides[d];
-        break;
-      }
-      off -= (shape[d] - 1) * strides[d];
-      index[d] = 0;
-    }
-  }
 }
 
 // Whether `a` (of the group's shape) lies in C order without gaps: read and written in place.
@@ -162,7 +88,7 @@ void run_steps(const Group& group, int num_steps, int64_t n, Values& v) {
       continue;
     }
     char* dst = slot();
-    move_elements(true, group.shape, in.strides(), n, itemsize(in.dtype()), element_base(in), dst);
+    move_packed(true, group.shape, in.strides(), 0, n, itemsize(in.dtype()), element_base(in), dst);
     v.inputs.push_back(dst);
   }
 
@@ -234,7 +160,7 @@ void run_steps(const Group& group, int num_steps, int64_t n, Values& v) {
       if (dense(o.dest, n)) {
         std::memcpy(base, out, size_t(n) * isz);
       } else {
-        move_elements(false, group.shape, o.dest.strides(), n, isz, base, out);
+        move_packed(false, group.shape, o.dest.strides(), 0, n, isz, base, out);
       }
     }
     // Buffers nobody reads again go back: this step's scalar copies, the operands whose last

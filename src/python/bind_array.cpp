@@ -46,7 +46,10 @@ std::vector<Index> item_index(const Array& a, nb::args args) {
     if (!PyIndex_Check(h.ptr())) throw TypeError("item() arguments must be integers");
     nb::object i = nb::steal(PyNumber_Index(h.ptr()));
     if (!i.is_valid()) throw nb::python_error();
-    ix.push_back(nb::cast<int64_t>(i));
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow) throw OverflowError("Python int too large to convert to C long");  // NumPy's
+    ix.push_back(int64_t(v));
   }
   if (ix.empty()) {
     if (a.size() != 1) {

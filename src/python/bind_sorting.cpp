@@ -36,7 +36,14 @@ std::optional<int64_t> opt_axis(nb::handle axis) {
 }
 
 std::vector<int64_t> kth_list(nb::handle kth) {
-  if (PyIndex_Check(kth.ptr())) return {nb::cast<int64_t>(kth)};
+  if (PyIndex_Check(kth.ptr())) {
+    nb::object i = nb::steal(PyNumber_Index(kth.ptr()));
+    if (!i.is_valid()) throw nb::python_error();
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow) throw TypeError("Partition index must be integer");  // NumPy's, past 64 bits
+    return {int64_t(v)};
+  }
   if (nb::isinstance<Array>(kth)) {
     const nb::object host = host_copy(nb::cast<Array>(kth));
     return nb::cast<std::vector<int64_t>>(host.attr("ravel")().attr("tolist")());

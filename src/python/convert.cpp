@@ -325,12 +325,27 @@ Axes to_axes(nb::handle obj) {
   return axes;
 }
 
+namespace {
+// A dimension past 64 bits is NumPy's ValueError (it checks sizes before converting), not the
+// conversion's OverflowError.
+int64_t to_dimension(nb::handle h) {
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow) throw ValueError("Maximum allowed dimension exceeded");
+    if (v != -1 || !PyErr_Occurred()) return v;
+    PyErr_Clear();
+  }
+  return to_int64(h, "shape");
+}
+}  // namespace
+
 Shape to_shape(nb::handle obj) {
   Shape shape;
   if (PyTuple_Check(obj.ptr()) || PyList_Check(obj.ptr())) {
-    for (nb::handle h : obj) shape.push_back(to_int64(h, "shape"));
+    for (nb::handle h : obj) shape.push_back(to_dimension(h));
   } else {
-    shape.push_back(to_int64(obj, "shape"));
+    shape.push_back(to_dimension(obj));
   }
   return shape;
 }

@@ -178,6 +178,24 @@ CASES = {
         R + "xp.lib.recfunctions.merge_arrays((xp.zeros(2, [('p', 'i2'), ('q', 'u1')]), "
         "xp.arange(3.0)), flatten=True)",
     ],
+    # Python ints past 64 bits as shifts, axes, counts, sizes and indices: NumPy's C
+    # conversion raises OverflowError, its bounds checks IndexError or ValueError.
+    "huge_ints": [
+        "xp.roll(a, 1, axis=2**70)", "xp.repeat(a, 2**70)", "xp.repeat(a, [2**70] * 3, axis=1)",
+        "a[-2**70]", "a[[2**70]]", "a[0, 2**64]", "xp.take(a, 2**70)", "xp.take(a, [2**70])",
+        "a.take(2**70)", "xp.sum(a, axis=2**70)", "a.sum(axis=-2**70)", "xp.zeros(2**70)",
+        "xp.zeros((2**70, 2))", "xp.ones((2, 2**64))", "xp.empty(2**70)", "xp.full(2**70, 1.0)",
+        "a.reshape(2**70)", "xp.expand_dims(a, 2**70)", "xp.moveaxis(a, 2**70, 0)",
+        "xp.tile(a, 2**70)", "xp.arange(2**70)", "xp.swapaxes(a, 0, 2**70)",
+        "xp.squeeze(a, 2**70)", "xp.flip(a, 2**70)", "xp.cumsum(a, 2**70)", "xp.sort(a, 2**70)",
+        "xp.argsort(a, 2**70)", "xp.argmax(a, 2**70)", "xp.concatenate([a], 2**70)",
+        "xp.stack([a], 2**70)", "xp.partition(a, 2**70)", "xp.insert(a, 2**70, 1)",
+        "xp.delete(a, 2**70)", "xp.diagonal(a, 2**70)", "xp.trace(a, 2**70)",
+        "xp.linspace(0, 1, 2**70)", "xp.eye(2**70)", "xp.identity(2**70)", "xp.tri(2**70)",
+        "a.item(2**70)", "xp.broadcast_to(a, (2**70, 3))", "xp.put(i, [2**70], 1)",
+        "xp.indices((2**70,))", "xp.bincount(xp.arange(3), minlength=2**70)",
+        "xp.unravel_index(2**70, (3,))", "xp.resize(a, 2**70)",
+    ],
     "kernels": [
         (K + "ap.RawKernel(123, 'k')", "TypeError"),
         (K + "ap.ElementwiseKernel('T x', 'T y', 'y = x', 'k')(a, a, a, a)", "TypeError"),
@@ -199,7 +217,15 @@ CASES = {
 # Cases that fail now: each must keep failing until its entry goes (the test says so when one
 # passes). "fix:" ones are being fixed by other work; "new:" ones were found by this table.
 DUMP = "new: nanobind's signature dump where NumPy raises "
-KNOWN_BAD: dict[str, str] = {}
+OBJECT = "new: a Python int past 64 bits makes a NumPy object array, which accelpy refuses "
+KNOWN_BAD: dict[str, str] = {
+    "a[[2**70]]": OBJECT + "with TypeError (NumPy: IndexError)",
+    "xp.take(a, 2**70)": OBJECT + "with TypeError (NumPy: OverflowError)",
+    "xp.take(a, [2**70])": OBJECT + "with TypeError (NumPy: OverflowError)",
+    "a.take(2**70)": OBJECT + "with TypeError (NumPy: OverflowError)",
+    "xp.put(i, [2**70], 1)": OBJECT + "with TypeError (NumPy: OverflowError)",
+    "xp.arange(2**70)": "new: OverflowError, the bound's conversion (NumPy: ValueError, its size)",
+}
 
 
 def cases():

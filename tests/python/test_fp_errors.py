@@ -71,6 +71,13 @@ CASES = [
     ("sum overflow", lambda r: (_floats(r, np.float64, 1.7e308),), lambda m, x: m.sum(x + x)),
     ("sum inf - inf", lambda r: (_floats(r, np.float64, np.inf),),
      lambda m, x: m.sum(m.concatenate([x, -x]))),
+    # float16 arithmetic rounds each result to float16, which overflows to inf past 65504
+    ("float16 add overflow", lambda r: (_floats(r, np.float16, 60000.0),), lambda m, x: x + x),
+    ("cast to float16 overflow", lambda r: (_floats(r, np.float32, 1e5),),
+     lambda m, x: x.astype(m.float16)),
+    ("cast float64 to float16 overflow", lambda r: (_floats(r, np.float64, -7e4),),
+     lambda m, x: x.astype(m.float16)),
+    ("float16 sum overflow", lambda r: (_floats(r, np.float16, 1.0),), lambda m, x: m.sum(x)),
 ]
 
 
@@ -320,3 +327,59 @@ def test_huge_arguments_of_arcsinh_and_arccosh_do_not_overflow(device, rng, dtyp
         acosh = ap.asnumpy(ap.arccosh(ap.abs(a)))
     np.testing.assert_allclose(asinh, np.arcsinh(x), rtol=4 * np.finfo(dtype).eps)
     np.testing.assert_allclose(acosh, np.arccosh(np.abs(x)), rtol=4 * np.finfo(dtype).eps)
+
+
+@pytest.mark.parametrize("shape,axis", [((10,), None), ((3, 50), 1), ((4, 3000), None),
+                                        ((5, 700), 1), ((700, 5), 1)])
+def test_float16_sum_that_overflows_is_numpys(rng, shape, axis):
+    # The float sum of every row passes float16's largest value (65504): NumPy's result is inf,
+    # with its warning, raised under errstate(over='raise') and silent under 'ignore'.
+    x = rng.uniform(60000.0, 65000.0, shape).astype(np.float16)
+    x.reshape(-1)[rng.integers(x.size)] = rng.uniform(0.5, 2.0)
+    a = ap.asarray(x)
+    expected = _messages(lambda: np.sum(x, axis=axis))
+    assert expected == ["overflow encountered in reduce"]
+    got = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = ap.asnumpy(ap.sum(a, axis=axis))
+        got = [str(w.message) for w in caught if w.category is RuntimeWarning]
+    assert got == expected
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(result, np.sum(x, axis=axis))
+    assert result.dtype == np.float16
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError, match="overflow encountered in reduce"):
+            ap.asnumpy(ap.sum(a, axis=axis))
+    with np.errstate(over="ignore"):
+        assert _messages(lambda: ap.asnumpy(ap.sum(a, axis=axis))) == []
+
+
+def test_float16_sum_within_range_does_not_warn(rng):
+    x = rng.uniform(0.5, 2.0, 1000).astype(np.float16)
+    with np.errstate(all="raise"):
+        np.testing.assert_array_equal(ap.asnumpy(ap.sum(ap.asarray(x))), np.sum(x))
+
+
+@pytest.mark.parametrize("src", [np.float16, np.float32, np.float64])
+def test_float16_underflow_is_numpys(rng, src):
+    # A result too small for float16 that loses bits underflows (NumPy's conversions say so);
+    # an exact subnormal does not.
+    x = rng.uniform(0.5, 2.0, 100).astype(src)
+    x[-1] = 1e-6
+    if src == np.float16:
+        def fn(m, v):
+            return v * v
+    else:
+        def fn(m, v):
+            return v.astype(m.float16)
+    with np.errstate(under="raise"):
+        with pytest.raises(FloatingPointError) as expected:
+            fn(np, x)
+        with pytest.raises(FloatingPointError) as got:
+            ap.asnumpy(fn(ap, ap.asarray(x)))
+    assert str(got.value) == str(expected.value)
+    exact = np.full(4, 2.0**-24, src)
+    with np.errstate(under="raise"):
+        np.testing.assert_array_equal(ap.asnumpy(ap.asarray(exact).astype(ap.float16)),
+                                      exact.astype(np.float16))

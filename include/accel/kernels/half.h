@@ -3,12 +3,33 @@
 // Arithmetic converts to float, computes, and rounds back after every operation. That is what
 // NumPy does for float16 (and ml_dtypes for bfloat16), so results match NumPy bit for bit.
 // The float16 conversions are NumPy's (npy_floatbits_to_halfbits and friends: round to nearest
-// even, NaN payloads kept); casting float64 to float16 rounds once, directly from double.
+// even, NaN payloads kept); casting float64 to float16 rounds once, directly from double. Like
+// NumPy's, they raise the IEEE overflow flag for a finite value that becomes infinite and the
+// underflow flag for one that becomes subnormal or zero inexactly, which NumPy's error modes
+// report ("overflow encountered in add", "... in reduce", "... in cast").
 #pragma once
 
 #include "platform.h"
 
 namespace accel {
+
+// Raise the IEEE flags NumPy's error modes report (numpy.seterr) where a result is computed
+// without the float operation that would raise them (a float16 conversion, an integer overflow):
+// by doing such an operation (volatile: not folded away). Device code raises nothing.
+ACCEL_HD void raise_overflow() {
+#if !ACCEL_DEVICE_CODE
+  volatile double big = 1e308;
+  volatile double product = big * big;
+  (void)product;
+#endif
+}
+ACCEL_HD void raise_underflow() {
+#if !ACCEL_DEVICE_CODE
+  volatile double tiny = 1e-300;
+  volatile double product = tiny * tiny;
+  (void)product;
+#endif
+}
 
 namespace detail {
 
@@ -22,12 +43,17 @@ ACCEL_HD uint16_t float_bits_to_half_bits(uint32_t f) {
       if (ret == 0x7c00u) ++ret;  // keep it a NaN
       return static_cast<uint16_t>(sign + ret);
     }
+    if (exp != 0x7f800000u) raise_overflow();
     return static_cast<uint16_t>(sign + 0x7c00u);
   }
   if (exp <= 0x38000000u) {  // subnormal half or signed zero
-    if (exp < 0x33000000u) return sign;
+    if (exp < 0x33000000u) {
+      if (f & 0x7fffffffu) raise_underflow();
+      return sign;
+    }
     exp >>= 23;
     uint32_t sig = 0x00800000u + (f & 0x007fffffu);
+    if (sig & ((1u << (126 - exp)) - 1)) raise_underflow();  // bits lost: inexact
     sig >>= (113 - exp);
     if (((sig & 0x00003fffu) != 0x00001000u) || (f & 0x000007ffu)) sig += 0x00001000u;
     return static_cast<uint16_t>(sign + static_cast<uint16_t>(sig >> 13));
@@ -36,8 +62,9 @@ ACCEL_HD uint16_t float_bits_to_half_bits(uint32_t f) {
   uint32_t sig = f & 0x007fffffu;
   if ((sig & 0x00003fffu) != 0x00001000u) sig += 0x00001000u;
   // A carry out of the significand correctly bumps the exponent (to inf at the top).
-  return static_cast<uint16_t>(sign +
-                               static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 13)));
+  const auto h = static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 13));
+  if (h == 0x7c00u) raise_overflow();
+  return static_cast<uint16_t>(sign + h);
 }
 
 ACCEL_HD uint16_t double_bits_to_half_bits(uint64_t d) {
@@ -50,12 +77,17 @@ ACCEL_HD uint16_t double_bits_to_half_bits(uint64_t d) {
       if (ret == 0x7c00u) ++ret;
       return static_cast<uint16_t>(sign + ret);
     }
+    if (exp != 0x7ff0000000000000ULL) raise_overflow();
     return static_cast<uint16_t>(sign + 0x7c00u);
   }
   if (exp <= 0x3f00000000000000ULL) {
-    if (exp < 0x3e60000000000000ULL) return sign;
+    if (exp < 0x3e60000000000000ULL) {
+      if (d & 0x7fffffffffffffffULL) raise_underflow();
+      return sign;
+    }
     exp >>= 52;
     uint64_t sig = 0x0010000000000000ULL + (d & 0x000fffffffffffffULL);
+    if (sig & ((uint64_t(1) << (1051 - exp)) - 1)) raise_underflow();  // bits lost: inexact
     sig <<= (exp - 998);
     if ((sig & 0x003fffffffffffffULL) != 0x0010000000000000ULL) sig += 0x0010000000000000ULL;
     return static_cast<uint16_t>(sign + static_cast<uint16_t>(sig >> 53));
@@ -63,8 +95,9 @@ ACCEL_HD uint16_t double_bits_to_half_bits(uint64_t d) {
   const uint16_t hexp = static_cast<uint16_t>((exp - 0x3f00000000000000ULL) >> 42);
   uint64_t sig = d & 0x000fffffffffffffULL;
   if ((sig & 0x000007ffffffffffULL) != 0x0000020000000000ULL) sig += 0x0000020000000000ULL;
-  return static_cast<uint16_t>(sign +
-                               static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 42)));
+  const auto h = static_cast<uint16_t>(hexp + static_cast<uint16_t>(sig >> 42));
+  if (h == 0x7c00u) raise_overflow();
+  return static_cast<uint16_t>(sign + h);
 }
 
 ACCEL_HD uint32_t half_bits_to_float_bits(uint16_t h) {

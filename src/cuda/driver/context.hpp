@@ -55,4 +55,14 @@ DeviceContext& context(int device);
 // Checks the result of a synchronizing call on `device`.
 void check_sync(api::CUresult r, const char* call, int device);
 
+// The one T(device) of `device` (a library family's object), made on first use and never
+// destroyed: other statics' destructors may still use it at exit.
+template <class T>
+T& per_device(int device) {
+  static T* objects[kMaxDevices] = {};
+  static std::once_flag once[kMaxDevices];
+  std::call_once(once[device], [&] { objects[device] = new T(device); });
+  return *objects[device];
+}
+
 }  // namespace accel::cuda

@@ -179,12 +179,7 @@ class CudaFft final : public FftBackend {
 
 }  // namespace
 
-FftBackend& cuda_fft(int device) {
-  static CudaFft* backends[kMaxDevices] = {};
-  static std::once_flag once[kMaxDevices];
-  std::call_once(once[device], [&] { backends[device] = new CudaFft(device); });
-  return *backends[device];
-}
+FftBackend& cuda_fft(int device) { return per_device<CudaFft>(device); }
 
 }  // namespace accel::cuda
 

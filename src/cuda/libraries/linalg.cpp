@@ -306,11 +306,6 @@ class CudaLinalg final : public LinalgBackend {
 
 }  // namespace
 
-LinalgBackend& cuda_linalg(int device) {
-  static CudaLinalg* backends[kMaxDevices] = {};
-  static std::once_flag once[kMaxDevices];
-  std::call_once(once[device], [&] { backends[device] = new CudaLinalg(device); });
-  return *backends[device];
-}
+LinalgBackend& cuda_linalg(int device) { return per_device<CudaLinalg>(device); }
 
 }  // namespace accel::cuda

@@ -72,11 +72,6 @@ class CudaSortScan final : public SortScanOps {
 
 }  // namespace
 
-SortScanOps& cuda_sort_scan(int device) {
-  static CudaSortScan* ops[kMaxDevices] = {};
-  static std::once_flag once[kMaxDevices];
-  std::call_once(once[device], [&] { ops[device] = new CudaSortScan(device); });
-  return *ops[device];
-}
+SortScanOps& cuda_sort_scan(int device) { return per_device<CudaSortScan>(device); }
 
 }  // namespace accel::cuda

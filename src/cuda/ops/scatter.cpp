@@ -89,11 +89,6 @@ class CudaScatter final : public ScatterBackend {
 
 }  // namespace
 
-ScatterBackend& cuda_scatter(int device) {
-  static CudaScatter* scatters[kMaxDevices] = {};
-  static std::once_flag once[kMaxDevices];
-  std::call_once(once[device], [&] { scatters[device] = new CudaScatter(device); });
-  return *scatters[device];
-}
+ScatterBackend& cuda_scatter(int device) { return per_device<CudaScatter>(device); }
 
 }  // namespace accel::cuda
