@@ -160,7 +160,9 @@ def test_a_long_wait_sleeps_and_wakes_at_the_end(fake_driver):  # noqa: F811 - t
         env={"FAKE_CUDA_BUSY_MS": "1500"},
     )
     wall, cpu, slow = out.split()
-    assert 1.49 <= float(wall) < 1.6, out  # woken within milliseconds of the end
+    # Woken at the end: within milliseconds on an idle machine; a loaded one (CI's two cores
+    # under a parallel suite) was seen to schedule the woken thread 106 ms late.
+    assert 1.49 <= float(wall) < 1.9, out
     assert float(cpu) < 0.1, out  # asleep, not spinning
     assert slow == "1", out
 
