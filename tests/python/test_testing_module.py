@@ -49,7 +49,7 @@ def test_assertions_take_accelpy_arrays(device, rng):
     a = rng.standard_normal((3, 4))
     x = ap.asarray(a)
     testing.assert_allclose(x, a)
-    testing.assert_allclose(a, x + 1e-9, rtol=1e-6)
+    testing.assert_allclose(a, x + 1e-9, rtol=1e-6, atol=1e-8)  # elements near 0: absolute
     testing.assert_array_equal(x, a)
     testing.assert_array_almost_equal(x, a + 1e-8)
     testing.assert_array_less(x, x + 1)
