@@ -130,35 +130,39 @@ struct ProdR : SemColumns<reduce::Prod<T>> {
   Out result(const Acc& a) const { return Sem::result(a); }
 };
 
-// The max (or min) of float32/float64 values in one cache line of independent lanes, which
-// compilers vectorize; the scalar fold below chains every element through one comparison.
-// Returns false where the lanes could differ from the scalar fold: a NaN (the first one is the
-// result) or a zero result (the fold keeps the last of tied +0 and -0).
+// The max (or min) of float32/float64 values in one cache line of independent lanes (vector
+// types: GCC 12 left the same loop over an array of lanes scalar, a compare and a NaN test per
+// element); the scalar fold below chains every element through one comparison. Returns false
+// where the lanes could differ from the scalar fold: a NaN (the first one is the result) or a
+// zero result (the fold keeps the last of tied +0 and -0).
 template <class T, bool Max>
 bool fold_lanes(const T* x, int64_t n, T& out) {
   constexpr int L = 64 / sizeof(T);
-  T m[L];
-  int nan = 0;
-  for (int j = 0; j < L; ++j) {
-    m[j] = x[j];
-    nan |= x[j] != x[j];
-  }
+  using I = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  typedef T Lanes __attribute__((vector_size(64)));
+  typedef I Mask __attribute__((vector_size(64)));
+  Lanes m;
+  std::memcpy(&m, x, sizeof m);
+  Mask nan = m != m;
   int64_t i = L;
   for (; i + L <= n; i += L) {
-    for (int j = 0; j < L; ++j) {
-      const T v = x[i + j];
-      m[j] = (Max ? v > m[j] : v < m[j]) ? v : m[j];
-      nan |= v != v;
-    }
+    Lanes v;
+    std::memcpy(&v, x + i, sizeof v);
+    m = (Max ? v > m : v < m) ? v : m;
+    nan |= v != v;
   }
   T r = m[0];
-  for (int j = 1; j < L; ++j) r = (Max ? m[j] > r : m[j] < r) ? m[j] : r;
+  I any = nan[0];
+  for (int j = 1; j < L; ++j) {
+    r = (Max ? m[j] > r : m[j] < r) ? m[j] : r;
+    any |= nan[j];
+  }
   for (; i < n; ++i) {
-    nan |= x[i] != x[i];
+    any |= x[i] != x[i];
     r = (Max ? x[i] > r : x[i] < r) ? x[i] : r;
   }
   out = r;
-  return !nan && r != T(0);
+  return !any && r != T(0);
 }
 
 // max/min. Never empty: the front-end rejects empty max/min as NumPy does. Column accumulators

@@ -46,13 +46,20 @@ bool with_item_type(size_t size, F&& f) {
 
 // Copies `count` elements of T from src (every `in_stride` elements) to dst (every
 // `out_stride`). Dense on both sides: memmove, because the evaluator lets a copy write the very
-// view it reads (`a[...] = a`). Dense on one side: a loop with that side's stride known to be 1.
-// Elements are moved by memcpy: a view of bytes need not be aligned to its dtype.
+// view it reads (`a[...] = a`). One element to a dense run: a fill. Dense on one side: a loop with
+// that side's stride known to be 1. Elements are moved by memcpy: a view of bytes need not be
+// aligned to its dtype.
 template <class T>
 void copy_items(const char* src, int64_t in_stride, char* dst, int64_t out_stride, int64_t count) {
   constexpr auto item = int64_t(sizeof(T));
   if (in_stride == 1 && out_stride == 1) {
     std::memmove(dst, src, size_t(count) * sizeof(T));
+  } else if (in_stride == 0 && out_stride == 1) {
+    // One element repeated (a per-row value broadcast along a row): read once, stored as a
+    // fill, which compilers vectorize; the copy loop below reloaded it per element.
+    T value;
+    std::memcpy(&value, src, sizeof(T));
+    for (int64_t j = 0; j < count; ++j) std::memcpy(dst + j * item, &value, sizeof(T));
   } else if (out_stride == 1) {
     for (int64_t j = 0; j < count; ++j) {
       std::memcpy(dst + j * item, src + j * in_stride * item, sizeof(T));
