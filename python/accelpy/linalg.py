@@ -21,6 +21,7 @@ from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
 
 LinAlgError = _np.linalg.LinAlgError
+_CPU = _core.Device("cpu")
 
 __all__ = [
     "LinAlgError",
@@ -202,9 +203,10 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - the 
     x = _inexact(x)
     if axis is None:
         flat = _core.reshape(x, (-1,))
-        if ord == 2 and x.dtype.kind == "f":
-            # The 2-norm of all of a real array is NumPy's sqrt(dot(x, x)): one BLAS call, where
-            # x * x and its sum are two operations (a loop's residual norm pays each per call).
+        if ord == 2 and x.dtype.kind == "f" and x.device == _CPU:
+            # The 2-norm of all of a real CPU array is NumPy's sqrt(dot(x, x)): one BLAS call,
+            # where x * x and its sum are two operations (a loop's residual norm pays each per
+            # call). On a GPU the sum of squares stays: one reduction fused with its producer.
             r = _core.sqrt(_core.dot(flat, flat))
         else:
             r = vector_norm(flat, axis=0, ord=ord)
@@ -258,9 +260,11 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     """numpy.linalg.norm: vector norms over one axis, matrix norms over two."""
     if type(x) is _core.ndarray and x.ndim == 1 and x.dtype.kind == "f" and ord is None \
             and axis is None and not keepdims:
-        # A loop's residual norm (conjugate gradients): vector_norm's sqrt(dot(x, x)), built
-        # without its conversions and recursion (which cost more than evaluating 256 elements).
-        return _core.sqrt(_core.dot(x, x))
+        # A loop's residual norm (conjugate gradients): vector_norm's graph, built without its
+        # conversions and recursion (which cost more than evaluating 256 elements).
+        if x.device == _CPU:
+            return _core.sqrt(_core.dot(x, x))
+        return _core.sqrt(_core.sum(x * x, axis=0))
     x = _inexact(x)
     if axis is None:
         if ord is None or (ord in ("fro", "f") and x.ndim == 2) or (ord == 2 and x.ndim == 1):
