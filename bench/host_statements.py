@@ -45,7 +45,10 @@ CASES = [
     ("make_decision: out[i] = sc[im]", "out[i] = sc[im]"),
     ("wdist: D[3, 4] = np.sqrt((A[:, 3]**2).sum())", "D[3, 4] = np.sqrt((A[:, 3]**2).sum())"),
     ("cma_pt: (1.0 - abs(Xest)**2) * Xest", "(1.0 - abs(Xest)**2) * Xest"),
-    ("cg: np.inner(r, r) / np.inner(p, M.dot(p))", "np.inner(r, r) / np.inner(p, np.dot(M, p))"),
+    (
+        "cg: np.inner(r, r) / np.inner(p, np.dot(M, p))",
+        "np.inner(r, r) / np.inner(p, np.dot(M, p))",
+    ),
     ("cg: if np.linalg.norm(r) < tol", "if np.linalg.norm(r) < tol: pass"),
     ("0-d: Xest.real * 2.0", "Xest.real * 2.0"),
 ]
