@@ -1,6 +1,7 @@
 """Single statements of the corpus's loop programs on tiny arrays (tests/programs/loops.py: the
-wave, smoke, check_mask, make_decision and wdist loops), timed beside NumPy in the same process:
-thread CPU time per statement (time.thread_time), median of --rounds rounds of --calls calls.
+wave, smoke, check_mask, make_decision, wdist, cma_pt and cg loops), timed beside NumPy in the
+same process: thread CPU time per statement (time.thread_time), median of --rounds rounds of
+--calls calls.
 Nothing converts results to NumPy: what is measured is the host's cost at the call (writes and
 eager operations complete there; a deferred reduction stays pending). decisions.md D90.
 --medium: the Mandelbrot programs' masked statements on their 256 x 256 complex64 grid after 8
@@ -27,6 +28,9 @@ mask = (1, 0, 1); r = np.bitwise_and(mask, vector)
 sc = np.asarray(N.random.rand(32) + 1j * N.random.rand(32)); out = np.zeros(64, dtype=sc.dtype)
 im = np.argmin(abs(sc))
 D = np.zeros((70, 70)); A = np.asarray(N.random.rand(70, 70))
+r = np.asarray(N.random.rand(64)); p = np.asarray(N.random.rand(64))
+M = np.asarray(N.random.rand(64, 64))
+Xest = np.sum(sc[:4] * np.conj(sc[4:8])); tol = 0.1
 """
 CASES = [
     ("wave: dx, dy = d", "a, b = d"),
@@ -40,6 +44,13 @@ CASES = [
     ("check_mask: mask == r", "mask == r"),
     ("make_decision: out[i] = sc[im]", "out[i] = sc[im]"),
     ("wdist: D[3, 4] = np.sqrt((A[:, 3]**2).sum())", "D[3, 4] = np.sqrt((A[:, 3]**2).sum())"),
+    ("cma_pt: (1.0 - abs(Xest)**2) * Xest", "(1.0 - abs(Xest)**2) * Xest"),
+    (
+        "cg: np.inner(r, r) / np.inner(p, np.dot(M, p))",
+        "np.inner(r, r) / np.inner(p, np.dot(M, p))",
+    ),
+    ("cg: if np.linalg.norm(r) < tol", "if np.linalg.norm(r) < tol: pass"),
+    ("0-d: Xest.real * 2.0", "Xest.real * 2.0"),
 ]
 
 MEDIUM_SETUP = """

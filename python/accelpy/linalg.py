@@ -21,6 +21,7 @@ from ._calculus import cross as _cross
 from ._creation import asarray as _asarray
 
 LinAlgError = _np.linalg.LinAlgError
+_CPU = _core.Device("cpu")
 
 __all__ = [
     "LinAlgError",
@@ -202,7 +203,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002 - the 
     x = _inexact(x)
     if axis is None:
         flat = _core.reshape(x, (-1,))
-        r = vector_norm(flat, axis=0, ord=ord)
+        if ord == 2 and x.dtype.kind == "f" and x.device == _CPU:
+            # The 2-norm of all of a real CPU array is NumPy's sqrt(dot(x, x)): one BLAS call,
+            # where x * x and its sum are two operations (a loop's residual norm pays each per
+            # call). On a GPU the sum of squares stays: one reduction fused with its producer.
+            r = _core.sqrt(_core.dot(flat, flat))
+        else:
+            r = vector_norm(flat, axis=0, ord=ord)
         return _core.reshape(r, (1,) * x.ndim) if keepdims else r
     kw = {"axis": axis, "keepdims": keepdims}
     if ord == 2 and x.dtype.kind != "c":
@@ -254,7 +261,9 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002
     if type(x) is _core.ndarray and x.ndim == 1 and x.dtype.kind == "f" and ord is None \
             and axis is None and not keepdims:
         # A loop's residual norm (conjugate gradients): vector_norm's graph, built without its
-        # conversions and recursion (which cost more than the evaluation of 256 elements).
+        # conversions and recursion (which cost more than evaluating 256 elements).
+        if x.device == _CPU:
+            return _core.sqrt(_core.dot(x, x))
         return _core.sqrt(_core.sum(x * x, axis=0))
     x = _inexact(x)
     if axis is None:

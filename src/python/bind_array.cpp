@@ -241,7 +241,11 @@ void bind_array(nb::module_& m) {
                    "The truth value of an array with more than one element is ambiguous. Use "
                    "a.any() or a.all()");
              }
-             return nb::cast<bool>(to_python_scalar(a).attr("__bool__")());
+             // The value's own truth, without looking its __bool__ up and calling it (a loop's
+             // `if err < tol:` pays that per iteration).
+             const int truth = PyObject_IsTrue(to_python_scalar(a).ptr());
+             if (truth < 0) throw nb::python_error();
+             return truth != 0;
            })
       .def("__float__",
            [](const Array& a) {

@@ -289,3 +289,19 @@ def test_matvec_errors(device):
         ap.matvec(ap.ones((2, 3)), ap.ones(4))
     with pytest.raises(NotImplementedError, match="axes="):
         ap.matvec(ap.ones((2, 3)), ap.ones(3), axes=[(0, 1), 0, 0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("shapes", [((7,), (7,)), ((3, 7), (7,)), ((1,), (1,)), ((0,), (0,)),
+                                    ((4, 0), (0,))], ids=str)
+def test_inner_with_a_vector_is_tensordots_product(shapes, dtype, device, rng):
+    """inner(a, b) with b a vector and a at most a matrix is the one (m, k) x (k, 1) product
+    tensordot makes: the same bits, dtype and shape, over strided and reversed operands."""
+    a_np = vals(rng, shapes[0][:-1] + (2 * shapes[0][-1],), dtype)[..., ::-2]
+    b_np = vals(rng, (3 * shapes[1][0],), dtype)[::3]
+    for x_np, y_np in [(a_np, b_np), (np.ascontiguousarray(a_np), b_np[::-1].copy()[::-1])]:
+        x, y = to_device(x_np, device), to_device(y_np, device)
+        got = ap.inner(x, y)
+        assert type(got) is ap.ndarray
+        close(got, np.inner(x_np, y_np), dtype)
+        assert_matches(got, ap.tensordot(x, y, ([-1], [-1])), rtol=0, atol=0)

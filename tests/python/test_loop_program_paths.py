@@ -79,21 +79,37 @@ def _norm_inputs(rng, dtype, device):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
-def test_vector_norm_of_a_real_vector_is_the_composed_graphs_bits(device, rng, dtype):
-    """norm(x) of a real vector builds sqrt(sum(x * x)) directly; abs(x) * abs(x), the general
-    graph's, is the same product bit for bit, so every path of norm agrees."""
+def test_vector_norm_of_a_real_vector_is_numpys_dot_product(device, rng, dtype):
+    """norm(x) of all of a real CPU array is NumPy's sqrt(dot(x, x)) (on a GPU the sum of
+    squares, fused with its producer); every path to it (norm, norm(x, 2), vector_norm, a
+    matrix's Frobenius norm) gives the same bits, and a norm over an axis keeps the sum of
+    squares, as NumPy's does."""
+
+    def whole(v):
+        if v.device == ap.Device("cpu"):
+            return to_numpy(ap.sqrt(ap.dot(v, v)))
+        return to_numpy(ap.sqrt(ap.sum(ap.abs(v) * ap.abs(v), axis=0)))
+
     for name, (x_np, x) in _norm_inputs(rng, dtype, device).items():
         got = ap.linalg.norm(x)
-        general = ap.sqrt(ap.sum(ap.abs(x) * ap.abs(x), axis=0))
-        assert_exact(got, to_numpy(general))
-        assert_exact(ap.linalg.vector_norm(x), to_numpy(general))
-        assert_exact(ap.linalg.norm(x, 2), to_numpy(general))
+        assert type(got) is ap.ndarray and got.shape == () and got.dtype == x.dtype, name
+        product = whole(x)
+        assert_exact(got, product)
+        assert_exact(ap.linalg.vector_norm(x), product)
+        assert_exact(ap.linalg.norm(x, 2), product)
+        assert_exact(ap.linalg.vector_norm(x, keepdims=True), product.reshape(1))
         expected = np.linalg.norm(x_np)
-        if x_np.size > 1:  # NumPy's is a dot product (another summation order)
+        if x_np.size > 1:  # BLAS's summation order may differ (threads, vector width)
             assert_matches(got, expected, rtol=8 * np.finfo(dtype).eps, check_dtype=True)
         else:
             assert_exact(got, expected)
-        del name
+        summed = to_numpy(ap.sqrt(ap.sum(ap.abs(x) * ap.abs(x), axis=0)))
+        assert_exact(ap.linalg.norm(x, axis=0), summed)
+    m_np = random_values(rng, (6, 5), dtype, specials=False)[::-1, ::2]
+    m = to_device(m_np, device)
+    assert_exact(ap.linalg.norm(m), whole(ap.reshape(m, (-1,))))
+    assert_matches(ap.linalg.norm(m), np.linalg.norm(m_np), rtol=8 * np.finfo(dtype).eps,
+                   check_dtype=True)
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.int32, np.bool_])
@@ -164,3 +180,31 @@ def test_mask_assignment_errors_match_numpy(device, rng):
         x[to_device(np.ones((4, 4), bool), device)] = ap.zeros(16, device=device)
     x[mask] = ap.asarray([2.5], device=device)  # one value broadcasts
     assert float(x[0, 0]) == 2.5 and float(x[0, 3]) == 2.5
+
+
+TRUTH_VALUES = [
+    (np.float64, [0.0, -0.0, 1.5, np.nan, np.inf]),
+    (np.float32, [0.0, -0.0, 1e-45]),
+    (np.complex128, [0j, complex(0, -0.0), 1j, complex(np.nan, 0)]),
+    (np.int8, [0, -1]),
+    (np.uint64, [0, 2**64 - 1]),
+    (np.bool_, [False, True]),
+]
+
+
+@pytest.mark.parametrize(("dtype", "values"), TRUTH_VALUES, ids=lambda v: str(v))
+def test_truth_of_a_0d_array_is_numpys(device, dtype, values):
+    """bool() of a 0-d array (a loop's `if err < tol:`), computed, pending or a reduction's
+    result, is NumPy's truth of the value."""
+    for v in values:
+        v_np = np.asarray(v, dtype=dtype)
+        x = to_device(v_np, device)
+        assert bool(x) is bool(v_np)
+        assert bool(x + x) is bool(v_np + v_np)
+        assert bool(ap.sum(x.reshape(1))) is bool(np.sum(v_np.reshape(1)))
+        assert bool(x == x) is bool(v_np == v_np)
+    a = to_device(np.asarray(values, dtype=dtype), device)
+    with pytest.raises(ValueError, match="more than one element"):
+        bool(a)
+    with pytest.raises(ValueError, match="empty array is ambiguous"):
+        bool(a[:0])

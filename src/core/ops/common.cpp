@@ -6,27 +6,34 @@
 
 namespace accel {
 
+namespace {
+
+// Adds device `d` to those seen so far (`found` of them, all `device`): they must agree.
+void note_device(Device d, Device& device, bool& found) {
+  if (found && d != device) {
+    throw ValueError("operands are on different devices: " + device.str() + " and " + d.str() +
+                     "; move them to one device with .to(device)");
+  }
+  device = d;
+  found = true;
+}
+
+}  // namespace
+
 Device common_device(OperandSpan operands) {
   bool found = false;
   Device device;
   for (const ArrayOrScalar* op : operands) {
-    if (!op->is_array()) continue;
-    const Device d = op->array().device();
-    if (found && d != device) {
-      throw ValueError("operands are on different devices: " + device.str() + " and " + d.str() +
-                       "; move them to one device with .to(device)");
-    }
-    device = d;
-    found = true;
+    if (op->is_array()) note_device(op->array().device(), device, found);
   }
   return found ? device : default_device();
 }
 
 Device common_device(const std::vector<Array>& arrays) {
-  std::vector<ArrayOrScalar> ops(arrays.begin(), arrays.end());
-  std::vector<const ArrayOrScalar*> ptrs;
-  for (const ArrayOrScalar& o : ops) ptrs.push_back(&o);
-  return common_device(OperandSpan(ptrs));
+  bool found = false;
+  Device device;
+  for (const Array& a : arrays) note_device(a.device(), device, found);
+  return found ? device : default_device();
 }
 
 Array cast_to(const Array& a, DType dtype) {

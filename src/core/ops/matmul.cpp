@@ -10,6 +10,7 @@
 #include "src/core/backend.hpp"
 #include "src/core/backend_matmul.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/type_rules.hpp"
 
 namespace accel {
 
@@ -45,10 +46,21 @@ struct BatchDim {
   int64_t size, a, b, c;
 };
 
+// A vector as the one-row (first operand) or one-column (second) matrix matmul takes it for: a view
+// of the same elements, as reshape makes it (a length-1 axis's stride is never read), without
+// reshape's shape resolution (a loop's dot products pay it per call).
+Array as_matrix(const Array& v, bool row) {
+  const int64_t k = v.shape()[0], s = v.strides()[0];
+  return row ? v.view(Shape{1, k}, Strides{k * s, s}, v.offset())
+             : v.view(Shape{k, 1}, Strides{s, 1}, v.offset());
+}
+
 }  // namespace
 
 Array matmul(const Array& x1, const Array& x2) {
-  const Device device = common_device(std::vector<Array>{x1, x2});
+  const ArrayOrScalar o1(x1), o2(x2);
+  const ArrayOrScalar* operands[] = {&o1, &o2};
+  const Device device = common_device(OperandSpan(operands, 2));
   for (int i = 0; i < 2; ++i) {
     const Array& x = i == 0 ? x1 : x2;
     if (x.ndim() == 0) {
@@ -57,10 +69,10 @@ Array matmul(const Array& x1, const Array& x2) {
                        kSignature + " requires 1)");
     }
   }
-  const DType dtype = result_type({ArrayOrScalar(x1), ArrayOrScalar(x2)});
+  const DType dtype = result_type_of(OperandSpan(operands, 2));
   // 1-D operands become a row (first) or a column (second), removed from the result again.
-  Array a = x1.ndim() == 1 ? reshape(x1, Shape{1, x1.shape()[0]}) : x1;
-  Array b = x2.ndim() == 1 ? reshape(x2, Shape{x2.shape()[0], 1}) : x2;
+  Array a = x1.ndim() == 1 ? as_matrix(x1, true) : x1;
+  Array b = x2.ndim() == 1 ? as_matrix(x2, false) : x2;
   const int64_t m = a.shape()[a.ndim() - 2], k = a.shape()[a.ndim() - 1];
   const int64_t n = b.shape()[b.ndim() - 1];
   if (b.shape()[b.ndim() - 2] != k) {

@@ -98,6 +98,9 @@ Array inner(const Array& a, const Array& b) {
   if (a.ndim() == 0 || b.ndim() == 0) return multiply(a, b);
   if (a.shape()[a.ndim() - 1] != b.shape()[b.ndim() - 1])
     throw ValueError(not_aligned(a, b, a.ndim() - 1, b.ndim() - 1));
+  // Against a vector, up to a matrix: the (m, k) x (k, 1) product tensordot would make, without
+  // its transposes and reshapes (a loop's inner products of vectors pay those per call).
+  if (b.ndim() == 1 && a.ndim() <= 2) return matmul(a, b);
   return tensordot(a, b, std::vector<int64_t>{-1}, std::vector<int64_t>{-1});
 }
 
