@@ -53,12 +53,10 @@ def arange_error(args, kwargs):
     return object_ints_error("arange's bounds")
 
 
-def searchsorted(core_searchsorted, a, v, side, sorter):
+def searchsorted(core_searchsorted, asarray, a, v, side, sorter):
     """searchsorted of Python ints past an integer array's range: such an int compares with
     every element the same way, so it goes to 0 or len(a), the others search as usual; into a
     float array, ints are floats. None when `v` is not such a case (the core's error stands)."""
-    from ._creation import asarray
-
     a = asarray(a)
     if a.ndim != 1 or a.dtype.kind not in "iuf":
         return None

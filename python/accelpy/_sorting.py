@@ -64,7 +64,8 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: Any = N
     try:
         return _core_searchsorted(a, v, side, sorter)
     except (OverflowError, TypeError):
-        if (out := _huge_ints.searchsorted(_core_searchsorted, a, v, side, sorter)) is None:
+        out = _huge_ints.searchsorted(_core_searchsorted, asarray, a, v, side, sorter)
+        if out is None:
             raise
         return out
 
