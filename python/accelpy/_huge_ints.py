@@ -8,6 +8,8 @@ size), and otherwise an error that says why."""
 
 import numpy as np
 
+from . import _core
+
 OBJECT_INTS = (
     "a Python int past 64 bits makes a NumPy object array (dtype=object), which accelpy "
     "does not store"
@@ -64,11 +66,13 @@ def searchsorted(core_searchsorted, asarray, a, v, side, sorter):
     if values.dtype != object or not all(type(x) is int for x in values.flat):
         return None
     if a.dtype.kind == "f":
-        inside, below, above = values.astype(np.float64), False, False
-    else:
-        info = np.iinfo(a.dtype)
-        below, above = values < info.min, values > info.max
-        inside = np.where(below | above, 0, values).astype(a.dtype)
-    found = np.asarray(core_searchsorted(a, asarray(inside, device=a.device), side, sorter))
-    out = np.where(below, 0, np.where(above, a.shape[0], found)).astype(np.int64)
-    return asarray(out, device=a.device)
+        return core_searchsorted(
+            a, asarray(values.astype(np.float64), device=a.device), side, sorter
+        )
+    info = np.iinfo(a.dtype)
+    below, above = values < info.min, values > info.max
+    inside = np.where(below | above, 0, values).astype(a.dtype)
+    found = core_searchsorted(a, asarray(inside, device=a.device), side, sorter)
+    # on the array's device: the small masks go there, the results stay
+    below, above = asarray(below, device=a.device), asarray(above, device=a.device)
+    return _core.where(below, 0, _core.where(above, a.shape[0], found))
