@@ -1,10 +1,10 @@
 """Python ints past 64 bits where the core's conversions fail: NumPy's answer or NumPy's error.
 
 NumPy holds such ints in object arrays, which accelpy does not store. The core's fast paths
-stay as they are; these run only after they raised OverflowError (or the object dtype's
-TypeError), to give NumPy's result where it has one (searchsorted: such an int sorts before or
-after every element of an integer array) or NumPy's exception type where it raises (arange's
-size), and otherwise an error that says why."""
+stay as they are; these run only after they raised OverflowError, to give NumPy's result where
+it has one (searchsorted: such an int sorts before or after every element of an integer array)
+or NumPy's exception type where it raises (arange's size), and otherwise an error that says
+why."""
 
 import numpy as np
 

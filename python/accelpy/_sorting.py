@@ -63,7 +63,7 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: Any = N
     last, as in NumPy."""
     try:
         return _core_searchsorted(a, v, side, sorter)
-    except (OverflowError, TypeError):
+    except OverflowError:
         out = _huge_ints.searchsorted(_core_searchsorted, asarray, a, v, side, sorter)
         if out is None:
             raise
