@@ -8,6 +8,7 @@ one kernel over a (the mask comes from two aranges)."""
 
 from __future__ import annotations
 
+import inspect
 import operator
 import sys
 from collections.abc import Callable, Sequence
@@ -15,11 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _core, _structured, _void
+from . import _core, _huge_ints, _structured, _void
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
 from ._core import (  # noqa: F401
-    arange,
     ndarray,
 )
 from ._dtypes import supported
@@ -91,10 +91,29 @@ def full(shape: ShapeLike, fill_value: ArrayLike, dtype: DTypeLike | None = None
     `fill_value` (a tuple of the fields' values, or one value for every field)."""
     try:
         return _core.full(shape, fill_value, dtype, order, device=device)
+    except OverflowError:
+        if dtype is None and _huge_ints.holds_huge(fill_value):
+            raise _huge_ints.object_ints_error("full's fill_value") from None
+        raise
     except TypeError:
         if (out := _records(shape, dtype, fill_value, device)) is None:
             raise  # not records: the core's error
         return out
+
+
+def arange(*args: Any, **kwargs: Any) -> ndarray:
+    """Evenly spaced values within [start, stop) (numpy.arange: ``arange(stop)``,
+    ``arange(start, stop[, step])``, keywords ``dtype`` and ``device``)."""
+    try:
+        return _core.arange(*args, **kwargs)
+    except OverflowError:
+        if (error := _huge_ints.arange_error(args, kwargs)) is None:
+            raise
+        raise error from None
+
+
+arange.__signature__ = inspect.signature(  # type: ignore[attr-defined]
+    lambda start, stop=None, step=None, dtype=None, *, device=None: None)
 
 
 def _records(shape: Any, dtype: Any, fill: Any, device: Any) -> Any:
@@ -328,6 +347,8 @@ def _storable(arr, original):
         dt = arr.dtype
     if any(s % dt.itemsize for s in arr.strides) or not arr.flags.aligned:
         arr = np.array(arr, copy=True)
+    if dt.kind == "O" and arr.size and all(type(x) is int for x in arr.flat):
+        raise _huge_ints.object_ints_error(f"a {type(original).__name__} of ints")
     if not supported(dt):
         raise TypeError(
             f"cannot make an accelpy array from {type(original).__name__} with dtype {dt}: "

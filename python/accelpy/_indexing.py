@@ -23,6 +23,7 @@ from ._core import (  # noqa: F401
     put_along_axis,
 )
 from ._creation import (
+    _size,
     asarray,
     indices,  # noqa: F401 - NumPy lists it here; fromfunction needs it
 )
@@ -157,7 +158,10 @@ def diag_indices_from(arr: ArrayLike) -> tuple[ndarray, ...]:
 
 
 def _integer_indices(a, what):
-    a = asarray(a)
+    try:
+        a = asarray(a)
+    except OverflowError:  # ints past 64 bits: NumPy's object array is no integer array
+        raise TypeError(f"only int {what} permitted") from None
     if a.dtype.kind not in "iu":
         raise TypeError(f"only int {what} permitted")
     return a
@@ -168,8 +172,8 @@ def unravel_index(indices: ArrayLike, shape: int | Sequence[int],
     """The multi-indices into an array of `shape` of flat `indices` (numpy.unravel_index): a
     tuple of intp arrays of the indices' shape."""
     idx = _integer_indices(indices, "indices")
-    dims = (operator.index(shape),) if np.ndim(shape) == 0 else tuple(operator.index(d)
-                                                                       for d in shape)
+    dims = (_size(shape, "unravel_index", "shape"),) if np.ndim(shape) == 0 else tuple(
+        _size(d, "unravel_index", "shape") for d in shape)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     size = int(np.prod(dims, dtype=np.int64))
@@ -203,7 +207,7 @@ def ravel_multi_index(multi_index: Sequence[ArrayLike], dims: Sequence[int],
                       mode: str | Sequence[str] = "raise", order: str = "C") -> ndarray:
     """The flat indices into an array of shape `dims` of the multi-index arrays
     (numpy.ravel_multi_index); mode 'raise', 'wrap' or 'clip' (one or one per dimension)."""
-    dims = tuple(operator.index(d) for d in dims)
+    dims = tuple(_size(d, "ravel_multi_index", "dims") for d in dims)
     if len(multi_index) != len(dims):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
@@ -314,7 +318,10 @@ def choose(a: ArrayLike, choices: Sequence[ArrayLike], out: ndarray | None = Non
     """For each element, the entry of choices[a] at that position (numpy.choose): the index
     array and the choices broadcast together; mode 'raise', 'wrap' or 'clip' for indices
     outside [0, len(choices))."""
-    a = asarray(a)
+    try:
+        a = asarray(a)
+    except OverflowError:  # ints past 64 bits: NumPy's object array does not cast safely
+        a = np.empty(0, object)
     if a.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from {a.dtype!r} to dtype('int64') according "
                         "to the rule 'safe'")

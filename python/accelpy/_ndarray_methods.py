@@ -21,6 +21,7 @@ from ._linear_algebra import trace
 from ._ndarray_inplace import flat, resize, shape
 from ._printing import array_repr, array_str, format_array
 from ._rearranging import repeat
+from ._sorting import searchsorted
 from ._structured_views import view
 
 
@@ -202,7 +203,12 @@ def _repeat(self, repeats, axis=None):
     return repeat(self, repeats, axis)
 
 
+def _searchsorted(self, v, side="left", sorter=None):
+    return searchsorted(self, v, side, sorter)
+
+
 _diagonal.__doc__ = diagonal.__doc__
+_searchsorted.__doc__ = searchsorted.__doc__
 _trace.__doc__ = trace.__doc__
 _repeat.__doc__ = repeat.__doc__
 
@@ -226,6 +232,7 @@ METHODS: dict[str, Any] = {
     "diagonal": _diagonal,
     "trace": _trace,
     "repeat": _repeat,
+    "searchsorted": _searchsorted,
     "shape": shape,
     "flat": flat,
     "resize": resize,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from . import _core, _structured_functions
+from . import _core, _huge_ints, _structured_functions
 from ._core import (  # noqa: F401
     argmax,
     argmin,
@@ -21,7 +21,6 @@ from ._core import (  # noqa: F401
     ndarray,
     nonzero,
     partition,
-    searchsorted,
 )
 
 # Bound in C++ (accelpy._core); re-exported here, the chapter NumPy lists them in.
@@ -55,6 +54,20 @@ __all__ = [
 # 0.06 us a call more (decisions.md D88).
 _core_sort, _core_argsort, _core_where = _core.sort, _core.argsort, _core.where
 _NO = NO_VALUE  # x and y not given: numpy.where's <no value>
+_core_searchsorted = _core.searchsorted
+
+
+def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left", sorter: Any = None) -> ndarray:
+    """Indices where `v` would be inserted into the sorted 1-D `a` to keep it sorted
+    (numpy.searchsorted; NaN sorts last). Python ints past the array's integer type go first or
+    last, as in NumPy."""
+    try:
+        return _core_searchsorted(a, v, side, sorter)
+    except OverflowError:
+        out = _huge_ints.searchsorted(_core_searchsorted, asarray, a, v, side, sorter)
+        if out is None:
+            raise
+        return out
 
 
 def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None, order: Any = None, *,

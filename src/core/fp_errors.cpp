@@ -185,6 +185,22 @@ void note_group(const Group& g) {
   t.errors.merge(raised);
 }
 
+LibraryOpScope::LibraryOpScope(OpKind op, const char* name, const Device& device)
+    : before_(take_fp_errors()), op_(op), name_(name), cpu_(device.is_cpu()) {}
+
+void LibraryOpScope::finish() {
+  FpErrors raised;
+  // A GPU's kernels raise no host flags; what its host code raised is not the op's doing.
+  raised.flags = take_fp_errors().flags & (cpu_ ? reportable(op_) : 0u);
+  for (int bit = 0; bit < kFpErrorKinds; ++bit) {
+    if (raised.flags & (1u << bit)) raised.ops[bit] = name_;
+  }
+  ThreadErrors& t = t_state;
+  t.noted.merge(before_);
+  t.errors.merge(raised);
+  scope_.finish();
+}
+
 }  // namespace fp_errors
 
 }  // namespace accel

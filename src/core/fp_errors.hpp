@@ -2,6 +2,7 @@
 // of a group an IEEE flag is attributed to, and one report per outermost evaluation.
 #pragma once
 
+#include "accel/fp_errors.hpp"
 #include "src/core/group.hpp"
 
 namespace accel::fp_errors {
@@ -24,6 +25,28 @@ class EvaluationScope {
 
  private:
   ThreadErrors* t_;  // kept: the library's thread-locals cost a __tls_get_addr call each
+};
+
+// Reports a library operation run eagerly outside the evaluator's groups (a backend's scan) as
+// NumPy reports its ufunc method: the flags the operation `op` can raise, raised on the CPU
+// between construction and finish() (on this thread and the thread pool's workers), are
+// attributed to `name` ("accumulate", "reduce") and reported once, as an evaluation of its own
+// (or added to the enclosing evaluation's). Flags raised before it are kept apart.
+class LibraryOpScope {
+ public:
+  LibraryOpScope(OpKind op, const char* name, const Device& device);
+  // Adds what was raised to the evaluation's errors and reports them (may throw: the result is
+  // computed by then).
+  void finish();
+  LibraryOpScope(const LibraryOpScope&) = delete;
+  LibraryOpScope& operator=(const LibraryOpScope&) = delete;
+
+ private:
+  EvaluationScope scope_;
+  FpErrors before_;  // what this thread had noted and raised before the operation
+  OpKind op_;
+  const char* name_;
+  bool cpu_;
 };
 
 // Attributes the flags raised since the last call to the step `node` whose loop just ran over a

@@ -35,21 +35,27 @@ std::optional<int64_t> opt_axis(nb::handle axis) {
   return to_axis(axis);
 }
 
+// NumPy's TypeError for a kth that is no integer of 64 bits (a Python int past them, a float
+// in a list), where nanobind's cast would raise std::bad_cast.
+int64_t kth_value(nb::handle kth) {
+  if (!PyIndex_Check(kth.ptr())) throw TypeError("Partition index must be integer");
+  nb::object i = nb::steal(PyNumber_Index(kth.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw TypeError("Partition index must be integer");
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return int64_t(v);
+}
+
 std::vector<int64_t> kth_list(nb::handle kth) {
-  if (PyIndex_Check(kth.ptr())) {
-    nb::object i = nb::steal(PyNumber_Index(kth.ptr()));
-    if (!i.is_valid()) throw nb::python_error();
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-    if (overflow) throw TypeError("Partition index must be integer");  // NumPy's, past 64 bits
-    return {int64_t(v)};
-  }
-  if (nb::isinstance<Array>(kth)) {
-    const nb::object host = host_copy(nb::cast<Array>(kth));
-    return nb::cast<std::vector<int64_t>>(host.attr("ravel")().attr("tolist")());
-  }
-  return nb::cast<std::vector<int64_t>>(
-      nb::module_::import_("numpy").attr("ravel")(kth).attr("tolist")());
+  if (PyIndex_Check(kth.ptr())) return {kth_value(kth)};
+  const nb::object listed = nb::isinstance<Array>(kth)
+                                ? host_copy(nb::cast<Array>(kth)).attr("ravel")().attr("tolist")()
+                                : nb::module_::import_("numpy").attr("ravel")(kth).attr("tolist")();
+  std::vector<int64_t> out;
+  for (nb::handle h : listed) out.push_back(kth_value(h));
+  return out;
 }
 
 bool side_right(const std::string& side) {

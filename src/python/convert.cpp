@@ -363,6 +363,28 @@ bool is_numpy_array(PyObject* p, bool scalar_int) {
 }
 }  // namespace
 
+namespace {
+
+// NumPy's IndexError for what is no index, Python ints past 64 bits among them: NumPy makes an
+// object array of a list of them, which is no integer array.
+constexpr const char* kNotAnIndex =
+    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+    "boolean arrays are valid indices";
+
+// `convert()`, with the OverflowError of a sequence holding Python ints past 64 bits (the
+// conversion's, accelpy._huge_ints) as NumPy's IndexError.
+template <class F>
+Array huge_ints_as_index_error(F convert) {
+  try {
+    return convert();
+  } catch (nb::python_error& e) {
+    if (e.matches(PyExc_OverflowError)) throw IndexError(kNotAnIndex);
+    throw;
+  }
+}
+
+}  // namespace
+
 std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
   std::vector<Index> out;
   auto one = [&](nb::handle h) {
@@ -392,9 +414,7 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
       if (!i.is_valid()) throw nb::python_error();
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-      if (overflow != 0) {
-        throw IndexError("index " + py_repr(i) + " is out of bounds: indices must fit in 64 bits");
-      }
+      if (overflow != 0) throw IndexError(kNotAnIndex);
       if (v == -1 && PyErr_Occurred()) throw nb::python_error();
       out.push_back(int64_t(v));
     } else if (is_numpy_array(p, true)) {
@@ -405,7 +425,7 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
                // Other sequences (range) index as the arrays they convert to, as in NumPy;
                // strings do not.
                (PySequence_Check(p) && !PyUnicode_Check(p) && !PyBytes_Check(p))) {
-      Array arr = to_array(h, device);
+      Array arr = huge_ints_as_index_error([&] { return to_array(h, device); });
       if (arr.ndim() == 0 && is_integer(arr.dtype())) {
         int64_t v = 0;  // a 0-d integer array indexes as its value (basic indexing), as in NumPy
         to_host(astype(arr, DType::Int64), &v);
@@ -417,9 +437,7 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
         out.push_back(std::move(arr));
       }
     } else {
-      throw IndexError(
-          "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-          "boolean arrays are valid indices");
+      throw IndexError(kNotAnIndex);
     }
   };
   if (PyTuple_Check(obj.ptr())) {

@@ -195,6 +195,15 @@ CASES = {
         "a.item(2**70)", "xp.broadcast_to(a, (2**70, 3))", "xp.put(i, [2**70], 1)",
         "xp.indices((2**70,))", "xp.bincount(xp.arange(3), minlength=2**70)",
         "xp.unravel_index(2**70, (3,))", "xp.resize(a, 2**70)",
+        # NumPy's object arrays of such ints: no integer index (IndexError, TypeError), or its
+        # C conversion's OverflowError
+        "a[[2**70]] = 1", "a[2**70]", "a[2**70] = 1", "i[0, [2**70]]", "i[[0], -2**70]",
+        "xp.put(i, 2**70, 1)", "xp.put(i, [1], 2**70)", "xp.partition(a, [1, 2**70])",
+        "xp.argpartition(a, [2**70])", "xp.unravel_index([2**70], (3,))",
+        "xp.unravel_index(1, (2**70,))", "xp.ravel_multi_index((2**70,), (3,))",
+        "xp.ravel_multi_index((1,), (2**70,))", "xp.choose([2**70], [i])",
+        "xp.compress([True], a, axis=2**70)", "xp.take_along_axis(i, i, 2**70)",
+        "xp.arange(0, 2**70)", "xp.arange(-2**70, 0, 1)", "xp.where(i > 2, i, 2**70)",
     ],
     "kernels": [
         (K + "ap.RawKernel(123, 'k')", "TypeError"),
@@ -216,16 +225,7 @@ CASES = {
 
 # Cases that fail now: each must keep failing until its entry goes (the test says so when one
 # passes). "fix:" ones are being fixed by other work; "new:" ones were found by this table.
-DUMP = "new: nanobind's signature dump where NumPy raises "
-OBJECT = "new: a Python int past 64 bits makes a NumPy object array, which accelpy refuses "
-KNOWN_BAD: dict[str, str] = {
-    "a[[2**70]]": OBJECT + "with TypeError (NumPy: IndexError)",
-    "xp.take(a, 2**70)": OBJECT + "with TypeError (NumPy: OverflowError)",
-    "xp.take(a, [2**70])": OBJECT + "with TypeError (NumPy: OverflowError)",
-    "a.take(2**70)": OBJECT + "with TypeError (NumPy: OverflowError)",
-    "xp.put(i, [2**70], 1)": OBJECT + "with TypeError (NumPy: OverflowError)",
-    "xp.arange(2**70)": "new: OverflowError, the bound's conversion (NumPy: ValueError, its size)",
-}
+KNOWN_BAD: dict[str, str] = {}
 
 
 def cases():

@@ -43,6 +43,12 @@ def _floats(rng, dtype, bad):
     return x
 
 
+def _big_pair(rng, dtype, bad):
+    x = _floats(rng, dtype, bad)
+    x[-2] = bad  # the running result overflows at the last element
+    return x
+
+
 def _ints(rng, dtype):
     x = rng.integers(1, 100, N).astype(dtype)
     x[-1] = 0
@@ -78,6 +84,21 @@ CASES = [
     ("cast float64 to float16 overflow", lambda r: (_floats(r, np.float64, -7e4),),
      lambda m, x: x.astype(m.float16)),
     ("float16 sum overflow", lambda r: (_floats(r, np.float16, 1.0),), lambda m, x: m.sum(x)),
+    # scans (NumPy's accumulate): a running float16 sum stays near 4096 until the last element
+    ("float16 cumsum overflow", lambda r: (_floats(r, np.float16, 65000.0),),
+     lambda m, x: m.cumsum(x)),
+    ("float16 cumprod overflow", lambda r: (r.uniform(250.0, 300.0, 5).astype(np.float16),),
+     lambda m, x: m.cumprod(x)),
+    ("float32 cumsum overflow", lambda r: (_big_pair(r, np.float32, 3e38),),
+     lambda m, x: m.cumsum(x)),
+    ("float64 cumprod overflow", lambda r: (_big_pair(r, np.float64, 1e200),),
+     lambda m, x: m.cumprod(x)),
+    ("cumsum inf - inf", lambda r: (_floats(r, np.float64, np.inf),),
+     lambda m, x: m.cumsum(m.concatenate([x, -x]))),
+    ("cumprod inf * 0", lambda r: (np.array([r.uniform(0.5, 2.0), np.inf, 0.0], np.float32),),
+     lambda m, x: m.cumprod(x)),
+    ("float16 cumsum along axis 0", lambda r: (_floats(r, np.float16, 65000.0).reshape(-1, 8),),
+     lambda m, x: m.cumsum(x, axis=0)),
 ]
 
 
@@ -329,8 +350,11 @@ def test_huge_arguments_of_arcsinh_and_arccosh_do_not_overflow(device, rng, dtyp
     np.testing.assert_allclose(acosh, np.arccosh(np.abs(x)), rtol=4 * np.finfo(dtype).eps)
 
 
+# Axis 0 of a C-order matrix keeps the innermost iterated axis: NumPy adds in float16 one row at
+# a time (accelpy's scan, reported as "reduce").
 @pytest.mark.parametrize("shape,axis", [((10,), None), ((3, 50), 1), ((4, 3000), None),
-                                        ((5, 700), 1), ((700, 5), 1)])
+                                        ((5, 700), 1), ((700, 5), 1), ((3, 50), 0),
+                                        ((5, 700), 0), ((3, 4, 5), (0, 2))])
 def test_float16_sum_that_overflows_is_numpys(rng, shape, axis):
     # The float sum of every row passes float16's largest value (65504): NumPy's result is inf,
     # with its warning, raised under errstate(over='raise') and silent under 'ignore'.

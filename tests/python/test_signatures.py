@@ -27,7 +27,8 @@ def test_no_public_function_is_left_without_its_signature(module):
         params = inspect.signature(getattr(module, name)).parameters.values()
         assert [p.kind for p in params] != [VAR_POSITIONAL, VAR_KEYWORD], name
     if module is ap:
-        assert len(signed) >= 60  # tri is a Python function now (D104)
+        # tri (D104), arange and searchsorted (D106) are Python functions now
+        assert len(signed) >= 58
 
 
 @pytest.mark.parametrize("name", ["mean", "sum", "std", "var", "prod", "max", "min", "argmax",

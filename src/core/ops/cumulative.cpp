@@ -1,6 +1,7 @@
 // Cumulative sums and products (cumsum, cumprod, cumulative_sum, cumulative_prod): inclusive
 // scans along one axis, run eagerly through the backend's SortScanOps.
 #include "accel/errors.hpp"
+#include "src/core/fp_errors.hpp"
 #include "src/core/ops/common.hpp"
 #include "src/core/ops/library_ops.hpp"
 #include "src/core/result_layout.hpp"
@@ -19,7 +20,7 @@ DType default_scan_dtype(DType dt) {
 }
 
 Array scan(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype, ScanOp op,
-           bool include_initial) {
+           bool include_initial, const char* fp_name = "accumulate") {
   const Array src = axis ? a : ravel(a);
   const int ax = normalize_axis(axis.value_or(0), src.ndim());
   const DType out_dtype = dtype ? *dtype : default_scan_dtype(a.dtype());
@@ -35,8 +36,14 @@ Array scan(const Array& a, std::optional<int64_t> axis, std::optional<DType> dty
   if (integral) rows = rows.view(DType::UInt64, rows.shape(), rows.strides(), rows.offset());
   const Array out = Array::empty(rows.shape(), compute, rows.device());
   const int64_t len = rows.shape().back();
-  if (out.size())
+  if (out.size()) {
+    // The scan is no group of the evaluator: its IEEE flags (float16's rounding to inf, inf -
+    // inf) are reported here, as NumPy's accumulate reports them.
+    fp_errors::LibraryOpScope reported(op == ScanOp::Sum ? OpKind::Add : OpKind::Multiply, fp_name,
+                                       out.device());
     detail::sort_scan_ops(out.device()).scan_rows(rows, out, out.size() / len, len, op);
+    reported.finish();
+  }
   Array result = ax == src.ndim() - 1 ? out : moveaxis(out, {-1}, {ax});
   if (integral) {
     result = result.view(DType::Int64, result.shape(), result.strides(), result.offset());
@@ -70,6 +77,11 @@ Array as_axis_operand(const Array& a, std::optional<int64_t> axis) {
 }
 
 }  // namespace
+
+Array detail::scan_along(const Array& a, int64_t axis, DType dtype, ScanOp op,
+                         const char* fp_name) {
+  return scan(a, axis, dtype, op, false, fp_name);
+}
 
 Array cumsum(const Array& a, std::optional<int64_t> axis, std::optional<DType> dtype) {
   return scan(as_axis_operand(a, axis), axis, dtype, ScanOp::Sum, false);

@@ -20,6 +20,10 @@ Array computed_rows(const Array& a, int axis);
 std::pair<Array, Array> sort_last_axis(const Array& rows, bool descending, bool want_values,
                                        bool want_indices);
 
+// The inclusive scan of `a` along `axis` in `dtype` (cumsum's, cumprod's), its IEEE flags on the
+// CPU reported as NumPy's `fp_name` ("accumulate"; "reduce" for a reduction run as a scan).
+Array scan_along(const Array& a, int64_t axis, DType dtype, ScanOp op, const char* fp_name);
+
 // The elements of the flat `in` (undefined: the int64 positions) whose bool flag is true.
 // Waits for the count on queued devices.
 Array select_flagged(const Array& in, const Array& flags);

@@ -8,6 +8,7 @@
 #include "accel/errors.hpp"
 #include "src/core/backend.hpp"
 #include "src/core/ops/common.hpp"
+#include "src/core/ops/library_ops.hpp"
 #include "src/core/result_layout.hpp"
 
 namespace accel {
@@ -112,8 +113,9 @@ Array half_steps(OpKind op, const Array& x, const std::vector<int>& axes) {
   int64_t steps = 1;
   for (int d : axes) steps *= x.shape()[d];
   rows.push_back(steps);
-  const Array scanned = op == OpKind::Sum ? cumsum(reshape(moved, rows), -1, DType::Float16)
-                                          : cumprod(reshape(moved, rows), -1, DType::Float16);
+  const Array scanned =
+      detail::scan_along(reshape(moved, rows), -1, DType::Float16,
+                         op == OpKind::Sum ? ScanOp::Sum : ScanOp::Prod, "reduce");
   Shape out_shape(rows.begin(), rows.end() - 1);
   Strides out_strides(scanned.strides().begin(), scanned.strides().end() - 1);
   const Array last = scanned.view(out_shape, out_strides,
