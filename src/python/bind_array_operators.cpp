@@ -116,8 +116,10 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
 // mp_subscript, ...): Python then calls them without looking up `__mul__` or `__getitem__` and
 // going through nanobind's dispatch, a large share of a small operation's or a view's host cost
 // (docs/subsystems/host-cost.md). The methods stay (for `a.__mul__(b)`, subclasses, the stubs);
-// an operation that raises is made again through the method (the slot Python made of it),
-// which translates the C++ exception into NumPy's Python one.
+// an operation that raises a C++ exception is made again through the method (the slot Python
+// made of it), which translates it into NumPy's Python one. A Python error (a floating-point
+// error raised after an in-place write, an interrupt) is raised as it is: a write made again
+// would apply the operation twice.
 PyTypeObject* g_ndarray_type = nullptr;
 OpKind g_slot_ops[std::size(kBinary)];
 OpKind g_unary_ops[std::size(kUnary)];
@@ -149,6 +151,9 @@ PyObject* inplace_slot(PyObject* self, PyObject* other) {
   if (nb::inst_ready(self)) {
     try {
       return inplace(g_slot_ops[I], self, other).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
     } catch (...) {
     }
   }
@@ -161,6 +166,9 @@ PyObject* unary_slot(PyObject* self) {
     try {
       const ArrayOrScalar x(*nb::inst_ptr<Array>(self));
       return nb::cast(elementwise(g_unary_ops[I], {&x})).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
     } catch (...) {
     }
   }
@@ -171,6 +179,9 @@ PyObject* getitem_slot(PyObject* self, PyObject* key) {
   if (nb::inst_ready(self)) {
     try {
       return get_item(self, key).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
     } catch (...) {
     }
   }
@@ -183,6 +194,9 @@ int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
     try {
       set_item(*nb::inst_ptr<Array>(self), key, value);
       return 0;
+    } catch (nb::python_error& e) {
+      e.restore();
+      return -1;
     } catch (...) {
     }
   }

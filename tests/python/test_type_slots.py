@@ -188,3 +188,16 @@ def test_uninitialized_instance_raises_as_the_methods(device):
             method()
         with pytest.warns(RuntimeWarning), pytest.raises(type(by_method.value)):
             slot()
+
+
+def test_inplace_slot_python_error_is_raised_once(device):
+    # A floating-point error raised by the in-place write comes out of the slot as it is (the
+    # write is not made again), leaving the array as the method does.
+    by_slot = to_device(np.array([1.0, 2.0, 1e308]))
+    by_method = to_device(np.array([1.0, 2.0, 1e308]))
+    with np.errstate(over="raise"):
+        with pytest.raises(FloatingPointError):
+            by_slot *= 10
+        with pytest.raises(FloatingPointError):
+            by_method.__imul__(10)
+    np.testing.assert_array_equal(to_numpy(by_slot), to_numpy(by_method))
