@@ -21,11 +21,8 @@ from ._indexing import unravel_index
 from ._manipulation import concatenate
 from ._rearranging import resize as _resize_repeating
 
-_SHAPE = ndarray.__dict__["shape"]
-
-
-def _get_shape(self: ndarray) -> tuple[int, ...]:
-    return _SHAPE.__get__(self)
+# The core's getter itself, not a Python function calling it: reading a shape costs no frame.
+_GET_SHAPE = ndarray.__dict__["shape"].fget
 
 
 def _set_shape(self: ndarray, value: Any) -> None:
@@ -39,7 +36,7 @@ def _set_shape(self: ndarray, value: Any) -> None:
     self._become(reshaped)
 
 
-shape = property(_get_shape, _set_shape, doc="The dimensions; assigning reshapes in place "
+shape = property(_GET_SHAPE, _set_shape, doc="The dimensions; assigning reshapes in place "
                  "(a view: AttributeError where the layout needs a copy).")
 
 # References to the array object from the caller of resize (its variable and the call), found

@@ -7,7 +7,8 @@
 // temporary and returned as a view of it owns its data, as NumPy's results do.
 //
 // The mark lives beside the object, not in it: a table from each view to its base, whose entry
-// goes when the view goes (a weak reference's callback). Only views pay for it; arrays that own
+// goes when the view goes (nanobind's keep-alive callback, run by the instance's deallocation:
+// no weak reference object and no Python call per view). Only views pay for it; arrays that own
 // their data, most results, carry nothing and stay out of the garbage collector.
 #include "src/python/array_base.hpp"
 
@@ -18,58 +19,31 @@ namespace accel::python {
 
 namespace {
 
-struct ViewBase {
-  PyObject* ref;   // the weak reference to the view whose callback removes this entry
-  PyObject* base;  // owned
-};
-
-// The views' bases by view, and the view of each weak reference (its callback gets only that).
-std::unordered_map<PyObject*, ViewBase>& bases() {
-  static auto* table = new std::unordered_map<PyObject*, ViewBase>();  // lives to the exit
-  return *table;
-}
-std::unordered_map<PyObject*, PyObject*>& views_of_refs() {
-  static auto* table = new std::unordered_map<PyObject*, PyObject*>();
+// The views' bases (owned references) by view.
+std::unordered_map<PyObject*, PyObject*>& bases() {
+  static auto* table = new std::unordered_map<PyObject*, PyObject*>();  // lives to the exit
   return *table;
 }
 
-// The weak references' callback: the view is gone, its entry and its base go. A plain C
-// function, not a nanobind one, which nanobind would count as leaked at exit.
-PyObject* forget(PyObject*, PyObject* ref) {
-  auto& refs = views_of_refs();
-  const auto view = refs.find(ref);
-  if (view != refs.end()) {
-    const auto entry = bases().find(view->second);
-    PyObject* base = entry->second.base;
-    bases().erase(entry);
-    refs.erase(view);
-    Py_DECREF(base);
-    Py_DECREF(ref);
-  }
-  Py_RETURN_NONE;
-}
-
-PyMethodDef forget_def = {"_forget_view", forget, METH_O, nullptr};
-
-PyObject* forget_callback() {
-  static PyObject* callback = PyCFunction_New(&forget_def, nullptr);  // lives to the exit
-  return callback;
+// The view (the payload) is being deallocated: its entry and its base go.
+void forget(void* view) noexcept {
+  const auto entry = bases().find(static_cast<PyObject*>(view));
+  if (entry == bases().end()) return;
+  PyObject* base = entry->second;
+  bases().erase(entry);
+  Py_DECREF(base);
 }
 
 void set_base(nb::handle view, nb::handle base) {
-  PyObject* callback = forget_callback();
-  if (callback == nullptr) throw nb::python_error();
-  PyObject* ref = PyWeakref_NewRef(view.ptr(), callback);
-  if (ref == nullptr) throw nb::python_error();
-  bases().emplace(view.ptr(), ViewBase{ref, base.inc_ref().ptr()});
-  views_of_refs().emplace(ref, view.ptr());
+  bases().emplace(view.ptr(), base.inc_ref().ptr());
+  nb::keep_alive_cb(view, view.ptr(), &forget);
 }
 
 }  // namespace
 
 nb::object array_base(nb::handle array) {
   const auto entry = bases().find(array.ptr());
-  return entry == bases().end() ? nb::none() : nb::borrow(entry->second.base);
+  return entry == bases().end() ? nb::none() : nb::borrow(entry->second);
 }
 
 nb::object view_of(nb::handle source_obj, const Array& source, Array result, bool new_handle) {

@@ -95,6 +95,17 @@ ArrayOrScalar assigned_value(const Array& dst, nb::handle value) {
   return *v;
 }
 
+}  // namespace
+
+void set_item(const Array& a, nb::handle key, nb::handle value) {
+  std::optional<std::vector<Index>> idx;
+  if (write_element(a, key, value, idx)) return;
+  const nb::object v = device_element_value(a, key, value);
+  index_assign(a, idx ? std::move(*idx) : to_index(key, a.device()), assigned_value(a, v));
+}
+
+namespace {
+
 // iter(a): a[0], a[1], ... taken one at a time as the loop asks for them (a write to `a` inside
 // the loop shows in the rows not yet taken, as in NumPy), over the first axis's length at the
 // time iter() was called.
@@ -222,11 +233,7 @@ void bind_array(nb::module_& m) {
           "key"_a.none(), nb::sig("def __getitem__(self, key: Any, /) -> Any"))
       .def(
           "__setitem__",
-          [](const Array& a, nb::handle key, nb::handle value) {
-            if (write_element(a, key, value)) return;
-            const nb::object v = device_element_value(a, key, value);
-            index_assign(a, to_index(key, a.device()), assigned_value(a, v));
-          },
+          [](const Array& a, nb::handle key, nb::handle value) { set_item(a, key, value); },
           "key"_a.none(), "value"_a.none(),
           nb::sig("def __setitem__(self, key: Any, value: ArrayLike, /) -> None"))
       .def("__bool__",

@@ -112,13 +112,21 @@ nb::object inplace(OpKind op, nb::handle self_obj, nb::handle other) {
   return nb::borrow(self_obj);
 }
 
-// The binary operators also fill the type's number slots directly (nb_add, nb_multiply, ...):
-// Python then calls them without looking up `__mul__` and going through nanobind's dispatch,
-// a large share of a small operation's host cost (docs/subsystems/host-cost.md). The methods
-// stay (for `a.__mul__(b)`, subclasses, the stubs); an operation that raises is made again
-// through the method, which translates the C++ exception into NumPy's Python one.
+// The operators also fill the type's slots directly (nb_add, nb_inplace_add, nb_negative,
+// mp_subscript, ...): Python then calls them without looking up `__mul__` or `__getitem__` and
+// going through nanobind's dispatch, a large share of a small operation's or a view's host cost
+// (docs/subsystems/host-cost.md). The methods stay (for `a.__mul__(b)`, subclasses, the stubs);
+// an operation that raises a C++ exception is made again through the method (the slot Python
+// made of it), which translates it into NumPy's Python one. A Python error (a floating-point
+// error raised after an in-place write, an interrupt) is raised as it is: a write made again
+// would apply the operation twice.
 PyTypeObject* g_ndarray_type = nullptr;
 OpKind g_slot_ops[std::size(kBinary)];
+OpKind g_unary_ops[std::size(kUnary)];
+binaryfunc g_method_inplace[std::size(kBinary)];
+unaryfunc g_method_unary[std::size(kUnary)];
+binaryfunc g_method_getitem = nullptr;
+objobjargproc g_method_setitem = nullptr;
 
 template <size_t I>
 PyObject* binary_slot(PyObject* a, PyObject* b) {
@@ -137,6 +145,64 @@ PyObject* binary_slot(PyObject* a, PyObject* b) {
   return PyObject_CallMethod(self, reflected ? kBinary[I].rname : kBinary[I].name, "O", other);
 }
 
+// The in-place operators: Python calls only the left operand's, which is this type's instance.
+template <size_t I>
+PyObject* inplace_slot(PyObject* self, PyObject* other) {
+  if (nb::inst_ready(self)) {
+    try {
+      return inplace(g_slot_ops[I], self, other).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {
+    }
+  }
+  return g_method_inplace[I](self, other);
+}
+
+template <size_t I>
+PyObject* unary_slot(PyObject* self) {
+  if (nb::inst_ready(self)) {
+    try {
+      const ArrayOrScalar x(*nb::inst_ptr<Array>(self));
+      return nb::cast(elementwise(g_unary_ops[I], {&x})).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {
+    }
+  }
+  return g_method_unary[I](self);
+}
+
+PyObject* getitem_slot(PyObject* self, PyObject* key) {
+  if (nb::inst_ready(self)) {
+    try {
+      return get_item(self, key).release().ptr();
+    } catch (nb::python_error& e) {
+      e.restore();
+      return nullptr;
+    } catch (...) {
+    }
+  }
+  return g_method_getitem(self, key);
+}
+
+// value is null for `del a[key]`: the method's slot answers it (no __delitem__: an error).
+int setitem_slot(PyObject* self, PyObject* key, PyObject* value) {
+  if (value != nullptr && nb::inst_ready(self)) {
+    try {
+      set_item(*nb::inst_ptr<Array>(self), key, value);
+      return 0;
+    } catch (nb::python_error& e) {
+      e.restore();
+      return -1;
+    } catch (...) {
+    }
+  }
+  return g_method_setitem(self, key, value);
+}
+
 template <size_t... I>
 void set_binary_slots(PyTypeObject* type, std::index_sequence<I...>) {
   binaryfunc PyNumberMethods::*const slots[] = {
@@ -147,8 +213,56 @@ void set_binary_slots(PyTypeObject* type, std::index_sequence<I...>) {
       &PyNumberMethods::nb_xor,          &PyNumberMethods::nb_lshift,
       &PyNumberMethods::nb_rshift,
   };
+  binaryfunc PyNumberMethods::*const inplace_slots[] = {
+      &PyNumberMethods::nb_inplace_add,          &PyNumberMethods::nb_inplace_subtract,
+      &PyNumberMethods::nb_inplace_multiply,     &PyNumberMethods::nb_inplace_true_divide,
+      &PyNumberMethods::nb_inplace_floor_divide, &PyNumberMethods::nb_inplace_remainder,
+      &PyNumberMethods::nb_inplace_and,          &PyNumberMethods::nb_inplace_or,
+      &PyNumberMethods::nb_inplace_xor,          &PyNumberMethods::nb_inplace_lshift,
+      &PyNumberMethods::nb_inplace_rshift,
+  };
   static_assert(std::size(slots) == sizeof...(I), "one slot per row of kBinary");
-  ((type->tp_as_number->*slots[I] = &binary_slot<I>), ...);
+  static_assert(std::size(inplace_slots) == sizeof...(I), "one slot per row of kBinary");
+  PyNumberMethods* number = type->tp_as_number;
+  ((number->*slots[I] = &binary_slot<I>), ...);
+  ((g_method_inplace[I] = number->*inplace_slots[I]), ...);
+  ((number->*inplace_slots[I] = &inplace_slot<I>), ...);
+}
+
+template <size_t... I>
+void set_unary_slots(PyTypeObject* type, std::index_sequence<I...>) {
+  unaryfunc PyNumberMethods::*const slots[] = {
+      &PyNumberMethods::nb_negative,
+      &PyNumberMethods::nb_positive,
+      &PyNumberMethods::nb_absolute,
+      &PyNumberMethods::nb_invert,
+  };
+  static_assert(std::size(slots) == sizeof...(I), "one slot per row of kUnary");
+  PyNumberMethods* number = type->tp_as_number;
+  ((g_method_unary[I] = number->*slots[I]), ...);
+  ((number->*slots[I] = &unary_slot<I>), ...);
+}
+
+// Set once every method is defined: defining a dunder method later would put Python's slot back.
+void set_slots(nb::class_<Array>& cls) {
+  for (size_t i = 0; i < std::size(kBinary); ++i) {
+    const std::optional<OpKind> op = elementwise_op(kBinary[i].op);
+    if (!op) return;
+    g_slot_ops[i] = *op;
+  }
+  for (size_t i = 0; i < std::size(kUnary); ++i) {
+    const std::optional<OpKind> op = elementwise_op(kUnary[i].second);
+    if (!op) return;
+    g_unary_ops[i] = *op;
+  }
+  g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  set_binary_slots(g_ndarray_type, std::make_index_sequence<std::size(kBinary)>());
+  set_unary_slots(g_ndarray_type, std::make_index_sequence<std::size(kUnary)>());
+  PyMappingMethods* mapping = g_ndarray_type->tp_as_mapping;
+  g_method_getitem = mapping->mp_subscript;
+  g_method_setitem = mapping->mp_ass_subscript;
+  mapping->mp_subscript = &getitem_slot;
+  mapping->mp_ass_subscript = &setitem_slot;
 }
 
 }  // namespace
@@ -169,17 +283,6 @@ void bind_array_operators(nb::class_<Array>& cls) {
     cls.def(
         b.iname, [k](nb::handle a, nb::handle o) { return inplace(k, a, o); },
         nb::arg("other").none(), nb::sig(operator_sig(b.iname, "ArrayLike").c_str()));
-  }
-  // Every row of kBinary has its op (the table's names), so the slots can be set.
-  bool all_binary = true;
-  for (size_t i = 0; i < std::size(kBinary); ++i) {
-    const std::optional<OpKind> op = elementwise_op(kBinary[i].op);
-    all_binary = all_binary && op.has_value();
-    if (op) g_slot_ops[i] = *op;
-  }
-  if (all_binary) {
-    g_ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
-    set_binary_slots(g_ndarray_type, std::make_index_sequence<std::size(kBinary)>());
   }
   if (const std::optional<OpKind> pow = elementwise_op("pow")) {
     const OpKind k = *pow;
@@ -226,6 +329,8 @@ void bind_array_operators(nb::class_<Array>& cls) {
           nb::sig(("def " + std::string(name) + "(self) -> ndarray").c_str()));
     }
   }
+  // Every row of the tables has its op (the table's names), so the slots can be set.
+  set_slots(cls);
 }
 
 }  // namespace accel::python

@@ -65,6 +65,9 @@ Array copy_in_order(const Array& a, char order);
 // every axis, which gives NumPy's independent scalar as a 0-d copy marked so that in-place
 // operators rebind (bind_indexing.cpp).
 nb::object get_item(nb::handle self, nb::handle key);
+// self[key] = value: one element stored with NumPy's casting, else an index assignment
+// (bind_array.cpp).
+void set_item(const Array& a, nb::handle key, nb::handle value);
 // ndarray.astype with NumPy's order= and casting= checks (bind_conversion.cpp).
 Array astype_checked(const Array& a, nb::handle dtype, nb::handle order, const std::string& casting,
                      bool copy);

@@ -441,8 +441,10 @@ std::vector<Index> to_index(nb::handle obj, std::optional<Device> device) {
     }
   };
   if (PyTuple_Check(obj.ptr())) {
-    out.reserve(size_t(PyTuple_GET_SIZE(obj.ptr())));
-    for (nb::handle h : obj) one(h);
+    // The tuple's items directly: an iterator object per key cost as much as parsing it.
+    const Py_ssize_t n = PyTuple_GET_SIZE(obj.ptr());
+    out.reserve(size_t(n));
+    for (Py_ssize_t i = 0; i < n; ++i) one(PyTuple_GET_ITEM(obj.ptr(), i));
   } else {
     one(obj);
   }

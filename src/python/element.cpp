@@ -144,7 +144,8 @@ nb::object read_element(const Array& a, nb::handle key) {
   return numpy_scalar(p, a.dtype());
 }
 
-bool write_element(const Array& a, nb::handle key, nb::handle value) {
+bool write_element(const Array& a, nb::handle key, nb::handle value,
+                   std::optional<std::vector<Index>>& parsed) {
   if (!a.device().is_cpu() || !a.writeable()) return false;
   // A 0-d CPU array (a reduction's result: `D[i, j] = np.sqrt((w**2).sum())`) is stored as
   // NumPy stores a 0-d NumPy array of its value: NumPy's casts and warnings for arrays, not its
@@ -164,9 +165,9 @@ bool write_element(const Array& a, nb::handle key, nb::handle value) {
   const int64_t off = fast_offset(a, key.ptr());
   Array element;  // the general path's element (its index checked): NumPy's IndexError first
   if (off == kNoElement) {
-    const std::vector<Index> idx = to_index(key, a.device());
-    if (!is_element_index(idx, a.ndim())) return false;
-    element = index(a, idx);
+    parsed = to_index(key, a.device());
+    if (!is_element_index(*parsed, a.ndim())) return false;
+    element = index(a, *parsed);
   }
   alignas(16) unsigned char bytes[16];
   const NumPyApi& np = api();

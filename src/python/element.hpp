@@ -5,7 +5,11 @@
 
 #include <nanobind/nanobind.h>
 
+#include <optional>
+#include <vector>
+
 #include "accel/array.hpp"
+#include "accel/ops.hpp"
 
 namespace accel::python {
 
@@ -25,8 +29,10 @@ nb::object read_element(const Array& a, nb::handle key);
 
 // a[key] = value for a CPU array, an integer per axis and a Python or NumPy number or a 0-d CPU
 // array (computed first): converts the value with NumPy's casting (NumPy's errors), runs the
-// write barrier and stores it. Returns false, having done nothing, for any other case.
-bool write_element(const Array& a, nb::handle key, nb::handle value);
+// write barrier and stores it. Returns false, having done nothing, for any other case; `parsed`
+// then holds the key's indices where it parsed them (the general path's, parsed once).
+bool write_element(const Array& a, nb::handle key, nb::handle value,
+                   std::optional<std::vector<Index>>& parsed);
 
 // The value the general path writes for a[key] = value on a GPU: for an integer per axis and a
 // number, NumPy's scalar of a's dtype converted with NumPy's casting (NumPy's errors: an int out
