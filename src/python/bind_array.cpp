@@ -155,6 +155,12 @@ void bind_array(nb::module_& m) {
       m, "ndarray", nb::is_weak_referenceable(), instance_pool(),
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
       "deferred and fused; data access evaluates them.");
+  // NumPy's low-level constructor, ndarray(shape, dtype, buffer, offset, strides, order):
+  // programs written for NumPy make uninitialised arrays with it. Its rules are Python's
+  // (_creation.ndarray_new); nanobind's own __new__ stays an overload (pickling uses it).
+  cls.def(nb::new_([](nb::args args, nb::kwargs kwargs) {
+    return nb::module_::import_("accelpy._creation").attr("ndarray_new")(*args, **kwargs);
+  }));
   cls.def_prop_ro(
          "shape", [](const Array& a) { return shape_tuple(a.shape()); },
          nb::for_getter(nb::sig("def shape(self) -> tuple[int, ...]")))
