@@ -3,11 +3,11 @@ weather stencils, deep-learning layers, FFT, fluid solvers) written for NumPy an
 other frameworks; the corpus runs each `<module>_numpy.py` with its import changed.
 
 Each kernel comes with an `initialize` in `<module>.py` (the inputs, made with NumPy) and a
-`bench_info/<name>.json` naming the kernel's function, its arguments, its sizes (presets S, M,
-L) and the arguments it updates in place (`output_args`). adapters.npbench runs the
-initialize under NumPy at the program's `params` (preset S with the sizes given here, smaller
-where S would slow CI), moves its arrays to the module under test, calls the kernel and
-compares what it returns and the arguments it updates.
+`bench_info/<name>.json` naming the kernel's function, its arguments and its sizes (presets
+S, M, L). adapters.npbench runs the initialize under NumPy at the program's `params` (preset S
+with the sizes given here, smaller where S would slow CI), moves its arrays to the module
+under test, calls the kernel and compares what it returns and all its array arguments (those
+it updates in place included).
 """
 
 NPBENCH_SOURCES = {
