@@ -287,6 +287,7 @@ def test_ndarray_constructor(shape, device):
         made, want = ap.ndarray(shape, dtype=dtype), np.ndarray(shape, dtype=dtype)
         assert type(made) is ap.ndarray and made.device == device
         assert (made.shape, made.dtype) == (want.shape, want.dtype)
+    assert ap.ndarray(shape=(2, 5), dtype=np.int8).shape == (2, 5)
     f = ap.ndarray((3, 4), np.int32, order="F")
     assert f.flags.f_contiguous and not f.flags.c_contiguous
     filled = ap.ndarray((2, 3), np.float32)
@@ -297,6 +298,8 @@ def test_ndarray_constructor(shape, device):
         ap.ndarray((2, -1))
     with pytest.raises(TypeError):
         ap.ndarray(2.5)
+    with pytest.raises(TypeError):
+        ap.ndarray()
     with pytest.raises(NotImplementedError, match="buffer"):
         ap.ndarray((2,), np.uint8, buffer=bytearray(2))
 
