@@ -66,6 +66,8 @@ class ndarray:
     An n-dimensional array on a device, with NumPy's semantics. Operations are deferred and fused; data access evaluates them.
     """
 
+    def __init__(self, shape: object, *args, **kwargs) -> None: ...
+
     @property
     def shape(self) -> tuple[int, ...]: ...
 

@@ -63,6 +63,19 @@ def empty(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
         return out
 
 
+def ndarray_new(shape: ShapeLike, dtype: DTypeLike | None = float, buffer: Any = None,
+                offset: int = 0, strides: Any = None, order: str | None = None) -> ndarray:
+    """`ndarray(shape, dtype)`: NumPy's low-level constructor, an array of unspecified values
+    (as empty). Its views of a foreign buffer (buffer=, offset=, strides=) are not made: an
+    accelpy array owns its device memory; asarray copies a buffer's data."""
+    if buffer is not None or strides is not None or offset:
+        raise NotImplementedError(
+            "accelpy.ndarray(shape, dtype, buffer=..., strides=..., offset=...): arrays over a "
+            "foreign buffer are not supported (accelpy arrays own their memory); use "
+            "accelpy.asarray(numpy.ndarray(...)) to copy it")
+    return empty(shape, dtype, order or "C")
+
+
 def zeros(shape: ShapeLike, dtype: DTypeLike | None = None, order: str = "C", *,
           device: DeviceLike | None = None) -> ndarray:
     """An array of zeros (numpy.zeros); a structured dtype gives records of zeros."""

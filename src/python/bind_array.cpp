@@ -166,6 +166,15 @@ void bind_array(nb::module_& m) {
       m, "ndarray", nb::is_weak_referenceable(), instance_pool(),
       "An n-dimensional array on a device, with NumPy's semantics. Operations are "
       "deferred and fused; data access evaluates them.");
+  // NumPy's low-level constructor, ndarray(shape, dtype, buffer, offset, strides, order):
+  // programs written for NumPy make uninitialised arrays with it. Its rules are Python's
+  // (_creation.ndarray_new). `shape` is required so that nanobind keeps its own argument-less
+  // __new__ as an overload (an uninitialised instance, which the kernels' checks refuse).
+  cls.def(nb::new_([](nb::handle shape, nb::args args, nb::kwargs kwargs) {
+            return nb::module_::import_("accelpy._creation")
+                .attr("ndarray_new")(shape, *args, **kwargs);
+          }),
+          nb::arg("shape"), nb::arg("args"), nb::arg("kwargs"));
   cls.def_prop_ro(
          "shape", [](const Array& a) { return shape_tuple(a.shape()); },
          nb::for_getter(nb::sig("def shape(self) -> tuple[int, ...]")))

@@ -171,3 +171,33 @@ def cupy_example(program, xp):
     A = (A @ A.T).astype(np.float64)
     b = A @ rng.integers(-50, 50, n).astype(np.float64)
     return {"x": defs["fit"](xp.asarray(A), xp.asarray(b), 0.1, 5000)}
+
+
+def npbench(program, xp):
+    """spcl/npbench: the kernel's bench_info file names its function, its arguments, the
+    initialize that makes them (in the kernel's sibling module, run as it is under NumPy: the
+    same data for both runs) and its array arguments (`array_args`; `output_args`, those it
+    updates in place, is not always complete). Its parameters are preset S's with the program's
+    `params` replacing some. Returns what the kernel returns and all its array arguments."""
+    import json
+
+    base = runner.checkout_dir(program.source)
+    init_path, info_path = program.data  # npbench.py's order
+    info = json.loads((base / info_path).read_text())["benchmark"]
+    params = {**info["parameters"]["S"], **program.params}
+    data = dict(params)
+    if "init" in info:  # some kernels take their parameters only (mandelbrot)
+        init = {"__name__": init_path}  # NumPy's module, as it is (some import numpy.random)
+        exec(compile((base / init_path).read_text(), init_path, "exec"), init)
+        np.random.seed(0)  # mlp's input is a legacy draw: the same numbers for both runs
+        made = init[info["init"]["func_name"]](*(params[n] for n in info["init"]["input_args"]))
+        names = info["init"]["output_args"]
+        data.update(zip(names, made if len(names) > 1 else (made,), strict=True))
+    moved = {k: xp.asarray(v) if isinstance(v, np.ndarray) else v for k, v in data.items()}
+    # load_set_up: its module-level constants too (vadv's BET_M)
+    kernel = runner.load_set_up(program, xp.__name__)[info["func_name"]]
+    result = kernel(*(moved[name] for name in info["input_args"]))
+    # All its arrays, not only `output_args`: doitgen and scattering_self_energies update A and
+    # Sigma in place and list no output_args.
+    arrays = dict.fromkeys([*info["array_args"], *info["output_args"]])
+    return {"result": result, **{name: moved[name] for name in arrays}}

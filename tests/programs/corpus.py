@@ -37,6 +37,7 @@ datetime64 (air-quality-analysis) or masked arrays (tutorial-ma).
 
 from lessons import LESSON_PROGRAMS, LESSON_SOURCES
 from loops import LOOP_PROGRAMS, LOOP_SOURCES
+from npbench import NPBENCH_PROGRAMS, NPBENCH_SOURCES
 
 SOURCES = {
     "numpy-100": {
@@ -270,5 +271,7 @@ PROGRAMS = [
 
 SOURCES.update(LOOP_SOURCES)
 PROGRAMS += LOOP_PROGRAMS
+SOURCES.update(NPBENCH_SOURCES)
+PROGRAMS += NPBENCH_PROGRAMS
 SOURCES.update(LESSON_SOURCES)
 PROGRAMS += LESSON_PROGRAMS

@@ -81,6 +81,7 @@ class Program:
     preamble: str = ""  # what its own test runner defines first (NumPy's doctests: np)
     data: tuple = ()  # files of its checkout it reads besides itself (scripts/program-corpus
     # --export copies them with it)
+    params: dict = field(default_factory=dict)  # npbench: the kernel's sizes (adapters.npbench)
     draws: str | None = None  # "numpy": its random numbers come from NumPy's seeded legacy
     # generator in both runs (moved to accelpy in its run), so values that depend on the
     # draws (the shape of a unique) compare

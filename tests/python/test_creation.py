@@ -279,6 +279,31 @@ def test_filled_errors(device):
                             lambda: ap.full(3, value, dtype))  # noqa: B023
 
 
+@pytest.mark.parametrize("shape", SHAPES, ids=repr)
+def test_ndarray_constructor(shape, device):
+    """ndarray(shape, dtype, order): NumPy's low-level constructor, uninitialised like empty;
+    programs fill it in place (a stencil's columns, a history of energies)."""
+    for dtype in (None, float, *ALL_DTYPES):
+        made, want = ap.ndarray(shape, dtype=dtype), np.ndarray(shape, dtype=dtype)
+        assert type(made) is ap.ndarray and made.device == device
+        assert (made.shape, made.dtype) == (want.shape, want.dtype)
+    assert ap.ndarray(shape=(2, 5), dtype=np.int8).shape == (2, 5)
+    f = ap.ndarray((3, 4), np.int32, order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+    filled = ap.ndarray((2, 3), np.float32)
+    filled[...] = 1.5
+    filled[0] += ap.arange(3)
+    assert_identical(filled, np.float32([[1.5, 2.5, 3.5], [1.5, 1.5, 1.5]]))
+    with pytest.raises(ValueError):
+        ap.ndarray((2, -1))
+    with pytest.raises(TypeError):
+        ap.ndarray(2.5)
+    with pytest.raises(TypeError):
+        ap.ndarray()
+    with pytest.raises(NotImplementedError, match="buffer"):
+        ap.ndarray((2,), np.uint8, buffer=bytearray(2))
+
+
 @pytest.mark.parametrize("layout", ["0d", "2d", "noncontig", "transposed", "bcast_view", "empty"])
 def test_like_constructors(layout, device, rng):
     for src in (np.float32, np.int8, np.complex64, BF16):
