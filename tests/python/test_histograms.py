@@ -205,3 +205,27 @@ def test_histogram2d(dtype, device, rng):
         edges_equal((xedges, yedges), (ex, ey))
     with pytest.raises(ValueError, match="same length"):
         ap.histogram2d(x, y[1:])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64, np.uint8])
+@pytest.mark.parametrize("bins", [3, 1000, 4097])
+def test_histogram_of_values_on_and_beside_equal_edges(rng, device, dtype, bins):
+    """Equal bins put each value in the bin of the last edge it reaches, as NumPy's histogram
+    does: values on every edge and one step to either side of it, over the data's range and
+    over a range that cuts the data."""
+    if np.dtype(dtype).kind == "f":
+        base = (rng.standard_normal(3000) * 7).astype(dtype)
+        # (float16 cannot make 4097 distinct edges: NumPy's ValueError, which both must raise)
+        on = np.linspace(float(base.min()), float(base.max()), bins + 1).astype(dtype)
+        values = np.concatenate([base, on, np.nextafter(on, dtype(np.inf)),
+                                 np.nextafter(on, dtype(-np.inf))]).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        values = rng.integers(max(info.min, -2**40), min(info.max, 2**40), 5000, dtype=dtype,
+                              endpoint=True)
+    a = ap.asarray(values)
+    with np.errstate(all="ignore"):
+        lo, hi = np.percentile(values.astype(np.float64), [10, 80])
+        check(lambda: np.histogram(values, bins), lambda: ap.histogram(a, bins))
+        check(lambda: np.histogram(values, bins, (lo, hi)),
+              lambda: ap.histogram(a, bins, (lo, hi)))
