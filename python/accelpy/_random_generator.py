@@ -281,12 +281,11 @@ class Generator(ContinuousDistributions, DiscreteDistributions, MultivariateDist
                 idx = order[:count].reshape(shape)
                 return idx if arr is None else _take(arr, idx, axis)
             # Inverse CDF as NumPy: the index is how many cdf values are <= u (its
-            # searchsorted 'right'), counted by a fused comparison reduction.
+            # searchsorted 'right'; a comparison with every cdf value costs O(size x n)).
             cdf = np.cumsum(pv)
             cdf /= cdf[-1]
             u = self._state.random(shape, np.float64, device)
-            cdf_dev = _asarray(cdf, device=u.device).reshape((1,) * len(shape) + (n,))
-            idx = _core.sum(cdf_dev <= u.reshape(shape + (1,)), axis=-1)
+            idx = _core.searchsorted(_asarray(cdf, device=u.device), u, side="right")
         elif replace:
             idx = self._state.integers(0, n, shape, np.int64, False, device)
         else:
