@@ -28,12 +28,20 @@ COUNTERS = """
     def stats():
         return ap.cuda._c._wait_stats()
 
+    # Ctrl-C from another process, as a terminal's: a thread of ours would need the GIL, which
+    # a host read keeps while it waits. Started here, before any work is queued (a loaded
+    # machine takes seconds to start an interpreter): sigint_in(s) tells it to send SIGINT s
+    # seconds later, and it prints when it sent it.
+    _killer = subprocess.Popen([sys.executable, "-c", "import os, signal, sys, time; "
+        "print('ready', flush=True); s = float(sys.stdin.readline()); time.sleep(s); "
+        f"t = time.perf_counter(); os.kill({os.getpid()}, signal.SIGINT); print(t, flush=True)"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert _killer.stdout.readline() == "ready\\n"
+
     def sigint_in(seconds):
-        # From another process, as a terminal's Ctrl-C: a thread of ours would need the GIL,
-        # which a host read keeps while it waits. It prints when it sent the signal.
-        return subprocess.Popen([sys.executable, "-c", "import os, signal, time; "
-            f"time.sleep({seconds}); t = time.perf_counter(); os.kill({os.getpid()}, "
-            "signal.SIGINT); print(t, flush=True)"], stdout=subprocess.PIPE, text=True)
+        _killer.stdin.write(f"{seconds}\\n")
+        _killer.stdin.flush()
+        return _killer
 
     signal.signal(signal.SIGINT, signal.default_int_handler)
     x = ap.asarray(np.ones(1000, dtype=np.float32))  # an upload: no kernel, nothing busy
