@@ -140,6 +140,31 @@ def test_matmul_stride0_and_unmergeable_batches(device, rng):
     check(view_ap @ to_device(rhs), view_np, rhs)
 
 
+BATCH_VIEWS = {
+    "one_row_each": lambda d: d[..., :1, :12],  # (4, 6, 1, 12): NPBench's doitgen
+    "rows": lambda d: d[..., 3:, :12],  # row stride 16 > k: still the rows of one matrix
+    "gap_between": lambda d: d[:, :, :2, :12],  # a row skipped after each: batch by batch
+    "reversed_batch": lambda d: d[::-1, :, 3:, :12],
+    "one_row_views": lambda d: d[:, :, 1, :12].reshape(4, 6, 1, 12),
+    "contiguous": lambda d: d.reshape(4, 6, 12, 8),
+    "one_row_of_each": lambda d: d.reshape(4, 6, 12, 8)[..., :1, :],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.float16, np.int64],
+                         ids=str)
+def test_batches_over_one_matrix(dtype, device, rng):
+    """x @ W with x of several dimensions and W one matrix: x's matrices that are the rows of
+    one matrix are multiplied as one, the others batch by batch; each is NumPy's product."""
+    big = values(rng, (4, 6, 6, 16), dtype)
+    big_dev = to_device(big)
+    for view in BATCH_VIEWS.values():
+        xn, x = view(big), view(big_dev)
+        w = values(rng, (xn.shape[-1], 5), dtype)
+        check(x @ to_device(w), xn, w)
+        check(ap.matmul(x, to_device(w[:, :1])), xn, w[:, :1])
+
+
 def test_matmul_mixed_dtypes_promote(device, rng):
     pairs = [(np.int8, np.uint8), (np.int32, np.float32), (np.float16, np.float32),
              (np.bool_, np.int16), (np.float32, np.complex64), (np.uint64, np.int64)]
