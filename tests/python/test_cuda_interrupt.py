@@ -48,7 +48,13 @@ PROGRAM = """
 """
 
 
-@pytest.mark.parametrize("wait", ["int(out[0])", "ap.cuda.synchronize()"])
+@pytest.mark.parametrize("wait", [
+    pytest.param("int(out[0])", marks=pytest.mark.xfail(strict=True, reason=(
+        "the first one-element host read behind a running kernel blocks in a driver call "
+        "before its wait (H100, 2026-12-07: KeyboardInterrupt 1.65-2.6 s after the signal, its "
+        "wait counted fast; a second such read is interrupted within 2 ms); D113"))),
+    "ap.cuda.synchronize()",
+])
 def test_sigint_interrupts_a_wait_for_a_long_kernel(wait):
     assert ap.cuda.is_available()
     code = textwrap.dedent(PROGRAM).replace("WAIT", wait)

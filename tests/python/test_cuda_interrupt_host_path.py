@@ -74,7 +74,8 @@ def test_sigint_interrupts_a_long_wait_and_the_next_wait_covers_the_rest(fake_dr
         {wait}
         print("finished", time.perf_counter() - queued)
     except KeyboardInterrupt:
-        print("interrupted", time.perf_counter() - float(killer.stdout.readline()))
+        sent = float(killer.stdout.readline())
+        print("interrupted", time.perf_counter() - sent, sent - queued)
     killer.wait()
     s = stats()
     assert s["interrupted"] == 1, s
@@ -93,7 +94,11 @@ def test_sigint_interrupts_a_long_wait_and_the_next_wait_covers_the_rest(fake_dr
     lines = [line.split() for line in out.splitlines()]
     assert lines[0][0] == "interrupted", out
     assert float(lines[0][1]) < 0.5, out
-    assert lines[1][0] == "rest" and float(lines[1][1]) > 1.5 and float(lines[1][2]) > 2.9, out
+    # The rest is what the 3 s of work had left when the signal came (on a loaded machine the
+    # sender may wake late from its 0.3 s sleep).
+    left = 3.0 - float(lines[0][2])
+    assert lines[1][0] == "rest" and float(lines[1][1]) > left - 0.5, out
+    assert float(lines[1][2]) > 2.9, out
     assert lines[2] == ["allocated", "0"], out
     assert lines[3] == ["failed", "0"], out
 

@@ -99,7 +99,13 @@ def test_binary_ufunc_of_numbers_is_numpys_scalar(device, name):
                 )
                 continue
             exact = name not in ("power", "arctan2", "hypot", "true_divide")
-            _assert_numpys_scalar(got, want, device, ulps=0 if exact else 4)
+            ulps = 0 if exact else 4
+            if name == "power" and device.type != "cpu":
+                # A GPU's power is exp(y log x) in the device's functions (NumPy's is the C
+                # library's cpow, or repeated products for small integer y): the log's rounding
+                # grows |y| times (complex128(0.5+2j) ** uint8(200): 5.7e-14 relative on an H100)
+                ulps *= max(1.0, abs(complex(y)))
+            _assert_numpys_scalar(got, want, device, ulps=ulps)
 
 
 UNARY = [

@@ -4,6 +4,7 @@ as NumPy's, the methods agree with the slots, errors are NumPy's, and subclasses
 a method are still called."""
 
 import operator
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
@@ -192,12 +193,17 @@ def test_uninitialized_instance_raises_as_the_methods(device):
 
 def test_inplace_slot_python_error_is_raised_once(device):
     # A floating-point error raised by the in-place write comes out of the slot as it is (the
-    # write is not made again), leaving the array as the method does.
+    # write is not made again), leaving the array as the method does. A GPU's kernels report no
+    # floating-point errors (the user guide): there both write and agree.
     by_slot = to_device(np.array([1.0, 2.0, 1e308]))
     by_method = to_device(np.array([1.0, 2.0, 1e308]))
-    with np.errstate(over="raise"):
-        with pytest.raises(FloatingPointError):
+
+    def raises():
+        return pytest.raises(FloatingPointError) if device.type == "cpu" else nullcontext()
+
+    with np.errstate(over="raise"), ap.errstate(over="raise"):
+        with raises():
             by_slot *= 10
-        with pytest.raises(FloatingPointError):
+        with raises():
             by_method.__imul__(10)
     np.testing.assert_array_equal(to_numpy(by_slot), to_numpy(by_method))
