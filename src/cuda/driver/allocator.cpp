@@ -180,6 +180,10 @@ void* device_allocate(DeviceContext& c, size_t nbytes) {
     check(d.cuMemPoolTrimTo(m.pool, 0), "cuMemPoolTrimTo", c.index);
     r = d.cuMemAllocFromPoolAsync(&p, alloc_bytes, m.pool, s);
     if (r == api::CUDA_ERROR_OUT_OF_MEMORY) {
+      // The refused request leaves the pool holding what it reserved for it (81 GiB of an
+      // H100's after asking for twice the device's memory), so that no other process could
+      // create a context: give it back before reporting.
+      d.cuMemPoolTrimTo(m.pool, 0);
       out_of_memory(c, nbytes, "the device has no block that large, even after freeing the cache");
     }
   }
