@@ -201,6 +201,17 @@ void LibraryOpScope::finish() {
   scope_.finish();
 }
 
+void report_at_call(unsigned flags, const char* name) {
+  EvaluationScope scope;
+  FpErrors errors;
+  errors.flags = flags;
+  for (int bit = 0; bit < kFpErrorKinds; ++bit) {
+    if (flags & (1u << bit)) errors.ops[bit] = name;
+  }
+  t_state.errors.merge(errors);
+  scope.finish();
+}
+
 }  // namespace fp_errors
 
 }  // namespace accel

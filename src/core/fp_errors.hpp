@@ -49,6 +49,11 @@ class LibraryOpScope {
   bool cpu_;
 };
 
+// Reports errors of host arithmetic done at an operation's call, outside any evaluation (a
+// Python number cast to the operation's dtype), attributed to `name`: reported at once, as an
+// evaluation of their own (or added to the enclosing evaluation's).
+void report_at_call(unsigned flags, const char* name);
+
 // Attributes the flags raised since the last call to the step `node` whose loop just ran over a
 // block (the CPU's block evaluator calls it after every step: one register read), as NumPy
 // reports them for that operation; flags the operation does not report (a comparison's ordered

@@ -407,3 +407,43 @@ def test_float16_underflow_is_numpys(rng, src):
     with np.errstate(under="raise"):
         np.testing.assert_array_equal(ap.asnumpy(ap.asarray(exact).astype(ap.float16)),
                                       exact.astype(np.float16))
+
+
+# A Python number cast to the operation's dtype at the call (host work, reported on every
+# device), and numbers that fit or are not finite (no report).
+NUMBER_CASTS = [
+    ("float16 + 1e6", np.float16, lambda m, x: x + 1e6, True),
+    ("float16 < 2**69", np.float16, lambda m, x: x < 2**69, True),
+    ("float32 * 2**200", np.float32, lambda m, x: x * 2**200, True),
+    ("complex64 - 1e300j", np.complex64, lambda m, x: x - 1e300j, True),
+    ("full float16 1e5", np.float16, lambda m, x: m.full(3, -1e5, dtype=m.float16), True),
+    ("setitem float16 1e6", np.float16, lambda m, x: x.__setitem__(0, 1e6), True),
+    ("fill float16 1e6", np.float16, lambda m, x: x.fill(1e6), True),
+    ("float16 + 6e4", np.float16, lambda m, x: x + 6e4, False),
+    ("float16 + inf", np.float16, lambda m, x: x + float("inf"), False),
+    ("float16 * 1e-10", np.float16, lambda m, x: x * 1e-10, False),
+    ("float16 + float64 scalar", np.float16, lambda m, x: x + np.float64(1e6), False),
+    ("float64 + 1e300", np.float64, lambda m, x: x + 1e300, False),
+]
+
+
+@pytest.mark.parametrize("name,dtype,op,reports", NUMBER_CASTS, ids=[c[0] for c in NUMBER_CASTS])
+def test_python_number_cast_overflow_is_numpys(device, rng, name, dtype, op, reports):
+    x = rng.uniform(0.5, 2.0, 10).astype(dtype)
+    expected = _messages(lambda: op(np, x.copy()))
+    assert bool(expected) == reports
+    def run_accelpy():
+        result = op(ap, ap.asarray(x))
+        if result is not None:  # (setitem and fill write in place)
+            ap.asnumpy(result)
+
+    assert _messages(run_accelpy) == expected
+    if reports:
+        with np.errstate(over="raise"):
+            with pytest.raises(FloatingPointError) as expected_error:
+                op(np, x.copy())
+            with pytest.raises(FloatingPointError) as got_error:
+                run_accelpy()
+        assert str(got_error.value) == str(expected_error.value)
+        with np.errstate(over="ignore"):
+            assert _messages(run_accelpy) == []

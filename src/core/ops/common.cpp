@@ -1,8 +1,11 @@
 #include "src/core/ops/common.hpp"
 
+#include <cmath>
+#include <complex>
 #include <cstdio>
 
 #include "accel/errors.hpp"
+#include "src/core/fp_errors.hpp"
 
 namespace accel {
 
@@ -66,7 +69,20 @@ ScalarArg scalar_arg(const Scalar& s, DType dtype) {
     throw OverflowError("Python integer " + value + " out of bounds for " +
                         std::string(dtype_name(dtype)));
   }
-  return ScalarArg::of(s, dtype);
+  ScalarArg arg = ScalarArg::of(s, dtype);
+  // NumPy casts a Python number to the operation's dtype at the call and reports a finite one
+  // that the dtype cannot hold (float16 + 1e6) as an overflow in "cast".
+  if (s.is_weak() && is_inexact(dtype) && dtype != DType::Float64 && dtype != DType::Complex128) {
+    const std::complex<double> value = s.as_complex();
+    const std::complex<double> stored = Scalar::from_bytes(dtype, arg.bytes).as_complex();
+    const auto overflowed = [](double from, double to) {
+      return std::isfinite(from) && std::isinf(to);
+    };
+    if (overflowed(value.real(), stored.real()) || overflowed(value.imag(), stored.imag())) {
+      fp_errors::report_at_call(kFpOverflow, "cast");
+    }
+  }
+  return arg;
 }
 
 }  // namespace accel
