@@ -317,7 +317,12 @@ def setitem(g):
             sel = np.shape(eval(f"{t}[{key}]", dict(g.ns)))  # noqa: S307 - the program's own
         except IndexError:
             return
+        # A mask write's value must not overlap the target: NumPy's boolean assignment reads
+        # such a value while it writes (x[x > 0] = x[::-1] sees its own writes), where accelpy,
+        # like NumPy's slice and integer-array writes, reads it first (user guide).
+        masked = key.endswith("> 0")
         y = g.pick(lambda v, info: isinstance(v, np.ndarray)  # np.uint64(2**64-9): overflow
+                   and not (masked and np.shares_memory(v, tv))
                    and _broadcasts(sel, np.shape(v))
                    and np.broadcast_shapes(sel, np.shape(v)) == sel
                    and np.can_cast(np.asarray(v).dtype, tv.dtype, "same_kind"))

@@ -200,6 +200,19 @@ def test_overlapping_assignment(device, rng):
     assert_matches(c, c_np)
 
 
+def test_mask_write_reads_an_overlapping_value_first(device, rng):
+    """x[mask] = view of x reads the value before writing, as NumPy's slice and integer-array
+    writes do (NumPy's own mask write reads it while writing: the user guide says so)."""
+    for dtype in [np.int64, np.float32]:
+        x_np, x = make_array(rng, "1d", dtype, device)
+        middle = float(np.median(x_np))
+        mask_np = x_np > middle
+        expected = x_np.copy()
+        expected[mask_np] = x_np[::-1].copy()[: int(mask_np.sum())]
+        x[x > middle] = x[::-1][: int(mask_np.sum())]
+        assert_matches(x, expected)
+
+
 def test_views_share_memory(device, rng):
     a_np, a = make_array(rng, "3d", np.float64, device)
     views = [(np.s_[::-1, 1], None), (np.s_[..., ::2], None), (np.s_[1, None, :, -1], None)]
