@@ -11,20 +11,26 @@ The chunks of ``da.ones``, ``zeros``, ``empty``, ``full``, ``arange`` and ``da.r
 on the default device of the process that computes them: each worker's own GPU, or the CPU.
 """
 
+from functools import partial
+
 import numpy as np
 from dask import config
 from dask.array import backends as _backends
 from dask.array import dispatch as _dispatch
+from dask.array.core import Array, normalize_chunks
+from dask.base import tokenize
+from dask.blockwise import blockwise as core_blockwise
+from dask.layers import ArrayChunkShapeDep
 from dask.utils import Dispatch
 
 from . import random as _random
 from ._core import ndarray
-from ._creation import asarray, empty
+from ._creation import arange, asarray, empty, full
 from ._indexing import take
 from ._interop import asnumpy
 from ._linear_algebra import einsum, tensordot
 from ._logic import isnan
-from ._manipulation import concatenate
+from ._manipulation import broadcast_to, concatenate
 from ._math import divide
 from ._math import sum as _sum
 
@@ -83,13 +89,82 @@ def register_dispatch():
     _registered = True
 
 
-def _with_accelpy_meta(name, *args, meta=None, **kwargs):
+def _with_numpy_backend(func_name, *args, **kwargs):
     import dask.array as da
 
-    # One dimension, not 0-d: Dask takes x[()] of a 0-d meta, which on the CPU is NumPy's scalar.
-    meta = empty((0,), dtype=kwargs.get("dtype") or np.float64) if meta is None else meta
     with config.set({"array.backend": "numpy"}):
-        return getattr(da, name)(*args, meta=meta, **kwargs)
+        return getattr(da, func_name)(*args, **kwargs)
+
+
+def _meta(dtype, ndim):
+    # 0-size, on the client's default device: only Dask's type inference on the client reads it,
+    # no task makes a chunk from it. Never 0-d: Dask takes x[()] of a 0-d meta (NumPy's scalar).
+    return empty((0,) * max(ndim, 1), dtype=dtype)
+
+
+def _filled_chunk(shape, fill_value, dtype):
+    # Runs in the task, so the chunk is on the default device of the process that computes it
+    # (a worker's own GPU, or the CPU), whatever device the client made the graph on. Dask's
+    # broadcast trick: one element seen at every position (Dask never writes into a chunk).
+    one = empty((), dtype=dtype) if fill_value is None else full((), fill_value, dtype=dtype)
+    return broadcast_to(one, shape)
+
+
+def _arange_chunk(start, stop, step, length, dtype):
+    return arange(start, stop, step, dtype=dtype)[:length]  # as dask.array.chunk.arange
+
+
+def _filled(kind, shape, fill_value, dtype, chunks="auto", name=None, meta=None, order="C"):
+    """da.ones/zeros/empty/full (`kind`) with accelpy chunks made in their tasks
+    (dask.array.wrap's graph with a function of accelpy's)."""
+    if meta is not None and not isinstance(meta, ndarray):  # another library's chunks asked for
+        extra = (fill_value,) if kind == "full" else ()
+        return _with_numpy_backend(kind, shape, *extra, dtype=dtype, chunks=chunks, name=name,
+                                   meta=meta, order=order)
+    if isinstance(shape, Array):
+        raise TypeError("Dask array input not supported. "
+                        "Please use tuple, list, or a 1D numpy array instead.")
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+    shape = tuple(int(n) for n in (shape.tolist() if isinstance(shape, np.ndarray) else
+                                   shape if isinstance(shape, (tuple, list)) else (shape,)))
+    if isinstance(fill_value, ndarray):  # a task carries its value to the worker, not the array
+        fill_value = asnumpy(fill_value)[()]
+    dtype = np.asarray(fill_value).dtype if dtype is None else np.dtype(dtype)
+    chunks = normalize_chunks(chunks, shape, dtype=dtype)
+    func = partial(_filled_chunk, fill_value=fill_value, dtype=dtype)
+    name = name or f"accelpy-{kind}-" + tokenize(shape, chunks, fill_value, dtype)
+    ind = tuple(range(len(shape)))
+    graph = core_blockwise(func, name, ind, ArrayChunkShapeDep(chunks), ind, numblocks={})
+    return Array(graph, name, chunks, dtype=dtype, meta=_meta(dtype, len(shape)))
+
+
+def _arange(start=None, /, stop=None, step=1, *, chunks="auto", like=None, dtype=None):
+    """da.arange with accelpy chunks made in their tasks (dask.array.creation.arange's graph)."""
+    if like is not None and not isinstance(like, ndarray):
+        return _with_numpy_backend("arange", start, stop, step, chunks=chunks, like=like,
+                                   dtype=dtype)
+    if start is None and stop is None:
+        raise TypeError("arange() requires stop to be specified.")
+    if start is None:
+        start = 0
+    elif stop is None:
+        start, stop = 0, start
+    # Dask's guard against losing precision in the chunks' bounds for a huge start.
+    if start != 0 and not np.isclose(start + step - start, step, atol=0):
+        return _arange(0, stop - start, step, chunks=chunks, like=like, dtype=dtype) + start
+    num = int(max(np.ceil((stop - start) / step), 0))
+    if dtype is None:
+        dtype = np.arange(type(start)(0), type(stop)(0), step).dtype
+    dtype = np.dtype(dtype)
+    chunks = normalize_chunks(chunks, (num,), dtype=dtype)
+    name = "accelpy-arange-" + tokenize((start, stop, step, chunks, dtype))
+    dsk, done = {}, 0
+    for i, n in enumerate(chunks[0]):
+        dsk[(name, i)] = (_arange_chunk, start + done * step, start + (done + n) * step, step, n,
+                          dtype)
+        done += n
+    return Array(dsk, name, chunks, dtype=dtype, meta=_meta(dtype, 1))
 
 
 class AccelpyBackendEntrypoint(_backends.ArrayBackendEntrypoint):
@@ -117,25 +192,22 @@ class AccelpyBackendEntrypoint(_backends.ArrayBackendEntrypoint):
         return _random.Philox
 
     @staticmethod
-    def ones(*args, **kwargs):
-        return _with_accelpy_meta("ones", *args, **kwargs)
+    def ones(shape, *, dtype=None, meta=None, **kwargs):
+        return _filled("ones", shape, 1, "f8" if dtype is None else dtype, meta=meta, **kwargs)
 
     @staticmethod
-    def zeros(*args, **kwargs):
-        return _with_accelpy_meta("zeros", *args, **kwargs)
+    def zeros(shape, *, dtype=None, meta=None, **kwargs):
+        return _filled("zeros", shape, 0, "f8" if dtype is None else dtype, meta=meta, **kwargs)
 
     @staticmethod
-    def empty(*args, **kwargs):
-        return _with_accelpy_meta("empty", *args, **kwargs)
+    def empty(shape, *, dtype=None, meta=None, **kwargs):
+        return _filled("empty", shape, None, "f8" if dtype is None else dtype, meta=meta, **kwargs)
 
     @staticmethod
-    def full(*args, **kwargs):
-        return _with_accelpy_meta("full", *args, **kwargs)
+    def full(shape, fill_value, *, dtype=None, meta=None, **kwargs):
+        # da.full has set dtype from fill_value when none was given (dask.array.wrap.full).
+        return _filled("full", shape, fill_value, dtype, meta=meta, **kwargs)
 
     @staticmethod
     def arange(*args, like=None, **kwargs):
-        import dask.array as da
-
-        like = empty((0,)) if like is None else like  # not 0-d: see _with_accelpy_meta
-        with config.set({"array.backend": "numpy"}):
-            return da.arange(*args, like=like, **kwargs)
+        return _arange(*args, like=like, **kwargs)
