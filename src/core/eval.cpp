@@ -173,7 +173,7 @@ class BuffersLease {
     for (plan::GroupDraft& d : b_.drafts) d.slot.reset();
     b_.plan.nodes.clear();
     b_.plan.keep_alive.clear();
-    b_.plan.index = plan::NodeIndex();
+    b_.plan.index.clear();
     t_buffers.busy = false;
   }
   EvalBuffers& get() { return b_; }

@@ -7,6 +7,7 @@
 // body's plan allocates nothing for its index.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -49,6 +50,18 @@ class NodeIndex {
 
   size_t size() const { return count_; }
 
+  // Empties the table for the thread's next evaluation, keeping its slots (up to kKeep): a loop
+  // body's plan of more than 64 nodes otherwise regrew it from 16 slots, rehashing at each
+  // doubling, in every evaluation.
+  void clear() {
+    if (slots_.size() > kKeep) {
+      *this = NodeIndex();
+      return;
+    }
+    if (count_ > 0) std::fill(slots_.begin(), slots_.end(), Slot{nullptr, -1});
+    count_ = 0;
+  }
+
  private:
   struct Slot {  // no member initialisers: the inline slots are not written until used
     const Node* node;
@@ -57,6 +70,7 @@ class NodeIndex {
   // 64 nodes fit inline (kMaxPendingDepth's chains); a table starts at 16 slots and doubles.
   static constexpr size_t kInline = 128;
   static constexpr size_t kFirst = 16;
+  static constexpr size_t kKeep = 256;  // what clear() keeps (4 KiB: plans of 127 nodes)
 
   size_t home(const Node* n) const {
     // Fibonacci hashing: the multiply spreads the pointer's middle bits over the top ones.

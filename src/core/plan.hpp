@@ -73,7 +73,7 @@ class References {
     const Array* holder;
     bool operator<(const Ref& o) const { return impl < o.impl; }
   };
-  SmallVector<Ref, 64> refs_;  // a loop body's chain needs no heap block
+  SmallVector<Ref, 128> refs_;  // a loop body's chain, or a 60-op expression, needs no heap block
 };
 
 // Merges identical nodes (same op, dtype, shape, parameters, scalar values and operands): their

@@ -78,8 +78,19 @@ void analyze_references(std::span<Storage* const> targets, Plan& plan) {
 // A result is internal when every Array::Impl pointing at its storage is held only by operands
 // of plan nodes (the evaluator itself holds no handles while this runs).
 void References::resolve(std::span<Storage* const> targets, Plan& plan) {
+  SmallVector<long, 128> internal_impls(plan.nodes.size(), 0);
+  // An impl held once is held by its one operand here: internal, without the sort that groups
+  // the operands sharing an impl (most of a fused expression's operands are read once).
+  size_t shared = 0;
+  for (size_t i = 0; i < refs_.size(); ++i) {
+    if (refs_[i].holder->use_count() == 1) {
+      ++internal_impls[refs_[i].producer];
+    } else {
+      refs_[shared++] = refs_[i];
+    }
+  }
+  refs_.resize(shared);
   std::sort(refs_.begin(), refs_.end());
-  SmallVector<long, 64> internal_impls(plan.nodes.size(), 0);
   for (size_t i = 0; i < refs_.size();) {
     size_t j = i;
     while (j < refs_.size() && refs_[j].impl == refs_[i].impl) ++j;

@@ -87,12 +87,13 @@ void make_plan(const Group& group, const DeviceProperties& props, KernelPlan& pl
 // depend on it, so this runs once the kernel is loaded, before every launch.
 void size_reduction(KernelPlan& plan, const DeviceProperties& props, int blocks_per_sm);
 
-// What an elementwise plan depends on besides addresses: the device, shapes, strides, dtypes and
-// the steps' wiring (sizes and strides included, unlike the key).
+// What an elementwise or row group's plan depends on besides addresses: the device, shapes,
+// strides, dtypes and the steps' wiring (sizes and strides included, unlike the key).
 using PlanSignature = SmallVector<int64_t, 64>;
-// The plans one thread made last for elementwise groups, by signature. A loop body launches
-// several groups in turn (a stencil, its boundary writes, a reduction): with one plan kept, each
-// launch planned again; with a few, each of them is planned once.
+// The plans one thread made last for elementwise and row groups, by signature. A loop body
+// launches several groups in turn (a stencil, its boundary writes, a reduction): with one plan
+// kept, each launch planned again; with a few, each of them is planned once. (A row group, layer
+// norm's, was planned at each call: a quarter of its evaluation's host time.)
 struct LaunchPlans {
   static constexpr size_t kEntries = 16;
   struct Entry {
@@ -101,12 +102,12 @@ struct LaunchPlans {
   };
   std::vector<Entry> entries;  // kEntries once used (on the heap: the owner is a thread-local)
   size_t next = 0;             // the entry a miss replaces (round robin)
-  KernelPlan other;            // the plan of a group that is not elementwise (planned every time)
+  KernelPlan other;            // the plan of a reduction or single group (planned every time)
   uint64_t hits = 0;           // for tests
 };
 // The plan to launch `group` with, made into `plans` (which the launch path keeps per thread,
-// so that a launch allocates nothing here). An elementwise group of a signature planned before
-// gets that plan with only its addresses and alignment flag refreshed.
+// so that a launch allocates nothing here). An elementwise or row group of a signature planned
+// before gets that plan with only its addresses and alignment flag refreshed.
 KernelPlan& make_plan_cached(const Group& group, const DeviceProperties& props, int device,
                              LaunchPlans& plans);
 

@@ -1,6 +1,7 @@
 // Group analysis: dimensions, operand classes, index width, strategy, launch geometry, and the
 // structural key that names the kernel.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <limits>
 
@@ -458,10 +459,12 @@ void make_plan(const Group& g, const DeviceProperties& props, KernelPlan& p) {
 
 namespace {
 
-// Everything make_plan reads from an elementwise group except addresses (see make_plan_cached).
-void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
+// Everything make_plan reads from an elementwise or row group except addresses (see
+// make_plan_cached). The kind comes first: a row group's plan is not an elementwise one.
+void signature(const Group& g, int device, PlanSignature& sig) {
   sig.clear();
   const auto put = [&](int64_t v) { sig.push_back(v); };
+  put(int64_t(g.kind));
   put(device);
   put(int64_t(g.shape.size()));
   for (int64_t d : g.shape) put(d);
@@ -478,14 +481,27 @@ void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
     for (int64_t st : out.dest.strides()) put(st);
   }
   put(int64_t(g.steps.size()));
+  const bool rows = g.kind == Group::Kind::Rows;
   for (const Step& st : g.steps) {
     put(int64_t(st.node->op));
     put(int64_t(st.node->dtype));
+    if (rows) {
+      // A row kernel's reductions read their compute dtype and parameters, and its passes
+      // which steps are per row.
+      put(int64_t(st.node->compute));
+      put(int64_t(st.node->params.axes));
+      put(std::bit_cast<int64_t>(st.node->params.ddof));
+      put(int64_t(st.per_row));
+    }
     put(int64_t(st.args.size()));
     for (const StepArg& a : st.args) {
       put(int64_t(a.kind));
       put(a.kind == StepArg::Scalar ? int64_t(a.scalar->dtype) : int64_t(a.index));
     }
+  }
+  if (rows) {
+    put(int64_t(g.row_axes));
+    for (const char r : g.row_inputs) put(r);
   }
 }
 
@@ -493,12 +509,12 @@ void elementwise_signature(const Group& g, int device, PlanSignature& sig) {
 
 KernelPlan& make_plan_cached(const Group& g, const DeviceProperties& props, int device,
                              LaunchPlans& plans) {
-  if (g.kind != Group::Kind::Elementwise) {
+  if (g.kind != Group::Kind::Elementwise && g.kind != Group::Kind::Rows) {
     make_plan(g, props, plans.other);
     return plans.other;
   }
   PlanSignature sig;
-  elementwise_signature(g, device, sig);
+  signature(g, device, sig);
   if (plans.entries.empty()) plans.entries.resize(LaunchPlans::kEntries);
   for (LaunchPlans::Entry& e : plans.entries) {
     if (e.signature.empty() || e.signature != sig) continue;

@@ -160,5 +160,40 @@ TEST(CudaCodegen, RowKernelKeysIgnoreRowCountsButNotTheMapping) {
   EXPECT_NE(a.key, make_plan(*columns, h100()).key);
 }
 
+// The launch path's plan memo covers row groups: a row group with the signature of a recent one
+// reuses its plan with fresh addresses, and groups that differ in their reducer, its compute
+// dtype, the reduced axes or which steps are per row get plans of their own.
+TEST(CudaCodegen, CachedRowPlansEqualFreshPlans) {
+  Batch b;
+  std::vector<std::unique_ptr<Group>> groups;
+  groups.push_back(row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {64, 4096}));
+  groups.push_back(row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {64, 4096}));
+  groups.back()->inputs[0] = fake(DType::Float32, {64, 4096}, {}, 1 << 24);  // other memory
+  groups.push_back(row_group(b, OpKind::Max, DType::Float32, DType::Float32, 2, {64, 4096}));
+  groups.push_back(row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {64, 4096}));
+  b.nodes[b.nodes.size() - 3]->compute = DType::Float64;  // its reduction (row_group's first)
+  groups.push_back(row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 1, {64, 4096}));
+  groups.push_back(row_group(b, OpKind::Sum, DType::Float32, DType::Float32, 2, {64, 40000}));
+  groups.push_back(shifted_rows(b, DType::Float32, {64, 4096}, {}));
+  groups.push_back(shifted_rows(b, DType::Float32, {64, 512}, {1024, 2}));
+  LaunchPlans plans;
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& g : groups) {
+      const KernelPlan& cached = make_plan_cached(*g, h100(), 0, plans);
+      const KernelPlan fresh = make_plan(*g, h100());
+      ASSERT_EQ(cached.strategy, Strategy::Rows);
+      EXPECT_EQ(cached.key, fresh.key);
+      EXPECT_EQ(cached.group, g.get());
+      EXPECT_EQ(cached.tpo, fresh.tpo);
+      EXPECT_EQ(cached.ept, fresh.ept);
+      EXPECT_EQ(cached.vec, fresh.vec);
+      EXPECT_EQ(cached.grid[0], fresh.grid[0]);
+      EXPECT_EQ(pack_params(cached), pack_params(fresh));
+    }
+  }
+  // The second group differs from the first only in an address; the second round finds all.
+  EXPECT_EQ(plans.hits, 1 + groups.size());
+}
+
 }  // namespace
 }  // namespace accel::cuda
