@@ -8,6 +8,7 @@
 #include "src/cpu/blas_loader.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/element.hpp"
 
 namespace accel::python {
 
@@ -42,13 +43,25 @@ Array matmul_dtype(Array a, Array b, nb::handle dtype) {
   return matmul(a, b);
 }
 
+// A product's result as NumPy gives it: NumPy's dot, vdot, inner and matmul return NumPy's
+// scalar where the result is 0-d (two vectors), and so does accelpy on the CPU, where the product
+// is computed at the call anyway: the scalar work that follows such a product in loops (`B[i, j]
+// += dot(u, v)`, `(b[i] - L[i, :i] @ x[:i]) / L[i, i]`) then runs as NumPy's scalar arithmetic
+// instead of 0-d array operations. On a GPU the 0-d device array stays (a host scalar would
+// synchronize the stream), as for elements (element.cpp).
+nb::object product_result(Array result, nb::handle out = nb::handle()) {
+  if ((!out.is_valid() || out.is_none()) && result.ndim() == 0 && result.device().is_cpu())
+    return numpy_scalar(result.data(), result.dtype());
+  return finish(std::move(result), out);
+}
+
 // x @ y for an ndarray and another operand: NotImplemented for objects that are not array-like
 // (so Python tries the other operand's __rmatmul__); scalars are 0-d, which matmul refuses.
 nb::object matmul_operator(const Array& self, nb::handle other, bool reflected) {
   const std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return nb::borrow(Py_NotImplemented);
   const Array b = o->is_array() ? o->array() : to_array(other, self.device());
-  return nb::cast(reflected ? matmul(b, self) : matmul(self, b));
+  return product_result(reflected ? matmul(b, self) : matmul(self, b));
 }
 
 // One einsum subscript letter for an integer label of the interleaved call form.
@@ -76,7 +89,7 @@ void bind_matmul(nb::module_& m) {
       "matmul",
       [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype) {
         auto [a, b] = two_arrays(x1, x2);
-        return finish(matmul_dtype(a, b, dtype), out);
+        return product_result(matmul_dtype(a, b, dtype), out);
       },
       "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),
       "Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added\n"
@@ -89,7 +102,7 @@ void bind_matmul(nb::module_& m) {
       "dot",
       [](nb::handle a, nb::handle b, nb::handle out) {
         auto [x, y] = two_arrays(a, b);
-        return finish(dot(x, y), out);
+        return product_result(dot(x, y), out);
       },
       "a"_a, "b"_a, "out"_a = nb::none(),
       "Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the\n"
@@ -99,7 +112,7 @@ void bind_matmul(nb::module_& m) {
       "vdot",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
-        return vdot(x, y);
+        return product_result(vdot(x, y));
       },
       "a"_a, "b"_a, "Dot product of the flattened operands, conjugating the first (numpy.vdot).",
       nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> ndarray"));
@@ -107,7 +120,7 @@ void bind_matmul(nb::module_& m) {
       "inner",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
-        return inner(x, y);
+        return product_result(inner(x, y));
       },
       "a"_a, "b"_a, "Inner product over the last axes (numpy.inner).",
       nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> ndarray"));
@@ -239,7 +252,7 @@ void bind_matmul(nb::module_& m) {
       nb::sig("def __imatmul__(self, other: ArrayLike, /) -> ndarray"));
   cls.attr("dot") = nb::cpp_function(
       [](const Array& self, nb::handle b, nb::handle out) {
-        return finish(dot(self, to_array(b, self.device())), out);
+        return product_result(dot(self, to_array(b, self.device())), out);
       },
       nb::is_method(), nb::scope(cls), nb::name("dot"), "b"_a, "out"_a = nb::none(),
       "Dot product with b (numpy.ndarray.dot).",
