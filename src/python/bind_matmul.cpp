@@ -24,6 +24,9 @@ std::optional<Device> device_of(std::initializer_list<nb::handle> objs) {
 }
 
 std::pair<Array, Array> two_arrays(nb::handle a, nb::handle b) {
+  // Two ndarrays (a loop's products): taken as they are, without nanobind's type lookups.
+  if (const Array* x = as_array(a))
+    if (const Array* y = as_array(b)) return {*x, *y};
   const std::optional<Device> d = device_of({a, b});
   return {to_array(a, d), to_array(b, d)};
 }
