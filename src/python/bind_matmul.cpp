@@ -47,9 +47,9 @@ Array matmul_dtype(Array a, Array b, nb::handle dtype) {
 }
 
 // A product's result as NumPy gives it: NumPy's dot, vdot, inner and matmul return NumPy's
-// scalar where the result is 0-d (two vectors), and so does accelpy on the CPU, where the product
-// is computed at the call anyway: the scalar work that follows such a product in loops (`B[i, j]
-// += dot(u, v)`, `(b[i] - L[i, :i] @ x[:i]) / L[i, i]`) then runs as NumPy's scalar arithmetic
+// scalar where the result is 0-d (two vectors), and so does accelpy on the CPU (the value is
+// computed at the call): the scalar work that follows such a product in loops (`B[i, j] +=
+// dot(u, v)`, `(b[i] - L[i, :i] @ x[:i]) / L[i, i]`) then runs as NumPy's scalar arithmetic
 // instead of 0-d array operations. On a GPU the 0-d device array stays (a host scalar would
 // synchronize the stream), as for elements (element.cpp).
 nb::object product_result(Array result, nb::handle out = nb::handle()) {
@@ -100,7 +100,7 @@ void bind_matmul(nb::module_& m) {
       "through BLAS on the CPU and cuBLAS on CUDA (float16/bfloat16 accumulate in float32; TF32\n"
       "only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.",
       nb::sig("def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: "
-              "DTypeLike | None = None) -> ndarray"));
+              "DTypeLike | None = None) -> Any"));
   m.def(
       "dot",
       [](nb::handle a, nb::handle b, nb::handle out) {
@@ -109,8 +109,9 @@ void bind_matmul(nb::module_& m) {
       },
       "a"_a, "b"_a, "out"_a = nb::none(),
       "Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the\n"
-      "sum over the last axis of a and the second-to-last of b.",
-      nb::sig("def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
+      "sum over the last axis of a and the second-to-last of b. A 0-d result on the CPU is\n"
+      "NumPy's scalar, as NumPy's (so are matmul's, vdot's and inner's).",
+      nb::sig("def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> Any"));
   m.def(
       "vdot",
       [](nb::handle a, nb::handle b) {
@@ -118,7 +119,7 @@ void bind_matmul(nb::module_& m) {
         return product_result(vdot(x, y));
       },
       "a"_a, "b"_a, "Dot product of the flattened operands, conjugating the first (numpy.vdot).",
-      nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> ndarray"));
+      nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> Any"));
   m.def(
       "inner",
       [](nb::handle a, nb::handle b) {
@@ -126,7 +127,7 @@ void bind_matmul(nb::module_& m) {
         return product_result(inner(x, y));
       },
       "a"_a, "b"_a, "Inner product over the last axes (numpy.inner).",
-      nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> ndarray"));
+      nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> Any"));
   m.def(
       "outer",
       [](nb::handle a, nb::handle b, nb::handle out) {
@@ -224,11 +225,11 @@ void bind_matmul(nb::module_& m) {
   cls.attr("__matmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, false); },
       nb::is_method(), nb::scope(cls), nb::name("__matmul__"),
-      nb::sig("def __matmul__(self, other: ArrayLike, /) -> ndarray"));
+      nb::sig("def __matmul__(self, other: ArrayLike, /) -> Any"));
   cls.attr("__rmatmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, true); },
       nb::is_method(), nb::scope(cls), nb::name("__rmatmul__"),
-      nb::sig("def __rmatmul__(self, other: ArrayLike, /) -> ndarray"));
+      nb::sig("def __rmatmul__(self, other: ArrayLike, /) -> Any"));
   // a @= b: NumPy computes a @ b and writes it into a, which must keep its shape.
   cls.attr("__imatmul__") = nb::cpp_function(
       [](nb::handle self_obj, nb::handle other) -> nb::object {
@@ -259,7 +260,7 @@ void bind_matmul(nb::module_& m) {
       },
       nb::is_method(), nb::scope(cls), nb::name("dot"), "b"_a, "out"_a = nb::none(),
       "Dot product with b (numpy.ndarray.dot).",
-      nb::sig("def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
+      nb::sig("def dot(self, b: ArrayLike, out: ndarray | None = None) -> Any"));
 
   nb::module_ cuda_module = nb::borrow<nb::module_>(m.attr("_cuda"));
   cuda_module.def("allow_tf32", &cuda::allow_tf32,
