@@ -5,12 +5,15 @@ accelpy's deferred work and the device-to-host copies are inside the time). PyTo
 of these programs (they are written against NumPy's API), so its column is absent. A module that
 cannot run a program leaves its cell as "-".
 
-    python bench/programs.py [--repeat N] [--out PATH] [NAME_PREFIX ...]
+    python bench/programs.py [--repeat N] [--out PATH] [--clock wall|thread] [NAME_PREFIX ...]
 
 Prints a ratio table (NumPy's time over each, >1 = faster than NumPy) and, on a GPU, a last
 column "vs cupy" (CuPy's time over accelpy's on cuda, >1 = accelpy faster: the only ratio for
 the programs written for CuPy, which NumPy cannot run), then each column's geometric mean;
---out writes the times as JSON. Needs the corpus checkouts (scripts/program-corpus).
+--out writes the times as JSON. --clock thread times the running thread's CPU time (what a
+shared machine's waiting does not inflate; worker threads are left out, so run it with
+ACCELPY_NUM_THREADS=1 and OPENBLAS_NUM_THREADS=1, or NumPy's BLAS threads leave its column
+undercounted). Needs the corpus checkouts (scripts/program-corpus).
 """
 
 import argparse
@@ -33,6 +36,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", help="write the times (seconds) here as JSON")
+    parser.add_argument("--clock", choices=("wall", "thread"), default="wall")
     parser.add_argument("names", nargs="*", help="programs whose name starts with one of these "
                         "(default: every program)")
     args = parser.parse_args()
@@ -54,7 +58,7 @@ def main():
     print(f"{'program':16} {'numpy ms':>9} " + " ".join(f"{r[0]:>13}" for r in ratios))
     seen = {r[0]: [] for r in ratios}
     for p in programs:
-        fns = {label: functools.partial(program_seconds, p, module, device)
+        fns = {label: functools.partial(program_seconds, p, module, device, args.clock)
                for label, module, device in cols}
         row = {label: t for label, (t, _) in median_times(fns, args.repeat).items()}
         times[p.name] = row

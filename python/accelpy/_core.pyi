@@ -359,13 +359,13 @@ class ndarray:
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]: ...
 
-    def __matmul__(self, other: ArrayLike, /) -> ndarray: ...
+    def __matmul__(self, other: ArrayLike, /) -> Any: ...
 
-    def __rmatmul__(self, other: ArrayLike, /) -> ndarray: ...
+    def __rmatmul__(self, other: ArrayLike, /) -> Any: ...
 
     def __imatmul__(self, other: ArrayLike, /) -> ndarray: ...
 
-    def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+    def dot(self, b: ArrayLike, out: ndarray | None = None) -> Any:
         """Dot product with b (numpy.ndarray.dot)."""
 
     def nonzero(self) -> tuple[ndarray, ...]:
@@ -1116,7 +1116,7 @@ def set_eager_elements(n: int) -> None:
     Sets the largest result (in elements) computed at the call; 0 defers every operation.
     """
 
-def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: DTypeLike | None = None) -> ndarray:
+def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: DTypeLike | None = None) -> Any:
     """
     Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added
     dimension is removed from the result), leading dimensions broadcast as batches. Runs
@@ -1124,18 +1124,19 @@ def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype
     only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.
     """
 
-def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:
+def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> Any:
     """
     Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the
-    sum over the last axis of a and the second-to-last of b.
+    sum over the last axis of a and the second-to-last of b. A 0-d result on the CPU is
+    NumPy's scalar, as NumPy's (so are matmul's, vdot's and inner's).
     """
 
-def vdot(a: ArrayLike, b: ArrayLike) -> ndarray:
+def vdot(a: ArrayLike, b: ArrayLike) -> Any:
     """
     Dot product of the flattened operands, conjugating the first (numpy.vdot).
     """
 
-def inner(a: ArrayLike, b: ArrayLike) -> ndarray:
+def inner(a: ArrayLike, b: ArrayLike) -> Any:
     """Inner product over the last axes (numpy.inner)."""
 
 def outer(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray:

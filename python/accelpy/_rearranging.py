@@ -42,8 +42,17 @@ __all__ = [
 
 
 
+_REVERSED = slice(None, None, -1)
+
+
 def flip(m: ArrayLike, axis: Axes = None) -> ndarray:
     """A view with the order of elements reversed along `axis` (all axes when None)."""
+    if type(m) is ndarray and (
+        axis is None or (type(axis) is int and m.ndim == 1 and axis in (0, -1))
+    ):
+        # A loop's flip of a vector (`dot(flip(r[:k]), y[:k])`): the view at once, without the
+        # conversion and axis normalization that cost more than the view itself.
+        return m[(_REVERSED,) * m.ndim]
     m = asarray(m)
     idx = [slice(None)] * m.ndim
     for ax in normalize_axes(axis, m.ndim):

@@ -67,8 +67,9 @@ bool is_scalar_index(const std::vector<Index>& idx, int ndim) {
 nb::object get_item(nb::handle self, nb::handle key) {
   const Array& a = nb::cast<const Array&>(self);
   // One element of a CPU array: NumPy's scalar, a copy, as NumPy gives it.
-  if (nb::object element = read_element(a, key); element.is_valid()) return element;
-  const std::vector<Index> idx = to_index(key, a.device());
+  std::optional<std::vector<Index>> parsed;
+  if (nb::object element = read_element(a, key, parsed); element.is_valid()) return element;
+  const std::vector<Index> idx = parsed ? std::move(*parsed) : to_index(key, a.device());
   if (!is_scalar_index(idx, a.ndim())) return view_of(self, a, index(a, idx));
   // On a GPU, CuPy's scalar: a 0-d copy on the device (a host scalar would synchronize), marked
   // so that in-place operators rebind; lazy like any result, computed before the source is

@@ -8,6 +8,7 @@
 #include "src/cpu/blas_loader.hpp"
 #include "src/python/bindings.hpp"
 #include "src/python/convert.hpp"
+#include "src/python/element.hpp"
 
 namespace accel::python {
 
@@ -23,6 +24,9 @@ std::optional<Device> device_of(std::initializer_list<nb::handle> objs) {
 }
 
 std::pair<Array, Array> two_arrays(nb::handle a, nb::handle b) {
+  // Two ndarrays (a loop's products): taken as they are, without nanobind's type lookups.
+  if (const Array* x = as_array(a))
+    if (const Array* y = as_array(b)) return {*x, *y};
   const std::optional<Device> d = device_of({a, b});
   return {to_array(a, d), to_array(b, d)};
 }
@@ -42,13 +46,25 @@ Array matmul_dtype(Array a, Array b, nb::handle dtype) {
   return matmul(a, b);
 }
 
+// A product's result as NumPy gives it: NumPy's dot, vdot, inner and matmul return NumPy's
+// scalar where the result is 0-d (two vectors), and so does accelpy on the CPU (the value is
+// computed at the call): the scalar work that follows such a product in loops (`B[i, j] +=
+// dot(u, v)`, `(b[i] - L[i, :i] @ x[:i]) / L[i, i]`) then runs as NumPy's scalar arithmetic
+// instead of 0-d array operations. On a GPU the 0-d device array stays (a host scalar would
+// synchronize the stream), as for elements (element.cpp).
+nb::object product_result(Array result, nb::handle out = nb::handle()) {
+  if ((!out.is_valid() || out.is_none()) && result.ndim() == 0 && result.device().is_cpu())
+    return numpy_scalar(result.data(), result.dtype());
+  return finish(std::move(result), out);
+}
+
 // x @ y for an ndarray and another operand: NotImplemented for objects that are not array-like
 // (so Python tries the other operand's __rmatmul__); scalars are 0-d, which matmul refuses.
 nb::object matmul_operator(const Array& self, nb::handle other, bool reflected) {
   const std::optional<ArrayOrScalar> o = to_operand(other, self.device());
   if (!o) return nb::borrow(Py_NotImplemented);
   const Array b = o->is_array() ? o->array() : to_array(other, self.device());
-  return nb::cast(reflected ? matmul(b, self) : matmul(self, b));
+  return product_result(reflected ? matmul(b, self) : matmul(self, b));
 }
 
 // One einsum subscript letter for an integer label of the interleaved call form.
@@ -76,7 +92,7 @@ void bind_matmul(nb::module_& m) {
       "matmul",
       [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype) {
         auto [a, b] = two_arrays(x1, x2);
-        return finish(matmul_dtype(a, b, dtype), out);
+        return product_result(matmul_dtype(a, b, dtype), out);
       },
       "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),
       "Matrix product (numpy.matmul): 1-D operands are promoted to a row or a column (the added\n"
@@ -84,33 +100,34 @@ void bind_matmul(nb::module_& m) {
       "through BLAS on the CPU and cuBLAS on CUDA (float16/bfloat16 accumulate in float32; TF32\n"
       "only when accelpy.cuda.allow_tf32 is set); integer products wrap, bool is 'or of ands'.",
       nb::sig("def matmul(x1: ArrayLike, x2: ArrayLike, /, *, out: ndarray | None = None, dtype: "
-              "DTypeLike | None = None) -> ndarray"));
+              "DTypeLike | None = None) -> Any"));
   m.def(
       "dot",
       [](nb::handle a, nb::handle b, nb::handle out) {
         auto [x, y] = two_arrays(a, b);
-        return finish(dot(x, y), out);
+        return product_result(dot(x, y), out);
       },
       "a"_a, "b"_a, "out"_a = nb::none(),
       "Dot product (numpy.dot): a product for 0-d operands, matmul up to 2-D, otherwise the\n"
-      "sum over the last axis of a and the second-to-last of b.",
-      nb::sig("def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
+      "sum over the last axis of a and the second-to-last of b. A 0-d result on the CPU is\n"
+      "NumPy's scalar, as NumPy's (so are matmul's, vdot's and inner's).",
+      nb::sig("def dot(a: ArrayLike, b: ArrayLike, out: ndarray | None = None) -> Any"));
   m.def(
       "vdot",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
-        return vdot(x, y);
+        return product_result(vdot(x, y));
       },
       "a"_a, "b"_a, "Dot product of the flattened operands, conjugating the first (numpy.vdot).",
-      nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> ndarray"));
+      nb::sig("def vdot(a: ArrayLike, b: ArrayLike) -> Any"));
   m.def(
       "inner",
       [](nb::handle a, nb::handle b) {
         auto [x, y] = two_arrays(a, b);
-        return inner(x, y);
+        return product_result(inner(x, y));
       },
       "a"_a, "b"_a, "Inner product over the last axes (numpy.inner).",
-      nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> ndarray"));
+      nb::sig("def inner(a: ArrayLike, b: ArrayLike) -> Any"));
   m.def(
       "outer",
       [](nb::handle a, nb::handle b, nb::handle out) {
@@ -208,11 +225,11 @@ void bind_matmul(nb::module_& m) {
   cls.attr("__matmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, false); },
       nb::is_method(), nb::scope(cls), nb::name("__matmul__"),
-      nb::sig("def __matmul__(self, other: ArrayLike, /) -> ndarray"));
+      nb::sig("def __matmul__(self, other: ArrayLike, /) -> Any"));
   cls.attr("__rmatmul__") = nb::cpp_function(
       [](const Array& self, nb::handle other) { return matmul_operator(self, other, true); },
       nb::is_method(), nb::scope(cls), nb::name("__rmatmul__"),
-      nb::sig("def __rmatmul__(self, other: ArrayLike, /) -> ndarray"));
+      nb::sig("def __rmatmul__(self, other: ArrayLike, /) -> Any"));
   // a @= b: NumPy computes a @ b and writes it into a, which must keep its shape.
   cls.attr("__imatmul__") = nb::cpp_function(
       [](nb::handle self_obj, nb::handle other) -> nb::object {
@@ -239,11 +256,11 @@ void bind_matmul(nb::module_& m) {
       nb::sig("def __imatmul__(self, other: ArrayLike, /) -> ndarray"));
   cls.attr("dot") = nb::cpp_function(
       [](const Array& self, nb::handle b, nb::handle out) {
-        return finish(dot(self, to_array(b, self.device())), out);
+        return product_result(dot(self, to_array(b, self.device())), out);
       },
       nb::is_method(), nb::scope(cls), nb::name("dot"), "b"_a, "out"_a = nb::none(),
       "Dot product with b (numpy.ndarray.dot).",
-      nb::sig("def dot(self, b: ArrayLike, out: ndarray | None = None) -> ndarray"));
+      nb::sig("def dot(self, b: ArrayLike, out: ndarray | None = None) -> Any"));
 
   nb::module_ cuda_module = nb::borrow<nb::module_>(m.attr("_cuda"));
   cuda_module.def("allow_tf32", &cuda::allow_tf32,

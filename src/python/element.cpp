@@ -109,13 +109,14 @@ bool is_element_index(const std::vector<Index>& idx, int ndim) {
 }
 
 // The address of the element `key` selects (the array computed first), or null when `key`
-// does not select one element. Raises NumPy's IndexError for an index out of bounds.
-char* element_address(const Array& a, nb::handle key) {
+// does not select one element; a key parsed on the way is left in `parsed`, for the view's
+// path not to parse it again. Raises NumPy's IndexError for an index out of bounds.
+char* element_address(const Array& a, nb::handle key, std::optional<std::vector<Index>>& parsed) {
   const int64_t off = fast_offset(a, key.ptr());
   if (off != kNoElement) return static_cast<char*>(a.data()) + off * int64_t(itemsize(a.dtype()));
-  const std::vector<Index> idx = to_index(key, a.device());
-  if (!is_element_index(idx, a.ndim())) return nullptr;
-  return static_cast<char*>(index(a, idx).data());
+  parsed = to_index(key, a.device());
+  if (!is_element_index(*parsed, a.ndim())) return nullptr;
+  return static_cast<char*>(index(a, *parsed).data());
 }
 
 // A number NumPy stores with its casting: Python's bool, int, float and complex and NumPy's
@@ -137,9 +138,9 @@ nb::object numpy_scalar(const void* data, DType dt) {
 
 void numpy_scalar_bytes(PyObject* scalar, void* out) { api().as_ctype(scalar, out); }
 
-nb::object read_element(const Array& a, nb::handle key) {
+nb::object read_element(const Array& a, nb::handle key, std::optional<std::vector<Index>>& parsed) {
   if (!a.device().is_cpu()) return nb::object();
-  const char* p = element_address(a, key);
+  const char* p = element_address(a, key, parsed);
   if (!p) return nb::object();
   return numpy_scalar(p, a.dtype());
 }

@@ -24,8 +24,8 @@ void numpy_scalar_bytes(PyObject* scalar, void* out);
 
 // The element of computed or pending CPU array `a` at `key` when `key` selects one element
 // (an integer per axis, or () on a 0-d array); a null object when it does not, or when `a` is
-// not on the CPU. Pending work is computed first.
-nb::object read_element(const Array& a, nb::handle key);
+// not on the CPU. Pending work is computed first. A key it had to parse is left in `parsed`.
+nb::object read_element(const Array& a, nb::handle key, std::optional<std::vector<Index>>& parsed);
 
 // a[key] = value for a CPU array, an integer per axis and a Python or NumPy number or a 0-d CPU
 // array (computed first): converts the value with NumPy's casting (NumPy's errors), runs the

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import accelpy as ap
-from helpers import assert_matches, assert_same_outcome, random_values, to_device
+from helpers import BF16, assert_matches, assert_same_outcome, random_values, to_device
 
 DTYPES = [np.float32, np.float64, np.complex64, np.complex128, np.int32, np.int8, np.bool_]
 
@@ -302,6 +302,53 @@ def test_inner_with_a_vector_is_tensordots_product(shapes, dtype, device, rng):
     for x_np, y_np in [(a_np, b_np), (np.ascontiguousarray(a_np), b_np[::-1].copy()[::-1])]:
         x, y = to_device(x_np, device), to_device(y_np, device)
         got = ap.inner(x, y)
-        assert type(got) is ap.ndarray
-        close(got, np.inner(x_np, y_np), dtype)
+        expected = np.inner(x_np, y_np)
+        # Two vectors' product on the CPU is NumPy's scalar, as NumPy's (test_products_of_two_
+        # vectors_are_numpys_scalars_on_the_cpu); tensordot's stays a 0-d array.
+        scalar = got.ndim == 0 and x.device == ap.Device("cpu")
+        assert type(got) is (type(expected) if scalar else ap.ndarray)
+        close(got, expected, dtype)
         assert_matches(got, ap.tensordot(x, y, ([-1], [-1])), rtol=0, atol=0)
+
+
+PRODUCTS = {
+    "dot": lambda xp, a, b: xp.dot(a, b),
+    "ndarray.dot": lambda xp, a, b: a.dot(b),
+    "vdot": lambda xp, a, b: xp.vdot(a, b),
+    "inner": lambda xp, a, b: xp.inner(a, b),
+    "matmul": lambda xp, a, b: xp.matmul(a, b),
+    "@": lambda xp, a, b: a @ b,
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.float16, BF16], ids=str)
+@pytest.mark.parametrize("name", list(PRODUCTS))
+def test_products_of_two_vectors_are_numpys_scalars_on_the_cpu(name, dtype, device, rng):
+    """A 0-d product (two vectors, or dot's two 0-d operands) is NumPy's scalar on the CPU, as
+    NumPy's is (type and value), so the scalar work after it in a loop is NumPy's; on a GPU it
+    stays a 0-d device array. Contiguous, strided, reversed, one-element and empty operands;
+    with out= the result is out."""
+    product = PRODUCTS[name]
+    base_np = vals(rng, (24,), dtype)
+    base = to_device(base_np)
+    pairs = [(slice(0, 8), slice(8, 16)), (slice(None, None, 3), slice(1, None, 3)),
+             (slice(None, None, -3), slice(0, 8)), (slice(2, 3), slice(5, 6)),
+             (slice(0, 0), slice(3, 3))]
+    if name in ("dot", "ndarray.dot"):
+        pairs.append(((), ()))  # 0-d operands: their product
+    for i, j in pairs:
+        x_np, y_np = (base_np[i], base_np[j]) if i != () else (base_np[3, ...], base_np[4, ...])
+        x, y = (base[i], base[j]) if i != () else (base[3, ...], base[4, ...])
+        expected = product(np, x_np, y_np)
+        if dtype == BF16:  # ml_dtypes' matmul loop returns float32; accelpy's keeps bfloat16
+            expected = np.dtype(BF16).type(expected)
+        got = product(ap, x, y)
+        if device == ap.Device("cpu"):
+            assert type(got) is type(expected), (i, j)
+        else:
+            assert type(got) is ap.ndarray and got.shape == (), (i, j)
+        close(got, expected, dtype)
+    if name in ("dot", "matmul"):
+        out = ap.empty((), dtype=base.dtype)
+        assert getattr(ap, name)(base[:8], base[8:16], out=out) is out
+        close(out, np.dot(base_np[:8], base_np[8:16]), dtype)

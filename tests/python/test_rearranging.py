@@ -41,7 +41,9 @@ def check(np_fn, ap_fn, **kw):
 @pytest.mark.parametrize("layout", VIEW_LAYOUTS)
 def test_flip(rng, device, dtype, layout):
     a_np, a = make_array(rng, layout, dtype)
-    for axis in [None, 0, -1, (0, -1)]:
+    # 1, -2 and NumPy's integers: the errors and the general path beside the view that a
+    # vector's flip over None, 0 or -1 takes at once.
+    for axis in [None, 0, -1, (0, -1), 1, -2, np.int64(0)]:
         check(lambda axis=axis: np.flip(a_np, axis), lambda axis=axis: ap.flip(a, axis))
     if a_np.ndim >= 2:
         check(lambda: np.fliplr(a_np), lambda: ap.fliplr(a))
@@ -53,6 +55,11 @@ def test_flip_is_a_view(device):
     f = ap.flip(a, 1)
     a[0, 0] = 100
     assert int(f[0, 3]) == 100
+    v = ap.arange(6)[1:5]
+    for g in (ap.flip(v), ap.flip(v, 0), ap.flip(v, -1), ap.flip(ap.flip(v)[::2])):
+        assert g.base is not None and ap.shares_memory(g, v)
+    v[0] = 50
+    assert int(ap.flip(v)[-1]) == 50
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
