@@ -72,7 +72,14 @@ ScalarArg scalar_arg(const Scalar& s, DType dtype) {
   ScalarArg arg = ScalarArg::of(s, dtype);
   // NumPy casts a Python number to the operation's dtype at the call and reports a finite one
   // that the dtype cannot hold (float16 + 1e6) as an overflow in "cast".
-  if (s.is_weak() && is_inexact(dtype) && dtype != DType::Float64 && dtype != DType::Complex128) {
+  // Every narrower float dtype holds float16's largest value, so only a larger number is cast
+  // back and checked (the common `x32 * 0.5` reads no bytes back).
+  constexpr double kFloat16Max = 65504.0;
+  const auto large = [](std::complex<double> v) {
+    return std::abs(v.real()) > kFloat16Max || std::abs(v.imag()) > kFloat16Max;
+  };
+  if (s.is_weak() && is_inexact(dtype) && dtype != DType::Float64 && dtype != DType::Complex128 &&
+      large(s.as_complex())) {
     const std::complex<double> value = s.as_complex();
     const std::complex<double> stored = Scalar::from_bytes(dtype, arg.bytes).as_complex();
     const auto overflowed = [](double from, double to) {
